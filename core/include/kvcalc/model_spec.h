@@ -1,0 +1,105 @@
+// Model facts as data: what every layer keeps in memory, plus weights and drafters.
+// A new model is a new ModelSpec value, never a new code branch (see docs/ARCHITECTURE.md).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kvcalc {
+
+/// Full (global) attention: K and V for every token of the context, growing with max_model_len.
+/// Per token per layer it stores num_key_value_heads × (head_dim_k + head_dim_v) elements, or
+/// num_key_value_heads × head_dim_k when K and V are one tensor (k_v_tensors == 1, Gemma 4
+/// `attention_k_eq_v`). Source: seed 000 "General KV cache formula".
+struct FullAttention {
+    int num_key_value_heads = 0;
+    int head_dim_k = 0;
+    int head_dim_v = 0;      ///< equals head_dim_k for every seed model
+    int k_v_tensors = 2;     ///< 2 = K and V stored separately, 1 = K=V tied
+    bool operator==(const FullAttention&) const = default;
+};
+
+/// Sliding-window attention: like FullAttention but keeps at most `sliding_window` tokens per sequence,
+/// so its size does not grow with context. Source: seed 000 Gemma §3; vLLM SlidingWindowSpec.
+struct SlidingWindow {
+    int num_key_value_heads = 0;
+    int head_dim_k = 0;
+    int head_dim_v = 0;
+    int k_v_tensors = 2;
+    std::int64_t sliding_window = 0;  ///< tokens
+    bool operator==(const SlidingWindow&) const = default;
+};
+
+/// Multi-head latent attention (DeepSeek V2/V3, Kimi K2): one compressed latent of
+/// kv_lora_rank + qk_rope_head_dim elements per token per layer. No ×2 for K/V and not split by TP.
+struct MlaLatent {
+    int kv_lora_rank = 0;
+    int qk_rope_head_dim = 0;
+    bool operator==(const MlaLatent&) const = default;
+};
+
+/// Recurrent state of a linear-attention / SSM layer (Gated DeltaNet, Mamba): a fixed number of
+/// elements per sequence, independent of context length. `state_elements` and `conv_elements` are per
+/// sequence per layer at TP=1; `num_heads` is the head count that TP splits (the state is sharded by heads).
+struct RecurrentState {
+    std::int64_t state_elements = 0;   ///< SSM / delta-rule state elements per sequence
+    std::int64_t conv_elements = 0;    ///< short-convolution state elements per sequence
+    int num_heads = 1;                 ///< heads the state is split over under TP
+    int state_dtype_bytes = 4;         ///< mamba_ssm_dtype (fp32 = 4 on the seed stack)
+    bool operator==(const RecurrentState&) const = default;
+};
+
+/// A layer that keeps nothing between steps (for example a dense MLP-only block).
+struct NoCache {
+    bool operator==(const NoCache&) const = default;
+};
+
+/// What one layer keeps. One value per layer in ModelSpec::layers.
+using LayerCache = std::variant<NoCache, FullAttention, SlidingWindow, MlaLatent, RecurrentState>;
+
+/// Where a fact came from: a catalog entry with its source, a config.json key path, or a user override.
+struct Provenance {
+    std::string fact;    ///< e.g. "num_key_value_heads"
+    std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads" or "seed 000 §Gemma 4 31B"
+};
+
+/// One quantization variant of the checkpoint and its on-disk size in decimal GB.
+struct WeightsVariant {
+    std::string id;          ///< e.g. "autoround-int4"
+    double size_gb = 0.0;    ///< total checkpoint size, 1 GB = 1e9 bytes
+    std::string hf_repo;     ///< may be empty
+};
+
+/// A speculative-decoding drafter the model can use.
+struct Drafter {
+    std::string id;             ///< e.g. "qwen-mtp-builtin", "zlab-qwen-dflash", "gemma-it-assistant"
+    std::string method;         ///< "mtp", "dflash", "mtp_assistant"
+    double weights_gb = 0.0;    ///< drafter weights, total across cards (sharded by TP)
+    int num_speculative_tokens = 0;
+};
+
+/// Everything kvcalc knows about one model. Flat facts plus one LayerCache per layer.
+struct ModelSpec {
+    std::string id;            ///< catalog id, e.g. "qwen3.6-27b"
+    std::string display_name;
+    std::string family;        ///< activation/overhead family, e.g. "qwen3-next-hybrid", "gemma4-swa-dense", "generic"
+    int hidden_size = 0;
+    int num_hidden_layers = 0;
+    int num_attention_heads = 0;
+    std::vector<LayerCache> layers;      ///< size == num_hidden_layers
+    // Linear-attention (Gated DeltaNet) dims, 0 when absent; used by the activation terms.
+    int linear_num_key_heads = 0, linear_num_value_heads = 0;
+    int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
+    // MoE, 0 when dense.
+    int num_experts = 0, num_experts_per_tok = 0;
+    std::int64_t max_position_embeddings = 0;   ///< largest max_model_len the model supports
+    std::vector<WeightsVariant> weights;        ///< first entry is the default
+    std::vector<Drafter> drafters;
+    bool calibrated = false;                    ///< has measured anchors (seed families)
+    std::vector<Provenance> provenance;
+};
+
+}  // namespace kvcalc
