@@ -18,3 +18,59 @@ endforeach()
 
 add_library(kvcalc_third_party INTERFACE)
 target_include_directories(kvcalc_third_party SYSTEM INTERFACE "${_hdr_dir}")
+
+# ---- Dear ImGui (+ SDL2) for the app --------------------------------------------------------------------
+# scripts/setup.sh unpacks Debian's source packages under ${KVCALC_DEPS_DIR}/src and installs SDL2 for wasm
+# under ${KVCALC_DEPS_DIR}/sdl2-wasm-<version>; take the newest of each unless given explicitly.
+if(NOT KVCALC_IMGUI_SRC)
+  file(GLOB _imgui_dirs LIST_DIRECTORIES true "${KVCALC_DEPS_DIR}/src/imgui-*")
+  if(_imgui_dirs)
+    list(SORT _imgui_dirs)
+    list(GET _imgui_dirs -1 KVCALC_IMGUI_SRC)
+  endif()
+endif()
+if(NOT KVCALC_SDL2_WASM_PREFIX)
+  file(GLOB _sdl_dirs LIST_DIRECTORIES true "${KVCALC_DEPS_DIR}/sdl2-wasm-[0-9]*")
+  if(_sdl_dirs)
+    list(SORT _sdl_dirs)
+    list(GET _sdl_dirs -1 KVCALC_SDL2_WASM_PREFIX)
+  endif()
+endif()
+
+if(KVCALC_UI)
+  if(NOT KVCALC_IMGUI_SRC OR NOT EXISTS "${KVCALC_IMGUI_SRC}/imgui.cpp")
+    message(FATAL_ERROR "Dear ImGui sources not found (KVCALC_IMGUI_SRC='${KVCALC_IMGUI_SRC}'): run scripts/setup.sh")
+  endif()
+  # Dear ImGui renamed its SDL2 backend file in 1.87 (imgui_impl_sdl → imgui_impl_sdl2); accept both.
+  set(_imgui_sdl_backend "${KVCALC_IMGUI_SRC}/backends/imgui_impl_sdl2.cpp")
+  if(NOT EXISTS "${_imgui_sdl_backend}")
+    set(_imgui_sdl_backend "${KVCALC_IMGUI_SRC}/backends/imgui_impl_sdl.cpp")
+  endif()
+  add_library(kvcalc_imgui STATIC
+    "${KVCALC_IMGUI_SRC}/imgui.cpp" "${KVCALC_IMGUI_SRC}/imgui_draw.cpp" "${KVCALC_IMGUI_SRC}/imgui_tables.cpp"
+    "${KVCALC_IMGUI_SRC}/imgui_widgets.cpp"
+    "${_imgui_sdl_backend}" "${KVCALC_IMGUI_SRC}/backends/imgui_impl_opengl3.cpp"
+    "${KVCALC_IMGUI_SRC}/misc/cpp/imgui_stdlib.cpp")
+  target_include_directories(kvcalc_imgui SYSTEM PUBLIC "${KVCALC_IMGUI_SRC}" "${KVCALC_IMGUI_SRC}/backends"
+                                                        "${KVCALC_IMGUI_SRC}/misc/cpp")
+  target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+  target_compile_options(kvcalc_imgui PRIVATE -w)  # third-party code: its warnings are not ours to fix
+  if(EMSCRIPTEN)
+    if(NOT EXISTS "${KVCALC_SDL2_WASM_PREFIX}/lib/libSDL2.a")
+      message(FATAL_ERROR "SDL2 for wasm not found under '${KVCALC_SDL2_WASM_PREFIX}': run scripts/setup.sh")
+    endif()
+    add_library(kvcalc_sdl2 INTERFACE)
+    target_include_directories(kvcalc_sdl2 SYSTEM INTERFACE "${KVCALC_SDL2_WASM_PREFIX}/include/SDL2"
+                                                            "${KVCALC_SDL2_WASM_PREFIX}/include")
+    target_link_libraries(kvcalc_sdl2 INTERFACE "${KVCALC_SDL2_WASM_PREFIX}/lib/libSDL2.a")
+    # The OpenGL3 backend assumes WebGL1 under emscripten unless told it is ES3 (WebGL2).
+    target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
+    target_compile_options(kvcalc_imgui PUBLIC -fexceptions)
+  else()
+    find_package(SDL2 REQUIRED)
+    find_package(OpenGL REQUIRED)
+    add_library(kvcalc_sdl2 INTERFACE)
+    target_link_libraries(kvcalc_sdl2 INTERFACE SDL2::SDL2 OpenGL::GL ${CMAKE_DL_LIBS})
+  endif()
+  target_link_libraries(kvcalc_imgui PUBLIC kvcalc_sdl2)
+endif()

@@ -22,7 +22,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # ---- 1. Debian packages ---------------------------------------------------------------------------------
 packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev libimgui-dev fonts-dejavu-core
           nodejs npm python3 xz-utils)
-if [[ $want_browser == 1 ]]; then packages+=(chromium); fi
+# Browser tests use Debian's Chromium unless CHROMIUM_PATH names another Chromium-based browser.
+if [[ $want_browser == 1 && ! -x "${CHROMIUM_PATH:-}" ]]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -49,8 +50,9 @@ have_src() { compgen -G "$src_dir/SDL2-*/CMakeLists.txt" >/dev/null && compgen -
 if ! have_src; then
   if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
     log "enabling Debian source packages"
-    if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
-      sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+    deb822=(/etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/ubuntu.sources)
+    if [[ -f ${deb822[0]} || -f ${deb822[1]} ]]; then
+      for f in "${deb822[@]}"; do [[ -f $f ]] && sed 's/^Types: deb$/Types: deb-src/' "$f"; done \
         | "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/kvcalc-deb-src.sources >/dev/null
     elif [[ -f /etc/apt/sources.list ]]; then
       grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' \
@@ -81,12 +83,6 @@ if [[ ! -f "$sdl_prefix/lib/libSDL2.a" ]]; then
   rm -rf "$deps_dir/sdl2-wasm-build"
 fi
 log "SDL2 wasm library: $sdl_prefix/lib/libSDL2.a"
-
-# Record where things are, for CMake (read by cmake/ThirdParty.cmake).
-cat >"$deps_dir/paths.cmake" <<CMAKE
-set(KVCALC_IMGUI_SRC "$imgui_src")
-set(KVCALC_SDL2_WASM_PREFIX "$sdl_prefix")
-CMAKE
 
 # ---- 4. playwright-core (browser tests) --------------------------------------------------------------------
 if [[ $want_browser == 1 && ! -d "$repo_dir/node_modules/playwright-core" ]]; then

@@ -1,0 +1,190 @@
+// kvcalc app entry point: SDL2 window + OpenGL (ES3/WebGL2 in the browser, GL3 on a desktop) + Dear ImGui.
+// The loop draws only after input or a change, so an idle page or window uses no CPU for drawing.
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#if __has_include(<imgui_impl_sdl2.h>)
+#include <imgui_impl_sdl2.h>  // Dear ImGui 1.87 and later
+#else
+#include <imgui_impl_sdl.h>
+#endif
+
+#include <algorithm>
+#include <cstdio>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#include <SDL_opengles2.h>
+#else
+#include <SDL_opengl.h>
+#endif
+
+#include "app.h"
+#include "platform.h"
+
+namespace {
+
+using kvcalc::ui::App;
+
+#ifdef __EMSCRIPTEN__
+constexpr const char* kFontPath = "/fonts/ui.ttf";
+#else
+constexpr const char* kFontPath = KVCALC_FONT_PATH;
+#endif
+
+/// Base text size in CSS px (points); at least 14 per the phone requirement.
+constexpr float kFontSizePx = 16.0f;
+
+/// Frames drawn after the last input: ImGui needs one or two to settle hover and layout.
+constexpr int kSettleFrames = 3;
+
+struct Runtime {
+    SDL_Window* window = nullptr;
+    SDL_GLContext gl = nullptr;
+    App app;
+    int frames_to_draw = kSettleFrames;
+    long frames_drawn = 0;
+    float font_dpr = 0.0f;
+    bool quit = false;
+};
+
+/// Glyphs the UI prints beyond ASCII: Latin-1, general punctuation (— … ±), arrows, math (× ≤ ≈ µ).
+const ImWchar* glyph_ranges() {
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2000, 0x206F, 0x2190, 0x21FF,
+                                     0x2200, 0x22FF, 0x2500, 0x257F, 0x25A0, 0x25FF, 0};
+    return ranges;
+}
+
+/// (Re)builds the font atlas for the current devicePixelRatio so text stays sharp on phones.
+void load_fonts(Runtime& rt, float dpr) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    ImFontConfig cfg;
+    cfg.OversampleH = 1;  // DPR-sized atlas already; keeps the atlas small
+    if (!io.Fonts->AddFontFromFileTTF(kFontPath, kFontSizePx * dpr, &cfg, glyph_ranges())) {
+        std::fprintf(stderr, "kvcalc: font %s not found, using ImGui's built-in font\n", kFontPath);
+        io.Fonts->AddFontDefault();
+    }
+    io.FontGlobalScale = 1.0f / dpr;
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    rt.font_dpr = dpr;
+    rt.app.ui.dpr = dpr;
+}
+
+void frame(void* arg) {
+    auto& rt = *static_cast<Runtime*>(arg);
+    bool had_input = false;
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+        ImGui_ImplSDL2_ProcessEvent(&event);
+        had_input = true;
+        if (event.type == SDL_QUIT) rt.quit = true;
+    }
+    // The page may resize the canvas (rotation, window resize): follow it.
+    const kvcalc::ui::ViewSize host = kvcalc::ui::host_view_size();
+    int win_w = 0, win_h = 0;
+    SDL_GetWindowSize(rt.window, &win_w, &win_h);
+    if (host.width > 0 && host.height > 0 && (host.width != win_w || host.height != win_h)) {
+        SDL_SetWindowSize(rt.window, host.width, host.height);
+        win_w = host.width;
+        win_h = host.height;
+        had_input = true;
+    }
+    const float dpr = kvcalc::ui::device_pixel_ratio();
+    if (dpr != rt.font_dpr) {
+        load_fonts(rt, dpr);
+        had_input = true;
+    }
+    if (had_input) rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
+    if (kvcalc::ui::recompute_if_dirty(rt.app)) rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
+    if (rt.frames_to_draw <= 0) return;  // idle: nothing changed, keep the last picture
+    --rt.frames_to_draw;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+    if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
+        rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
+    if (ImGui::IsAnyItemActive()) rt.frames_to_draw = std::max(rt.frames_to_draw, 1);  // dragging a slider
+    ImGui::Render();
+
+    int fb_w = 0, fb_h = 0;
+    SDL_GL_GetDrawableSize(rt.window, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    SDL_GL_SwapWindow(rt.window);
+    ++rt.frames_drawn;
+    kvcalc::ui::report_frames_drawn(rt.frames_drawn);
+    if (rt.frames_drawn == 1) kvcalc::ui::notify_ready();
+}
+
+}  // namespace
+
+int main(int, char**) {
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+        std::fprintf(stderr, "kvcalc: SDL_Init failed: %s\n", SDL_GetError());
+        return 1;
+    }
+#ifdef __EMSCRIPTEN__
+    const char* glsl_version = "#version 300 es";
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+    // Keyboard events go to the canvas only, so the page's own shortcuts keep working.
+    SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+#else
+    const char* glsl_version = "#version 130";
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+#endif
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    kvcalc::ui::ViewSize size = kvcalc::ui::host_view_size();
+    if (size.width <= 0 || size.height <= 0) size = {1280, 800};
+    static Runtime rt;  // lives for the whole program; the browser main loop outlives main()
+    rt.window = SDL_CreateWindow("kvcalc — will it fit?", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, size.width,
+                                 size.height, SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!rt.window) {
+        std::fprintf(stderr, "kvcalc: SDL_CreateWindow failed: %s\n", SDL_GetError());
+        return 1;
+    }
+    rt.gl = SDL_GL_CreateContext(rt.window);
+    if (!rt.gl) {
+        std::fprintf(stderr, "kvcalc: no OpenGL context (WebGL2 missing?): %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_MakeCurrent(rt.window, rt.gl);
+    SDL_GL_SetSwapInterval(1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini: the URL is the saved state
+    io.ConfigInputTextCursorBlink = false;  // a blinking cursor would force redraws while idle
+    ImGui::StyleColorsDark();
+    ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
+    ImGui_ImplOpenGL3_Init(glsl_version);
+
+    rt.app.request_json = R"({"schema":1,"model":"qwen3.6-27b","kv_cache_dtype":"fp8_e5m2"})";
+    load_fonts(rt, kvcalc::ui::device_pixel_ratio());
+
+#ifdef __EMSCRIPTEN__
+    emscripten_set_main_loop_arg(frame, &rt, 0, true);
+#else
+    while (!rt.quit) {
+        if (rt.frames_to_draw <= 0 && !rt.app.dirty) SDL_WaitEventTimeout(nullptr, 250);
+        frame(&rt);
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    SDL_GL_DeleteContext(rt.gl);
+    SDL_DestroyWindow(rt.window);
+    SDL_Quit();
+#endif
+    return 0;
+}

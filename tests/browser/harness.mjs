@@ -1,0 +1,81 @@
+// Shared pieces of the browser tests: a static server for the built site on 127.0.0.1 and Debian's
+// Chromium driven by playwright-core (no browser download; flags from ../shared/TOOLCHAIN.md).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoDir = path.resolve(here, '../..');
+export const siteDir = path.join(repoDir, 'build/wasm-release/site');
+export const screenshotDir = path.join(repoDir, 'build/wasm-release/screenshots');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.md': 'text/markdown',
+  '.ttf': 'font/ttf' };
+
+/** Serves `root` under the URL prefix `base` (e.g. '/kvcalc/' like GitHub Pages) on 127.0.0.1, random port. */
+export async function serveSite(root = siteDir, base = '/kvcalc/') {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (!url.pathname.startsWith(base)) { res.writeHead(404); res.end(); return; }
+    let rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(root, rel);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404); res.end('not found'); return;
+    }
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream',
+      'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${base}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--use-gl=angle', '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+  });
+}
+
+export const desktop = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
+export const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+
+/** Opens `url` in a fresh context, collects console errors, waits until the app has drawn frames. */
+export async function openApp(browser, url, device = desktop) {
+  const context = await browser.newContext(device);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(url);
+  await page.waitForFunction(() => (window.kvcalcFramesDrawn || 0) >= 2, null, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  return { context, page, errors };
+}
+
+/** Pixel variance of a PNG screenshot (0 for a blank canvas), measured in the page with a 2D canvas. */
+export async function pixelVariance(page, png) {
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let n = 0, sum = 0, sum2 = 0;
+    for (let i = 0; i < d.length; i += 16) { const v = (d[i] + d[i + 1] + d[i + 2]) / 3; sum += v; sum2 += v * v; n++; }
+    const mean = sum / n;
+    return sum2 / n - mean * mean;
+  }, png.toString('base64'));
+}

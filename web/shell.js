@@ -1,0 +1,84 @@
+// kvcalc shell: checks the browser, downloads the app with a progress bar, starts it on the canvas.
+// The app itself (Dear ImGui in WebAssembly) takes over from there.
+(function () {
+  'use strict';
+  const text = document.getElementById('loading-text');
+  const bar = document.getElementById('loading-bar');
+  const overlay = document.getElementById('loading');
+
+  function fail(message) {
+    text.textContent = message;
+    text.className = 'error';
+    bar.parentElement.style.display = 'none';
+  }
+
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+    fail('This browser cannot run WebAssembly, which kvcalc needs. Please use a current Firefox, Chrome, Edge or Safari.');
+    return;
+  }
+  const probe = document.createElement('canvas');
+  if (!probe.getContext('webgl2')) {
+    fail('This browser has WebGL2 turned off or unsupported, which kvcalc needs to draw. ' +
+         'Enable hardware acceleration or try a current Firefox, Chrome, Edge or Safari.');
+    return;
+  }
+
+  // Embed page: same app, result-only view.
+  if (document.documentElement.dataset.embed === '1') {
+    const params = new URLSearchParams(location.search);
+    if (params.get('embed') !== '1') {
+      params.set('embed', '1');
+      history.replaceState(null, '', location.pathname + '?' + params.toString() + location.hash);
+    }
+  }
+
+  window.kvcalcReady = function () { overlay.classList.add('hidden'); };
+
+  async function fetchWithProgress(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+    const total = Number(response.headers.get('content-length')) || 0;
+    if (!response.body || !total) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      bar.style.width = Math.min(95, Math.round(95 * received / total)) + '%';
+      text.textContent = 'Downloading the calculator… ' + Math.round(received / 1024) + ' / ' + Math.round(total / 1024) + ' KiB';
+    }
+    const bytes = new Uint8Array(received);
+    let offset = 0;
+    for (const c of chunks) { bytes.set(c, offset); offset += c.length; }
+    return bytes;
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error('could not load ' + src));
+      document.head.appendChild(s);
+    });
+  }
+
+  (async function start() {
+    try {
+      const [wasmBinary] = await Promise.all([fetchWithProgress('kvcalc-app.wasm'), loadScript('kvcalc-app.js')]);
+      bar.style.width = '97%';
+      text.textContent = 'Starting…';
+      await window.createKvcalcApp({
+        canvas: document.getElementById('canvas'),
+        wasmBinary: wasmBinary,
+        print: (s) => console.log(s),
+        printErr: (s) => console.warn(s),
+      });
+    } catch (err) {
+      fail('kvcalc could not start: ' + (err && err.message ? err.message : err));
+    }
+  })();
+})();
