@@ -48,7 +48,8 @@ struct Runtime {
     bool quit = false;
 };
 
-/// Glyphs the UI prints beyond ASCII: Latin-1, general punctuation (— … ±), arrows, math (× ≤ ≈ µ).
+/// Glyphs the UI prints beyond ASCII: Latin-1, Greek, general punctuation (— …), arrows, math (× ≤ ≈), boxes.
+/// Keep in sync with the font subset in imgui_ui/CMakeLists.txt.
 const ImWchar* glyph_ranges() {
     static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2000, 0x206F, 0x2190, 0x21FF,
                                      0x2200, 0x22FF, 0x2500, 0x257F, 0x25A0, 0x25FF, 0};
