@@ -1,22 +1,123 @@
-// FIRST-THREAD STUB: replaced by the real scenario → report pipeline (issue 3).
+// evaluate_json: the one JSON entry point (CLI --json, embind, page). Request = Scenario keys plus
+// "action" ("predict" default, "solve", "catalog", "calibration"), "solve" (list of solvers) and "criterion".
 #include "kvcalc/api.h"
 
-#include <nlohmann/json.hpp>
+#include <exception>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/json_io.h"
+#include "kvcalc/kv_format.h"
+#include "kvcalc/layer_cache.h"
+#include "kvcalc/predict.h"
 
 namespace kvcalc {
 
-std::string evaluate_json(std::string_view request_json) {
-    using nlohmann::json;
-    json req = json::parse(request_json, nullptr, false);
-    if (req.is_discarded() || !req.is_object()) {
-        return json{{"schema", 1}, {"ok", false},
-                    {"diagnostics", json::array({{{"severity", "error"}, {"code", "bad_json"}, {"field", ""},
-                                                  {"message", "request is not a JSON object"}}})}}
-            .dump();
+using nlohmann::json;
+
+namespace {
+
+json failure(const Diagnostics& d) { return json{{"schema", kSchemaVersion}, {"ok", false}, {"diagnostics", d}}; }
+
+json catalog_json() {
+    json models = json::array();
+    for (const auto& m : model_catalog()) {
+        json j = m;
+        j["valid_tensor_parallel_sizes"] = valid_tensor_parallel_sizes(m);
+        models.push_back(std::move(j));
     }
-    // Qwen 3.6 27B at fp8: 16 full-attention layers × 4 KV heads × 256 head_dim × 2 (K, V) × 1 byte (seed 000).
-    const long long per_token = 16LL * 4 * 256 * 2 * 1;
-    return json{{"schema", 1}, {"ok", true}, {"kv_growing_bytes_per_token", per_token}}.dump();
+    json gpus = json::array();
+    for (const auto& g : gpu_catalog())
+        gpus.push_back({{"id", g.id}, {"display_name", g.display_name}, {"vram_bytes", g.vram_bytes},
+                        {"sm_x10", g.sm_x10}, {"architecture", g.architecture}, {"aliases", g.aliases},
+                        {"source", g.source}});
+    json formats = json::array();
+    for (const auto& f : kv_formats())
+        formats.push_back({{"name", f.name}, {"bytes_per_element", static_cast<double>(f.bpe_x400) / kBpeDenominator},
+                           {"bytes_per_element_exact", f.bpe_exact}, {"min_sm_x10", f.min_sm_x10},
+                           {"max_sm_x10", f.max_sm_x10}, {"hardware_note", f.hardware_note}});
+    json presets = json::array();
+    for (const auto& p : compose_presets())
+        presets.push_back({{"id", p.id}, {"model_id", p.model_id}, {"name", p.name}, {"scenario", p.scenario},
+                           {"source", p.source}});
+    return json{{"schema", kSchemaVersion}, {"ok", true},          {"diagnostics", json::array()},
+                {"models", models},         {"gpus", gpus},        {"kv_formats", formats},
+                {"presets", presets}};
+}
+
+json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
+    FitCriterion criterion = FitCriterion::boots;
+    if (req.contains("criterion")) {
+        const json& c = req["criterion"];
+        if (c == "uncapped") criterion = FitCriterion::uncapped;
+        else if (c != "boots")
+            d.push_back({Severity::error, "bad_value", "criterion", "criterion must be \"boots\" or \"uncapped\", got " + c.dump()});
+    }
+    json names = req.contains("solve") ? req["solve"] : json::array({"max_model_len", "max_num_seqs", "min_vram", "min_gpus"});
+    if (!names.is_array()) {
+        d.push_back({Severity::error, "bad_type", "solve", "solve must be an array of solver names"});
+        return json::object();
+    }
+    json out = json::object();
+    for (const auto& n : names) {
+        if (n == "max_model_len") out["max_model_len"] = solve_max_model_len(s, criterion);
+        else if (n == "max_num_seqs") out["max_num_seqs"] = solve_max_num_seqs(s);
+        else if (n == "min_vram") out["min_vram"] = solve_min_vram(s, criterion);
+        else if (n == "min_gpus") out["min_gpus"] = solve_min_gpus(s, criterion);
+        else
+            d.push_back({Severity::error, "solver_unknown", "solve",
+                         "unknown solver " + n.dump() + ". Valid: max_model_len, max_num_seqs, min_vram, min_gpus"});
+    }
+    return out;
+}
+
+std::string evaluate(std::string_view text) {
+    json req = json::parse(text.begin(), text.end(), nullptr, false);
+    if (req.is_discarded() || !req.is_object())
+        return failure({{Severity::error, "bad_json", "", "request is not a JSON object"}}).dump();
+    std::string action = "predict";
+    if (req.contains("action")) {
+        if (!req["action"].is_string())
+            return failure({{Severity::error, "bad_type", "action", "action must be a string"}}).dump();
+        action = req["action"].get<std::string>();
+    }
+    if (action == "catalog") return catalog_json().dump();
+    if (action == "calibration") {
+        json j = run_calibration();
+        j["ok"] = true;
+        j["diagnostics"] = json::array();
+        return j.dump();
+    }
+    if (action != "predict" && action != "solve")
+        return failure({{Severity::error, "bad_value", "action",
+                         "unknown action \"" + action + "\". Valid: predict, solve, catalog, calibration"}})
+            .dump();
+    Scenario s;
+    Diagnostics d;
+    read_scenario(req, s, d);
+    if (has_error(d)) return failure(d).dump();
+    Report report = predict(s);
+    report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());
+    json out = report;
+    if (action == "solve" || req.contains("solve")) {
+        Diagnostics sd;
+        out["solvers"] = solvers_json(req, s, sd);
+        for (const auto& x : sd) out["diagnostics"].push_back(x);
+        if (has_error(sd)) out["ok"] = false;
+    }
+    return out.dump();
+}
+
+}  // namespace
+
+std::string evaluate_json(std::string_view request_json) {
+    try {
+        return evaluate(request_json);
+    } catch (const std::exception& e) {
+        return failure({{Severity::error, "internal_error", "", std::string("internal error: ") + e.what()}}).dump();
+    } catch (...) {
+        return failure({{Severity::error, "internal_error", "", "internal error"}}).dump();
+    }
 }
 
 }  // namespace kvcalc

@@ -49,6 +49,7 @@ struct RecurrentState {
     std::int64_t conv_elements = 0;    ///< short-convolution state elements per sequence
     int num_heads = 1;                 ///< heads the state is split over under TP
     int state_dtype_bytes = 4;         ///< mamba_ssm_dtype (fp32 = 4 on the seed stack)
+    int conv_dtype_bytes = 2;          ///< conv state is kept in the model dtype (bf16 = 2)
     bool operator==(const RecurrentState&) const = default;
 };
 
@@ -71,6 +72,8 @@ struct WeightsVariant {
     std::string id;          ///< e.g. "autoround-int4"
     double size_gb = 0.0;    ///< total checkpoint size, 1 GB = 1e9 bytes
     std::string hf_repo;     ///< may be empty
+    std::vector<std::string> aliases;  ///< other accepted names (seed CLI spellings such as "int4")
+    std::string source;      ///< where the size comes from
 };
 
 /// A speculative-decoding drafter the model can use.
@@ -79,6 +82,10 @@ struct Drafter {
     std::string method;         ///< "mtp", "dflash", "mtp_assistant"
     double weights_gb = 0.0;    ///< drafter weights, total across cards (sharded by TP)
     int num_speculative_tokens = 0;
+    /// Extra KV positions cached per speculative token (seed 003 / constants.json: 32 for Qwen built-in MTP,
+    /// 0 for separate drafter models whose KV is their own).
+    int kv_extra_tokens_per_speculative_token = 0;
+    std::string source;
 };
 
 /// Everything kvcalc knows about one model. Flat facts plus one LayerCache per layer.
@@ -99,6 +106,11 @@ struct ModelSpec {
     std::vector<WeightsVariant> weights;        ///< first entry is the default
     std::vector<Drafter> drafters;
     bool calibrated = false;                    ///< has measured anchors (seed families)
+    /// Measured growing-KV bytes per token at TP=1 for bf16, replacing the per-layer sum of the full-attention
+    /// layers when set (scaled by bytes-per-element / 2 for other formats). Only for models whose boot log
+    /// disagrees with their config (gemma-4-12b: 45,632 B, reference/models.json measured_overrides).
+    std::optional<std::int64_t> measured_kv_growing_bytes_per_token_tp1_bf16;
+    std::string source;                         ///< where the catalog entry comes from
     std::vector<Provenance> provenance;
 };
 

@@ -1,0 +1,29 @@
+// GPU catalog: VRAM per card in exact bytes, compute capability, architecture, source.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kvcalc {
+
+/// One accelerator. Convention: a card sold as "N GB" has N GiB of VRAM (N × 2^30 bytes) — a "24 GB" RTX 3090
+/// is 25,769,803,776 B, which is what nvidia-smi reports as 24576 MiB. (The seed tool used N × 1e9; quirk 1.)
+struct GpuSpec {
+    std::string id;                    ///< e.g. "rtx-3090"
+    std::string display_name;          ///< e.g. "NVIDIA GeForce RTX 3090"
+    std::int64_t vram_bytes = 0;       ///< per card, exact
+    int sm_x10 = 0;                    ///< CUDA compute capability × 10 (86 = sm_86); 0 for non-NVIDIA
+    std::string architecture;          ///< e.g. "ampere-consumer", "cdna3"
+    std::vector<std::string> aliases;  ///< extra lookup keys ("3090", "rtx3090")
+    std::string source;                ///< vendor datasheet / spec page
+};
+
+/// Every catalogued card (40 entries), consumer first then workstation, datacenter, AMD.
+const std::vector<GpuSpec>& gpu_catalog();
+
+/// Looks a card up by id or alias, ignoring case, spaces, underscores, hyphens and a leading "nvidia"/"geforce".
+/// nullptr when unknown.
+const GpuSpec* find_gpu(std::string_view id);
+
+}  // namespace kvcalc

@@ -1,0 +1,72 @@
+// Per-layer cache math under tensor parallelism: what one layer keeps per card for a KV format.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/kv_format.h"
+#include "kvcalc/model_spec.h"
+
+namespace kvcalc {
+
+/// Largest tensor_parallel_size kvcalc prices (single-node rigs, seed 000 "1-8 GPUs").
+inline constexpr int kMaxTensorParallel = 8;
+
+/// KV heads one rank holds: heads / tp when tp divides heads, 1 (replicated) when tp > heads and heads
+/// divides tp, 0 when the split is impossible. Source: vLLM attention head sharding (replicates KV heads
+/// when tp exceeds them); DESIGN.md.
+int kv_heads_per_rank(int heads, int tp);
+
+/// The tensor_parallel_size values in 1..8 that every layer (and num_attention_heads) of `model` accepts.
+std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model);
+
+/// Error diagnostic (field "tensor_parallel_size") when `tp` is outside 1..8 or does not split the model's
+/// heads; the message lists the valid values. Empty when tp is fine.
+Diagnostics check_tensor_parallel(const ModelSpec& model, int tp);
+
+/// What one layer keeps on one card. KV sizes are in 1/400 byte per token (see kBpeDenominator).
+struct LayerFootprint {
+    std::int64_t growing_x400_per_token = 0;  ///< full attention / MLA: per token of every sequence
+    std::int64_t window_x400_per_token = 0;   ///< sliding window: per token inside the window
+    std::int64_t window_tokens = 0;           ///< sliding_window (tokens)
+    std::int64_t state_bytes_per_sequence = 0;///< recurrent state bytes per sequence on this card
+    bool operator==(const LayerFootprint&) const = default;
+};
+
+/// Footprint of one layer on one card. Requires kv_heads_per_rank(...) > 0 (check_tensor_parallel first).
+/// Full/sliding: heads_per_rank × (head_dim_k [+ head_dim_v when k_v_tensors == 2]) × bpe (seed 000 general
+/// formula). MLA: (kv_lora_rank + qk_rope_head_dim) × bpe, not split by TP. Recurrent: state and conv
+/// elements × their dtype bytes, divided by tp (heads are sharded).
+LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp);
+
+/// The whole model on one card.
+struct ModelFootprint {
+    std::int64_t growing_x400_per_token = 0;     ///< summed over growing layers (or the measured override)
+    std::int64_t sliding_x400_per_token_window = 0; ///< summed over sliding layers, × window tokens below
+    std::int64_t sliding_window_tokens = 0;      ///< largest window among sliding layers
+    std::int64_t sliding_fixed_x400 = 0;         ///< Σ per-layer x400 × window (at max_model_len ≥ window)
+    std::int64_t state_bytes_per_sequence = 0;   ///< Σ recurrent layers
+    int num_recurrent_layers = 0;
+    int num_growing_layers = 0;
+    int num_sliding_layers = 0;
+};
+
+/// Sums layer_footprint over model.layers, applying measured_kv_growing_bytes_per_token_tp1_bf16 when set.
+ModelFootprint model_footprint(const ModelSpec& model, const KvFormat& format, int tp);
+
+/// Sliding-window bytes on one card for a given max_model_len: each sliding layer keeps
+/// min(window, max_model_len) tokens; constant in max_num_seqs as seed 000 §Gemma 3 prices it.
+std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len);
+
+/// Seed 000's DeltaNet recurrent-state estimate, kept reproducible (not used in the budget):
+/// gdn_layers × (k_heads·k_dim + v_heads·v_dim + conv_kernel·(k_heads·k_dim + v_heads·v_dim)) × 4 B × seqs.
+/// 35B-A3B at seqs=1: 30 × 30,720 × 4 = 3,686,400 B (seed 000 worked example).
+std::int64_t seed_deltanet_state_bytes(const ModelSpec& model, std::int64_t max_num_seqs);
+
+/// The Gated-DeltaNet recurrent-state layer kvcalc puts in catalogs: a k_dim × v_dim fp32 matrix per value
+/// head plus a bf16 conv state over (2·key_dim + value_dim) channels × (conv_kernel − 1) positions
+/// (vLLM mamba_utils gated_delta_net state shapes; reference quirk 17).
+RecurrentState gated_deltanet_state(int linear_num_key_heads, int linear_num_value_heads, int linear_key_head_dim,
+                                    int linear_value_head_dim, int linear_conv_kernel_dim);
+
+}  // namespace kvcalc

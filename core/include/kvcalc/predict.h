@@ -1,0 +1,45 @@
+// The prediction pipeline: Scenario → resolved facts → per-card terms → verdict → Report.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "kvcalc/activation.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/layer_cache.h"
+#include "kvcalc/report.h"
+#include "kvcalc/scenario.h"
+
+namespace kvcalc {
+
+/// A Scenario with every look-up done and every input validated; cheap to evaluate many times (solvers,
+/// sweeps). Holds pointers into the Scenario (inline model) and the catalogs: it must not outlive them.
+struct ResolvedScenario {
+    const ModelSpec* model = nullptr;
+    const KvFormat* format = nullptr;
+    const ActivationFit* activation = nullptr;
+    const GpuSpec* gpu = nullptr;       ///< nullptr when VRAM was given as a number
+    const Drafter* drafter = nullptr;
+    ResolvedSettings settings;
+    ModelFootprint footprint;           ///< per card at settings.tensor_parallel_size
+    std::int64_t kv_extra_tokens = 0;   ///< MTP positions added to every sequence
+};
+
+/// Validates and resolves `scenario`; appends diagnostics (errors name the field, the value and what is valid).
+/// Returns nullopt when any error was found.
+std::optional<ResolvedScenario> resolve(const Scenario& scenario, Diagnostics& diagnostics);
+
+/// Per-card terms for `r` at the given length, concurrency and VRAM (the hot path; no allocation).
+BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                          std::int64_t vram_bytes);
+
+/// PASS / TIGHT / FAIL from the terms (rules in report.h).
+Verdict classify(const BudgetTerms& t);
+
+/// Name of the largest per-card term ("weights", "kv_growing", "kv_sliding", "recurrent_state", "activation",
+/// "cudagraph_workspace", "drafter").
+const char* largest_term(const BudgetTerms& t);
+
+/// Full prediction for one scenario. Never throws; errors come back in Report::diagnostics with ok = false.
+Report predict(const Scenario& scenario);
+
+}  // namespace kvcalc

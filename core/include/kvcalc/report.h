@@ -1,0 +1,92 @@
+// Report: the per-card budget terms, the verdict and the cache breakdown for one Scenario.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kvcalc/buckets.h"
+#include "kvcalc/diagnostic.h"
+
+namespace kvcalc {
+
+/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within ±1.5 GB of the budget.
+/// FAIL: the fixed terms leave less KV room than one max_model_len sequence needs (vLLM refuses to start).
+enum class Verdict { pass, tight, fail };
+
+/// "PASS" / "TIGHT" / "FAIL".
+const char* verdict_name(Verdict v);
+
+/// Width of the TIGHT band around the budget: 1.5 GB (seed 000 "±1.5 GB error band").
+inline constexpr std::int64_t kTightBandBytes = 1'500'000'000;
+
+/// Per-card memory terms in bytes (seed 000 "Per-card budget composition"). fixed = weights + kv_sliding +
+/// recurrent_state + activation + cudagraph_workspace + drafter; kv_growing_granted = min(requested,
+/// available_for_kv) — vLLM sizes the pool to what is left (seed 000 Known limitations 1).
+struct BudgetTerms {
+    std::int64_t weights_bytes = 0;
+    std::int64_t kv_growing_requested_bytes = 0;  ///< max_num_seqs × one sequence
+    std::int64_t kv_growing_granted_bytes = 0;
+    std::int64_t kv_sliding_bytes = 0;
+    std::int64_t recurrent_state_bytes = 0;
+    std::int64_t activation_bytes = 0;            ///< includes gdn_scratch_delta_bytes
+    std::int64_t gdn_scratch_delta_bytes = 0;     ///< may be negative (smaller batch than calibrated)
+    std::int64_t cudagraph_workspace_bytes = 0;
+    std::int64_t drafter_bytes = 0;
+    std::int64_t fixed_bytes = 0;
+    std::int64_t budget_bytes = 0;                ///< gpu_memory_utilization × VRAM
+    std::int64_t available_for_kv_bytes = 0;      ///< max(0, budget − fixed)
+    std::int64_t demand_bytes = 0;                ///< fixed + requested
+    std::int64_t total_bytes = 0;                 ///< fixed + granted (what vLLM will reserve)
+    std::int64_t kv_one_sequence_bytes = 0;       ///< growing KV of one max_model_len sequence
+    std::int64_t kv_tokens_per_sequence = 0;      ///< max_model_len + MTP extra positions
+    double kv_bytes_per_token = 0.0;              ///< growing KV per token per sequence on one card (exact rational)
+};
+
+/// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
+struct CacheBreakdown {
+    std::string layout;                 ///< "dense_gqa", "hybrid_mamba", "sliding_window", "mla", "compressed_sparse"
+    std::int64_t growing_kv_bytes = 0;  ///< requested growing KV
+    std::int64_t sliding_kv_bytes = 0;
+    std::int64_t recurrent_state_bytes = 0;
+    std::int64_t compressed_kv_bytes = 0;
+    std::int64_t indexer_bytes = 0;
+    std::int64_t draft_kv_bytes = 0;
+    std::int64_t subtotal_bytes = 0;
+};
+
+/// The settings after defaults, presets and catalog look-ups.
+struct ResolvedSettings {
+    std::string model_id, display_name, family;
+    std::string weights_variant;
+    std::int64_t weights_bytes_total = 0;
+    std::string gpu;                    ///< empty when VRAM was given as a number
+    std::int64_t vram_bytes = 0;        ///< per card
+    int gpus = 0;
+    int tensor_parallel_size = 0;
+    std::string kv_cache_dtype;
+    std::int64_t max_model_len = 0;
+    std::int64_t max_num_seqs = 0;
+    double gpu_memory_utilization = 0.0;
+    std::optional<std::int64_t> max_num_batched_tokens;
+    std::string drafter;                ///< empty when none
+    std::int64_t drafter_bytes_total = 0;
+    int num_speculative_tokens = 0;
+};
+
+/// Everything predict() answers. When `ok` is false only `diagnostics` is meaningful.
+struct Report {
+    bool ok = false;
+    Diagnostics diagnostics;
+    ResolvedSettings settings;
+    BudgetTerms terms;
+    Verdict verdict = Verdict::fail;
+    std::string reason;                 ///< one line
+    std::string limiting_term;          ///< largest per-card term ("weights", "kv_growing", ...)
+    std::vector<std::string> notes;     ///< advisory notes
+    double effective_max_num_seqs = 0;  ///< granted pool / one full-length sequence
+    CacheBreakdown breakdown;
+    std::vector<CacheBucket> buckets;
+};
+
+}  // namespace kvcalc

@@ -1,0 +1,49 @@
+// Scenario: everything a user can set. The CLI flags, the URL and the JSON API encode this one struct.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kvcalc/model_spec.h"
+
+namespace kvcalc {
+
+/// One serving question: model × hardware × vLLM settings. Defaults follow the seed CLI
+/// (reference/constants.json cli_defaults) except where docs/DIFFERENCES.md says otherwise.
+struct Scenario {
+    // --- model ---
+    std::string model_id = "qwen3.6-27b";      ///< catalog id; ignored when `model` is set
+    std::optional<ModelSpec> model;            ///< inline spec (e.g. from a config.json), wins over model_id
+    std::string compose;                       ///< preset id it came from (informational; JSON applies it)
+    std::string weights_variant;               ///< variant id or alias; empty = model default
+    std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)
+    // --- hardware (give at most one of gpu / vram_gb / vram_gib; none = 24 GB decimal, seed default) ---
+    std::string gpu;                           ///< GPU catalog id, e.g. "rtx-3090"
+    std::optional<double> vram_gb;             ///< per card, decimal GB (seed --vram: 24 means 24e9 B)
+    std::optional<double> vram_gib;            ///< per card, GiB
+    int gpus = 0;                              ///< physical GPUs in the box, 1..8; 0 = equal to tensor_parallel_size
+    // --- vLLM serving settings ---
+    int tensor_parallel_size = 1;
+    std::string kv_cache_dtype = "fp8_e5m2";
+    std::int64_t max_model_len = 180000;       ///< tokens
+    std::int64_t max_num_seqs = 1;
+    double gpu_memory_utilization = 0.95;      ///< (0, 1]
+    std::optional<std::int64_t> max_num_batched_tokens;  ///< only when set: GDN prefill scratch delta
+    // --- speculative decoding ---
+    std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
+    std::string drafter;                       ///< drafter id from the model's list; wins over mtp
+    std::optional<double> drafter_gb;          ///< override drafter weights, decimal GB total (sharded by TP)
+    std::optional<int> num_speculative_tokens; ///< override the drafter's default
+    // --- seed 000 --kv-breakdown extras (reporting only; not in the verdict) ---
+    bool include_draft_kv = false;
+    double draft_kv_gb = 0.0;                  ///< per card, decimal GB
+    int compressed_layers = 0;
+    int compression_ratio = 128;
+    int compressed_head_dim = 0;
+    int indexer_ratio_layers = 0;
+    int indexer_compress_ratio = 4;
+    int indexer_head_dim = 0;
+    std::string indexer_format = "fp4";
+};
+
+}  // namespace kvcalc

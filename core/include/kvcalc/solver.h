@@ -1,0 +1,37 @@
+// Solvers: the largest or smallest setting that still fits, with the term that limits it.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/scenario.h"
+
+namespace kvcalc {
+
+/// What "fits" means for a solver.
+/// boots: verdict is not FAIL — one max_model_len sequence fits next to the fixed terms (vLLM's start-up check).
+/// uncapped: every max_num_seqs sequence fits at full length, so vLLM does not cap the KV pool.
+enum class FitCriterion { boots, uncapped };
+
+/// Answer of one solver. `value` is exact; `value_rounded` is rounded the way people configure it
+/// (max_model_len down to a multiple of 1024, VRAM up to a whole GiB). ok = false with diagnostics when the
+/// scenario is invalid or nothing fits (then value = 0).
+struct SolveResult {
+    bool ok = false;
+    std::int64_t value = 0;
+    std::int64_t value_rounded = 0;
+    std::string limiting_term;   ///< largest per-card term at the answer
+    std::string bound;           ///< what stops it: "budget", "max_position_embeddings", "max_num_seqs_limit", "tp_limit"
+    Diagnostics diagnostics;
+};
+
+/// Largest max_model_len (tokens) that fits; closed form on the linear terms, verified by the predicate.
+SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
+/// Largest max_num_seqs whose full-length sequences all fit at the scenario's max_model_len (limit 65536).
+SolveResult solve_max_num_seqs(const Scenario& scenario);
+/// Smallest VRAM per card in bytes (value) and whole GiB (value_rounded, bytes) for the scenario.
+SolveResult solve_min_vram(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
+/// Smallest GPU count (= tensor_parallel_size, among the model's valid values) that fits on the scenario's cards.
+SolveResult solve_min_gpus(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
+
+}  // namespace kvcalc

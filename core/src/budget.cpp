@@ -1,0 +1,76 @@
+// Per-card budget terms and the verdict rules (seed 000 "Per-card budget composition", Known limitations 1).
+#include <algorithm>
+#include <cmath>
+
+#include "kvcalc/predict.h"
+#include "kvcalc/units.h"
+
+namespace kvcalc {
+
+const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::pass: return "PASS";
+        case Verdict::tight: return "TIGHT";
+        case Verdict::fail: return "FAIL";
+    }
+    return "FAIL";
+}
+
+BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                          std::int64_t vram_bytes) {
+    const ResolvedSettings& s = r.settings;
+    const int tp = s.tensor_parallel_size;
+    const ModelFootprint& fp = r.footprint;
+    BudgetTerms t;
+    t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
+    t.kv_tokens_per_sequence = max_model_len + r.kv_extra_tokens;
+    t.kv_one_sequence_bytes = ceil_div(fp.growing_x400_per_token * t.kv_tokens_per_sequence, kBpeDenominator);
+    t.kv_growing_requested_bytes = t.kv_one_sequence_bytes * max_num_seqs;
+    t.kv_bytes_per_token = static_cast<double>(fp.growing_x400_per_token) / kBpeDenominator;
+    t.kv_sliding_bytes = max_model_len >= fp.sliding_window_tokens
+                             ? ceil_div(fp.sliding_fixed_x400, kBpeDenominator)
+                             : sliding_fixed_bytes(*r.model, *r.format, tp, max_model_len);
+    t.recurrent_state_bytes = fp.state_bytes_per_sequence * max_num_seqs;
+    t.activation_bytes = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers, *r.format,
+                                               max_model_len, tp, s.max_num_batched_tokens);
+    if (r.activation->gdn_prefill_scratch && s.max_num_batched_tokens)
+        t.gdn_scratch_delta_bytes = gdn_prefill_scratch_bytes(*r.model, tp, *s.max_num_batched_tokens) -
+                                    gdn_prefill_scratch_bytes(*r.model, tp, kGdnCalibrationBatchedTokens);
+    // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
+    t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
+    t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
+    t.fixed_bytes = t.weights_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes + t.activation_bytes +
+                    t.cudagraph_workspace_bytes + t.drafter_bytes;
+    t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(vram_bytes));
+    t.available_for_kv_bytes = std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes);
+    t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
+    t.demand_bytes = t.fixed_bytes + t.kv_growing_requested_bytes;
+    t.total_bytes = t.fixed_bytes + t.kv_growing_granted_bytes;
+    return t;
+}
+
+Verdict classify(const BudgetTerms& t) {
+    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
+    if (t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
+    if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
+    if (t.budget_bytes - t.demand_bytes < kTightBandBytes) return Verdict::tight;
+    return Verdict::pass;
+}
+
+const char* largest_term(const BudgetTerms& t) {
+    const std::pair<const char*, std::int64_t> terms[] = {
+        {"weights", t.weights_bytes},
+        {"kv_growing", t.kv_growing_requested_bytes},
+        {"kv_sliding", t.kv_sliding_bytes},
+        {"recurrent_state", t.recurrent_state_bytes},
+        {"activation", t.activation_bytes},
+        {"cudagraph_workspace", t.cudagraph_workspace_bytes},
+        {"drafter", t.drafter_bytes},
+    };
+    const auto* best = &terms[0];
+    for (const auto& x : terms)
+        if (x.second > best->second) best = &x;
+    return best->first;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,145 @@
+#include "kvcalc/layer_cache.h"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "kvcalc/units.h"
+
+namespace kvcalc {
+
+int kv_heads_per_rank(int heads, int tp) {
+    if (heads <= 0 || tp <= 0) return 0;
+    if (heads % tp == 0) return heads / tp;
+    if (tp > heads && tp % heads == 0) return 1;  // replicated: every rank keeps one head
+    return 0;
+}
+
+namespace {
+
+// Heads that TP has to split for one layer; 0 when the layer has no TP constraint.
+int tp_heads(const LayerCache& c) {
+    return std::visit(
+        [](const auto& x) -> int {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow>)
+                return x.num_key_value_heads;
+            else if constexpr (std::is_same_v<T, RecurrentState>)
+                return x.num_heads;
+            else
+                return 0;
+        },
+        c);
+}
+
+bool tp_fits(const ModelSpec& m, int tp) {
+    if (tp < 1 || tp > kMaxTensorParallel) return false;
+    if (m.num_attention_heads > 0 && m.num_attention_heads % tp != 0) return false;
+    for (const auto& c : m.layers) {
+        const int h = tp_heads(c);
+        if (h == 0) continue;
+        if (std::holds_alternative<RecurrentState>(c)) {
+            if (h % tp != 0) return false;  // linear-attention heads are sharded, never replicated
+        } else if (kv_heads_per_rank(h, tp) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model) {
+    std::vector<int> out;
+    for (int tp = 1; tp <= kMaxTensorParallel; ++tp)
+        if (tp_fits(model, tp)) out.push_back(tp);
+    return out;
+}
+
+Diagnostics check_tensor_parallel(const ModelSpec& model, int tp) {
+    if (tp_fits(model, tp)) return {};
+    std::string valid;
+    for (int v : valid_tensor_parallel_sizes(model)) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
+    std::string why = (tp < 1 || tp > kMaxTensorParallel)
+                          ? "kvcalc prices 1 to 8 GPUs per engine"
+                          : "it does not split the model's heads (KV heads per rank must be heads/TP, or 1 when TP "
+                            "is a multiple of the KV heads; attention and linear-attention heads must divide evenly)";
+    return {{Severity::error, "tp_invalid", "tensor_parallel_size",
+             "tensor_parallel_size " + std::to_string(tp) + " is not valid for " + model.id + ": " + why +
+                 ". Valid values: " + (valid.empty() ? std::string("none") : valid)}};
+}
+
+LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp) {
+    LayerFootprint f;
+    std::visit(
+        [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, FullAttention>) {
+                const std::int64_t dims = x.head_dim_k + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
+                f.growing_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
+            } else if constexpr (std::is_same_v<T, SlidingWindow>) {
+                const std::int64_t dims = x.head_dim_k + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
+                f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
+                f.window_tokens = x.sliding_window;
+            } else if constexpr (std::is_same_v<T, MlaLatent>) {
+                f.growing_x400_per_token = std::int64_t{x.kv_lora_rank + x.qk_rope_head_dim} * format.bpe_x400;
+            } else if constexpr (std::is_same_v<T, RecurrentState>) {
+                f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
+                                             ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
+            }
+        },
+        cache);
+    return f;
+}
+
+ModelFootprint model_footprint(const ModelSpec& model, const KvFormat& format, int tp) {
+    ModelFootprint m;
+    for (const auto& c : model.layers) {
+        const LayerFootprint f = layer_footprint(c, format, tp);
+        m.growing_x400_per_token += f.growing_x400_per_token;
+        m.sliding_x400_per_token_window += f.window_x400_per_token;
+        m.sliding_fixed_x400 += f.window_x400_per_token * f.window_tokens;
+        m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
+        m.state_bytes_per_sequence += f.state_bytes_per_sequence;
+        if (std::holds_alternative<RecurrentState>(c)) ++m.num_recurrent_layers;
+        if (std::holds_alternative<SlidingWindow>(c)) ++m.num_sliding_layers;
+        if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) ++m.num_growing_layers;
+    }
+    if (model.measured_kv_growing_bytes_per_token_tp1_bf16) {
+        // bf16 figure × (bpe / 2) / tp, kept in 1/400 byte: bytes × bpe_x400 / 2 / tp.
+        m.growing_x400_per_token = *model.measured_kv_growing_bytes_per_token_tp1_bf16 * format.bpe_x400 / 2 / tp;
+    }
+    return m;
+}
+
+std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len) {
+    std::int64_t x400 = 0;
+    for (const auto& c : model.layers) {
+        if (!std::holds_alternative<SlidingWindow>(c)) continue;
+        const LayerFootprint f = layer_footprint(c, format, tp);
+        x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len);
+    }
+    return ceil_div(x400, kBpeDenominator);
+}
+
+std::int64_t seed_deltanet_state_bytes(const ModelSpec& m, std::int64_t max_num_seqs) {
+    std::int64_t gdn_layers = 0;
+    for (const auto& c : m.layers) gdn_layers += std::holds_alternative<RecurrentState>(c) ? 1 : 0;
+    const std::int64_t kv = std::int64_t{m.linear_num_key_heads} * m.linear_key_head_dim +
+                            std::int64_t{m.linear_num_value_heads} * m.linear_value_head_dim;
+    const std::int64_t per_layer = kv + std::int64_t{m.linear_conv_kernel_dim} * kv;
+    return gdn_layers * per_layer * 4 * max_num_seqs;
+}
+
+RecurrentState gated_deltanet_state(int k_heads, int v_heads, int k_dim, int v_dim, int conv_kernel) {
+    RecurrentState s;
+    s.state_elements = std::int64_t{v_heads} * k_dim * v_dim;
+    const std::int64_t conv_channels = 2LL * k_heads * k_dim + std::int64_t{v_heads} * v_dim;
+    s.conv_elements = conv_channels * std::max(conv_kernel - 1, 0);
+    s.num_heads = k_heads;  // vLLM shards key and value heads together; key heads are the smaller count
+    s.state_dtype_bytes = 4;
+    s.conv_dtype_bytes = 2;
+    return s;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,134 @@
+// predict(): resolve, compute the per-card terms, classify, explain, break down.
+#include "kvcalc/predict.h"
+
+#include <cstdio>
+#include <string>
+
+#include "kvcalc/units.h"
+
+namespace kvcalc {
+
+namespace {
+
+std::string gb(std::int64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes_to_gb(bytes));
+    return buf;
+}
+
+std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
+    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
+        return "fixed terms " + gb(t.fixed_bytes) + " exceed the budget " + gb(t.budget_bytes) +
+               " (gpu_memory_utilization × VRAM): nothing is left for KV";
+    if (v == Verdict::fail)
+        return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
+               "sequence needs " + gb(t.kv_one_sequence_bytes) + ": vLLM refuses to start";
+    if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2f", t.kv_one_sequence_bytes > 0
+                                                  ? static_cast<double>(t.available_for_kv_bytes) /
+                                                        static_cast<double>(t.kv_one_sequence_bytes)
+                                                  : 0.0);
+        return "requested KV " + gb(t.kv_growing_requested_bytes) + " is capped to " + gb(t.available_for_kv_bytes) +
+               ": about " + buf + " full-length sequences fit at once (max_num_seqs " + std::to_string(seqs) + ")";
+    }
+    if (v == Verdict::tight)
+        return "demand " + gb(t.demand_bytes) + " is within 1.5 GB of the budget " + gb(t.budget_bytes);
+    return "demand " + gb(t.demand_bytes) + " leaves " + gb(t.budget_bytes - t.demand_bytes) + " of the " +
+           gb(t.budget_bytes) + " budget";
+}
+
+void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t, std::vector<std::string>& notes) {
+    const ResolvedSettings& set = r.settings;
+    const ModelSpec& m = *r.model;
+    const KvFormat& f = *r.format;
+    if (set.gpus > set.tensor_parallel_size)
+        notes.push_back(std::to_string(set.gpus) + " GPUs but tensor_parallel_size " +
+                        std::to_string(set.tensor_parallel_size) + ": the other " +
+                        std::to_string(set.gpus - set.tensor_parallel_size) +
+                        " GPU(s) are idle for this engine (run a second replica or raise TP)");
+    const bool qwen_hybrid = set.family == "qwen3-next-hybrid";
+    if (f.id == KvFormatId::turboquant_3bit_nc) {
+        if (r.footprint.num_recurrent_layers == 0)
+            notes.push_back(std::string(f.hardware_note) + "; " + m.id + " has no DeltaNet layers");
+        else if (qwen_hybrid && set.vram_bytes < 24 * kBytesPerGib)
+            notes.push_back("TQ3 KV on cards under 24 GB raises the GDN activation peak (Cliff 2 at ~90K on 20 GB "
+                            "cards): consider fp8_e5m2 (seed 003/000, HARDWARE.md)");
+    }
+    if (qwen_hybrid && set.max_model_len > 50000 && set.tensor_parallel_size == 1 && f.id != KvFormatId::fp16)
+        notes.push_back("single-card prompts above 50K tokens are Cliff 2 territory for the DeltaNet forward pass "
+                        "(seed 000 CLIFFS)");
+    if (r.gpu) {
+        const int sm = r.gpu->sm_x10;
+        if (f.min_sm_x10 > 0 && (sm == 0 || sm < f.min_sm_x10 || (f.max_sm_x10 > 0 && sm > f.max_sm_x10)))
+            notes.push_back(std::string("not runnable on ") + r.gpu->display_name + ": " + f.hardware_note);
+    } else if (f.min_sm_x10 > 0) {
+        notes.push_back(std::string("hardware: ") + f.hardware_note);
+    }
+    if (!m.calibrated)
+        notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
+                        " activation fit is a projection, so expect more than the ±1.5 GB error band");
+    if (t.kv_growing_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_growing_requested_bytes * 3 / 2)
+        notes.push_back("KV is cheap here: the pool could hold " + gb(t.available_for_kv_bytes) + ", " +
+                        gb(t.kv_growing_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
+    if (set.tensor_parallel_size > 4)
+        notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
+    if (s.include_draft_kv || s.compressed_layers > 0 || s.indexer_ratio_layers > 0)
+        notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
+}
+
+CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t) {
+    const ResolvedSettings& set = r.settings;
+    const int tp = set.tensor_parallel_size;
+    CacheBreakdown b;
+    if (s.compressed_layers > 0 || s.indexer_ratio_layers > 0) b.layout = "compressed_sparse";
+    else if (r.footprint.num_recurrent_layers > 0) b.layout = "hybrid_mamba";
+    else if (r.footprint.num_sliding_layers > 0) b.layout = "sliding_window";
+    else {
+        b.layout = "dense_gqa";
+        for (const auto& c : r.model->layers)
+            if (std::holds_alternative<MlaLatent>(c)) b.layout = "mla";
+    }
+    b.growing_kv_bytes = t.kv_growing_requested_bytes;
+    b.sliding_kv_bytes = t.kv_sliding_bytes;
+    b.recurrent_state_bytes = t.recurrent_state_bytes;
+    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*).
+    const std::int64_t compressed_per_seq = ceil_div(std::int64_t{s.compressed_layers} * (set.max_model_len / s.compression_ratio) *
+                                                         s.compressed_head_dim * r.format->bpe_x400,
+                                                     kBpeDenominator);
+    b.compressed_kv_bytes = ceil_div(compressed_per_seq * set.max_num_seqs, tp);
+    const std::int64_t indexer_per_seq = ceil_div(std::int64_t{s.indexer_ratio_layers} *
+                                                      (set.max_model_len / s.indexer_compress_ratio) * s.indexer_head_dim *
+                                                      indexer_bpe_x400(s.indexer_format),
+                                                  kBpeDenominator);
+    b.indexer_bytes = ceil_div(indexer_per_seq * set.max_num_seqs, tp);
+    b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
+    b.subtotal_bytes = b.growing_kv_bytes + b.sliding_kv_bytes + b.recurrent_state_bytes + b.compressed_kv_bytes +
+                       b.indexer_bytes + b.draft_kv_bytes;
+    return b;
+}
+
+}  // namespace
+
+Report predict(const Scenario& scenario) {
+    Report rep;
+    const std::optional<ResolvedScenario> r = resolve(scenario, rep.diagnostics);
+    if (!r) return rep;
+    const ResolvedSettings& set = r->settings;
+    rep.ok = true;
+    rep.settings = set;
+    rep.terms = compute_terms(*r, set.max_model_len, set.max_num_seqs, set.vram_bytes);
+    rep.verdict = classify(rep.terms);
+    rep.reason = reason_for(rep.verdict, rep.terms, set.max_num_seqs);
+    rep.limiting_term = largest_term(rep.terms);
+    rep.effective_max_num_seqs = rep.terms.kv_one_sequence_bytes > 0
+                                     ? static_cast<double>(rep.terms.kv_growing_granted_bytes) /
+                                           static_cast<double>(rep.terms.kv_one_sequence_bytes)
+                                     : 0.0;
+    add_notes(scenario, *r, rep.terms, rep.notes);
+    rep.breakdown = breakdown_for(scenario, *r, rep.terms);
+    rep.buckets = cache_buckets(*r->model, *r->format, set.tensor_parallel_size, set.max_model_len, set.max_num_seqs);
+    return rep;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,244 @@
+// Scenario → ResolvedScenario: look-ups and input validation. Every error names the field, the value and
+// what would be valid; nothing is clamped silently.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/units.h"
+
+namespace kvcalc {
+
+namespace {
+
+constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
+constexpr std::int64_t kMaxNumSeqsLimit = 65536;
+
+bool iequal(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+std::string num(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+void error(Diagnostics& d, const char* code, const char* field, std::string message) {
+    d.push_back({Severity::error, code, field, std::move(message)});
+}
+
+bool is_mtp_method(const std::string& method) { return method == "mtp" || method == "mtp_assistant"; }
+
+std::string drafter_list(const ModelSpec& m) {
+    std::string out;
+    for (const auto& d : m.drafters) out += (out.empty() ? "" : ", ") + d.id;
+    return out.empty() ? "none" : out;
+}
+
+void check_int_range(Diagnostics& d, const char* field, std::int64_t v, std::int64_t lo, std::int64_t hi) {
+    if (v < lo || v > hi)
+        error(d, "out_of_range", field,
+              std::string(field) + " = " + std::to_string(v) + " is outside " + std::to_string(lo) + ".." +
+                  std::to_string(hi));
+}
+
+void check_gb(Diagnostics& d, const char* field, double v, bool allow_zero) {
+    if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0) || v > 1e6)
+        error(d, "out_of_range", field,
+              std::string(field) + " = " + num(v) + (allow_zero ? " must be a finite number ≥ 0" : " must be a finite number > 0") +
+                  " (decimal GB, at most 1e6)");
+}
+
+}  // namespace
+
+std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
+    Diagnostics d;
+    ResolvedScenario r;
+
+    // Model.
+    if (s.model) {
+        r.model = &*s.model;
+        if (r.model->layers.empty())
+            error(d, "model_no_layers", "model.layers", "the inline model " + r.model->id + " has no layers");
+    } else {
+        r.model = find_model(s.model_id);
+        if (!r.model)
+            error(d, "model_unknown", "model_id",
+                  "unknown model \"" + s.model_id + "\". Known models: " + model_id_list());
+    }
+
+    r.format = find_kv_format(s.kv_cache_dtype);
+    if (!r.format)
+        error(d, "kv_format_unknown", "kv_cache_dtype",
+              "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
+
+    check_int_range(d, "max_model_len", s.max_model_len, 1, kMaxModelLenLimit);
+    check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
+    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization <= 0 || s.gpu_memory_utilization > 1)
+        error(d, "out_of_range", "gpu_memory_utilization",
+              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) + " must be in (0, 1]");
+    if (s.max_num_batched_tokens) check_int_range(d, "max_num_batched_tokens", *s.max_num_batched_tokens, 1, kMaxModelLenLimit);
+
+    const int tp = s.tensor_parallel_size;
+    if (r.model && !r.model->layers.empty()) {
+        for (auto& x : check_tensor_parallel(*r.model, tp)) d.push_back(std::move(x));
+        if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
+            error(d, "max_model_len_too_long", "max_model_len",
+                  "max_model_len " + std::to_string(s.max_model_len) + " exceeds " + r.model->id +
+                      "'s max_position_embeddings " + std::to_string(r.model->max_position_embeddings) +
+                      " (vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set)");
+        r.activation = find_activation_fit(r.model->family);
+        if (!r.activation) {
+            d.push_back({Severity::warning, "family_unknown", "model.family",
+                         "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
+            r.activation = find_activation_fit("generic-dense");
+        }
+    } else if (tp < 1 || tp > kMaxTensorParallel) {
+        error(d, "tp_invalid", "tensor_parallel_size",
+              "tensor_parallel_size " + std::to_string(tp) + " must be 1..8");
+    }
+
+    // GPUs in the box.
+    const int gpus = s.gpus == 0 ? tp : s.gpus;
+    if (s.gpus < 0 || s.gpus > kMaxTensorParallel)
+        error(d, "out_of_range", "gpus", "gpus = " + std::to_string(s.gpus) + " must be 1..8 (0 means equal to tensor_parallel_size)");
+    else if (gpus < tp)
+        error(d, "gpus_below_tp", "gpus",
+              "gpus = " + std::to_string(gpus) + " is fewer than tensor_parallel_size " + std::to_string(tp) +
+                  ": each TP rank needs its own GPU");
+
+    // VRAM per card: exactly one of gpu, vram_gb, vram_gib (none = the seed CLI's 24 GB).
+    const int given = (s.gpu.empty() ? 0 : 1) + (s.vram_gb ? 1 : 0) + (s.vram_gib ? 1 : 0);
+    std::int64_t vram = 0;
+    if (given > 1) {
+        error(d, "vram_ambiguous", "gpu", "give only one of gpu, vram_gb, vram_gib");
+    } else if (!s.gpu.empty()) {
+        r.gpu = find_gpu(s.gpu);
+        if (!r.gpu) {
+            std::string ids;
+            for (const auto& g : gpu_catalog()) ids += (ids.empty() ? "" : ", ") + g.id;
+            error(d, "gpu_unknown", "gpu", "unknown gpu \"" + s.gpu + "\". Known: " + ids + " (or give vram_gb / vram_gib)");
+        } else {
+            vram = r.gpu->vram_bytes;
+        }
+    } else if (s.vram_gib) {
+        check_gb(d, "vram_gib", *s.vram_gib, false);
+        if (!has_error(d)) vram = gib_to_bytes(*s.vram_gib);
+    } else if (s.vram_gb) {
+        check_gb(d, "vram_gb", *s.vram_gb, false);
+        if (!has_error(d)) vram = gb_to_bytes(*s.vram_gb);
+    } else {
+        vram = gb_to_bytes(24.0);
+        d.push_back({Severity::info, "vram_default", "vram_gb",
+                     "no gpu or VRAM given: assumed 24 GB = 24e9 B per card (seed CLI default; a real 24 GB card has "
+                     "24 GiB — pass gpu \"rtx-3090\" for that)"});
+    }
+
+    // Weights.
+    std::int64_t weights_total = 0;
+    std::string weights_name;
+    if (r.model) {
+        if (s.weights_gb) {
+            check_gb(d, "weights_gb", *s.weights_gb, false);
+            weights_total = gb_to_bytes(*s.weights_gb);
+            weights_name = "override";
+        } else if (r.model->weights.empty()) {
+            error(d, "weights_missing", "weights_gb", r.model->id + " has no catalogued weights: give weights_gb");
+        } else if (s.weights_variant.empty()) {
+            weights_total = gb_to_bytes(r.model->weights.front().size_gb);
+            weights_name = r.model->weights.front().id;
+        } else {
+            const WeightsVariant* hit = nullptr;
+            for (const auto& w : r.model->weights) {
+                if (iequal(w.id, s.weights_variant)) hit = &w;
+                for (const auto& a : w.aliases)
+                    if (!hit && iequal(a, s.weights_variant)) hit = &w;
+                if (hit) break;
+            }
+            if (!hit) {
+                std::string ids;
+                for (const auto& w : r.model->weights) ids += (ids.empty() ? "" : ", ") + w.id;
+                error(d, "weights_variant_unknown", "weights_variant",
+                      "weights_variant \"" + s.weights_variant + "\" is not available for " + r.model->id +
+                          ". Valid: " + ids + " (or give weights_gb)");
+            } else {
+                weights_total = gb_to_bytes(hit->size_gb);
+                weights_name = hit->id;
+            }
+        }
+    }
+
+    // Drafter: explicit id, else the model's MTP drafter when mtp is true; mtp = false removes an MTP drafter.
+    if (r.model) {
+        if (!s.drafter.empty()) {
+            for (const auto& x : r.model->drafters)
+                if (iequal(x.id, s.drafter)) r.drafter = &x;
+            if (!r.drafter)
+                error(d, "drafter_unknown", "drafter",
+                      "drafter \"" + s.drafter + "\" is not available for " + r.model->id + ". Valid: " + drafter_list(*r.model));
+        } else if (s.mtp.value_or(false)) {
+            for (const auto& x : r.model->drafters)
+                if (!r.drafter && is_mtp_method(x.method)) r.drafter = &x;
+            if (!r.drafter)
+                error(d, "mtp_unavailable", "mtp",
+                      r.model->id + " has no MTP head or MTP assistant drafter. Drafters: " + drafter_list(*r.model));
+        }
+        if (r.drafter && s.mtp.has_value() && !*s.mtp && is_mtp_method(r.drafter->method)) r.drafter = nullptr;
+    }
+    std::int64_t drafter_total = r.drafter ? gb_to_bytes(r.drafter->weights_gb) : 0;
+    if (s.drafter_gb) {
+        check_gb(d, "drafter_gb", *s.drafter_gb, true);
+        drafter_total = gb_to_bytes(*s.drafter_gb);
+    }
+    int spec_tokens = r.drafter ? r.drafter->num_speculative_tokens : 0;
+    if (s.num_speculative_tokens) {
+        check_int_range(d, "num_speculative_tokens", *s.num_speculative_tokens, 0, 64);
+        spec_tokens = *s.num_speculative_tokens;
+    }
+
+    // --kv-breakdown extras.
+    check_int_range(d, "compressed_layers", s.compressed_layers, 0, 4096);
+    check_int_range(d, "compression_ratio", s.compression_ratio, 1, 1 << 20);
+    check_int_range(d, "compressed_head_dim", s.compressed_head_dim, 0, 65536);
+    check_int_range(d, "indexer_ratio_layers", s.indexer_ratio_layers, 0, 4096);
+    check_int_range(d, "indexer_compress_ratio", s.indexer_compress_ratio, 1, 1 << 20);
+    check_int_range(d, "indexer_head_dim", s.indexer_head_dim, 0, 65536);
+    if (indexer_bpe_x400(s.indexer_format) < 0)
+        error(d, "indexer_format_unknown", "indexer_format",
+              "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
+    check_gb(d, "draft_kv_gb", s.draft_kv_gb, true);
+
+    const bool failed = has_error(d);
+    for (auto& x : d) diags.push_back(std::move(x));
+    if (failed) return std::nullopt;
+
+    ResolvedSettings& out = r.settings;
+    out.model_id = r.model->id;
+    out.display_name = r.model->display_name;
+    out.family = r.activation->family;
+    out.weights_variant = weights_name;
+    out.weights_bytes_total = weights_total;
+    out.gpu = r.gpu ? r.gpu->id : std::string();
+    out.vram_bytes = vram;
+    out.gpus = gpus;
+    out.tensor_parallel_size = tp;
+    out.kv_cache_dtype = r.format->name;
+    out.max_model_len = s.max_model_len;
+    out.max_num_seqs = s.max_num_seqs;
+    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    out.max_num_batched_tokens = s.max_num_batched_tokens;
+    out.drafter = r.drafter ? r.drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
+    out.drafter_bytes_total = drafter_total;
+    out.num_speculative_tokens = spec_tokens;
+    r.footprint = model_footprint(*r.model, *r.format, tp);
+    r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
+    return r;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,107 @@
+// Report, solver and calibration results → JSON (docs/SCHEMA.md). Every memory field is integer bytes.
+#include "kvcalc/json_io.h"
+#include "kvcalc/units.h"
+
+namespace kvcalc {
+
+using nlohmann::json;
+
+namespace {
+const char* severity_name(Severity s) {
+    switch (s) {
+        case Severity::info: return "info";
+        case Severity::warning: return "warning";
+        case Severity::error: return "error";
+    }
+    return "error";
+}
+
+json layer_json(const LayerCache& c) {
+    ModelSpec one;
+    one.layers = {c};
+    json m = one;
+    json l = m["layers"][0];
+    l.erase("count");
+    return l;
+}
+}  // namespace
+
+void to_json(json& j, const Diagnostic& d) {
+    j = json{{"severity", severity_name(d.severity)}, {"code", d.code}, {"field", d.field}, {"message", d.message}};
+}
+
+void to_json(json& j, const Report& r) {
+    j = json{{"schema", kSchemaVersion}, {"ok", r.ok}, {"diagnostics", r.diagnostics}};
+    if (!r.ok) return;
+    const ResolvedSettings& s = r.settings;
+    j["settings"] = {{"model_id", s.model_id}, {"display_name", s.display_name}, {"family", s.family},
+                     {"weights_variant", s.weights_variant}, {"weights_bytes_total", s.weights_bytes_total},
+                     {"gpu", s.gpu}, {"vram_bytes", s.vram_bytes}, {"gpus", s.gpus},
+                     {"tensor_parallel_size", s.tensor_parallel_size}, {"kv_cache_dtype", s.kv_cache_dtype},
+                     {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
+                     {"gpu_memory_utilization", s.gpu_memory_utilization},
+                     {"max_num_batched_tokens", s.max_num_batched_tokens ? json(*s.max_num_batched_tokens) : json(nullptr)},
+                     {"drafter", s.drafter}, {"drafter_bytes_total", s.drafter_bytes_total},
+                     {"num_speculative_tokens", s.num_speculative_tokens}};
+    const BudgetTerms& t = r.terms;
+    j["terms"] = {{"weights_bytes", t.weights_bytes},
+                  {"kv_growing_requested_bytes", t.kv_growing_requested_bytes},
+                  {"kv_growing_granted_bytes", t.kv_growing_granted_bytes},
+                  {"kv_sliding_bytes", t.kv_sliding_bytes},
+                  {"recurrent_state_bytes", t.recurrent_state_bytes},
+                  {"activation_bytes", t.activation_bytes},
+                  {"gdn_scratch_delta_bytes", t.gdn_scratch_delta_bytes},
+                  {"cudagraph_workspace_bytes", t.cudagraph_workspace_bytes},
+                  {"drafter_bytes", t.drafter_bytes},
+                  {"fixed_bytes", t.fixed_bytes},
+                  {"budget_bytes", t.budget_bytes},
+                  {"available_for_kv_bytes", t.available_for_kv_bytes},
+                  {"demand_bytes", t.demand_bytes},
+                  {"total_bytes", t.total_bytes},
+                  {"kv_one_sequence_bytes", t.kv_one_sequence_bytes},
+                  {"kv_tokens_per_sequence", t.kv_tokens_per_sequence},
+                  {"kv_bytes_per_token", t.kv_bytes_per_token}};
+    j["verdict"] = verdict_name(r.verdict);
+    j["reason"] = r.reason;
+    j["limiting_term"] = r.limiting_term;
+    j["notes"] = r.notes;
+    j["effective_max_num_seqs"] = r.effective_max_num_seqs;
+    const CacheBreakdown& b = r.breakdown;
+    j["breakdown"] = {{"layout", b.layout},
+                      {"growing_kv_bytes", b.growing_kv_bytes},
+                      {"sliding_kv_bytes", b.sliding_kv_bytes},
+                      {"recurrent_state_bytes", b.recurrent_state_bytes},
+                      {"compressed_kv_bytes", b.compressed_kv_bytes},
+                      {"indexer_bytes", b.indexer_bytes},
+                      {"draft_kv_bytes", b.draft_kv_bytes},
+                      {"subtotal_bytes", b.subtotal_bytes}};
+    json buckets = json::array();
+    for (const auto& x : r.buckets)
+        buckets.push_back({{"kind", x.kind}, {"layer_count", x.layer_count}, {"cache", layer_json(x.cache)},
+                           {"bytes_per_token_per_card", x.bytes_per_token_per_card},
+                           {"fixed_bytes_per_card", x.fixed_bytes_per_card}});
+    j["buckets"] = buckets;
+}
+
+void to_json(json& j, const SolveResult& r) {
+    j = json{{"ok", r.ok}, {"value", r.value}, {"value_rounded", r.value_rounded}, {"limiting_term", r.limiting_term},
+             {"bound", r.bound}, {"diagnostics", r.diagnostics}};
+}
+
+void to_json(json& j, const CalibrationSummary& c) {
+    json rows = json::array();
+    for (const auto& r : c.results) {
+        const BudgetTerms& t = r.report.terms;
+        rows.push_back({{"row_id", r.row_id}, {"model_id", r.model_id}, {"ok", r.report.ok},
+                        {"verdict", r.report.ok ? verdict_name(r.report.verdict) : "ERROR"},
+                        {"demand_bytes", t.demand_bytes}, {"total_bytes", t.total_bytes},
+                        {"budget_bytes", t.budget_bytes}, {"measured_peak_bytes", r.measured_peak_bytes},
+                        {"correct", r.correct}, {"circular", r.circular}, {"diagnostics", r.report.diagnostics}});
+    }
+    json per_model = json::array();
+    for (const auto& m : c.per_model)
+        per_model.push_back({{"model_id", m.model_id}, {"correct", m.correct}, {"total", m.total}});
+    j = json{{"schema", kSchemaVersion}, {"rows", rows}, {"per_model", per_model}, {"correct", c.correct}, {"total", c.total}};
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,363 @@
+// Scenario (and inline ModelSpec) ⇄ JSON. Reading never throws: every problem is a diagnostic naming the field.
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/json_io.h"
+
+namespace kvcalc {
+
+using nlohmann::json;
+
+namespace {
+
+void type_error(Diagnostics& d, const std::string& field, const char* want, const json& v) {
+    d.push_back({Severity::error, "bad_type", field, field + " must be " + want + ", got " + v.dump()});
+}
+
+bool get_int(const json& v, std::int64_t& out, Diagnostics& d, const std::string& field) {
+    if (v.is_number_integer()) {
+        out = v.get<std::int64_t>();
+        return true;
+    }
+    if (v.is_number_float()) {
+        const double x = v.get<double>();
+        if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 9e15) {
+            out = static_cast<std::int64_t>(x);
+            return true;
+        }
+    }
+    type_error(d, field, "an integer", v);
+    return false;
+}
+
+bool get_int(const json& v, int& out, Diagnostics& d, const std::string& field) {
+    std::int64_t x = 0;
+    if (!get_int(v, x, d, field)) return false;
+    if (x < -2147483647 || x > 2147483647) {
+        type_error(d, field, "a 32-bit integer", v);
+        return false;
+    }
+    out = static_cast<int>(x);
+    return true;
+}
+
+bool get_num(const json& v, double& out, Diagnostics& d, const std::string& field) {
+    if (v.is_number()) {
+        out = v.get<double>();
+        return true;
+    }
+    type_error(d, field, "a number", v);
+    return false;
+}
+
+bool get_str(const json& v, std::string& out, Diagnostics& d, const std::string& field) {
+    if (v.is_string()) {
+        out = v.get<std::string>();
+        return true;
+    }
+    type_error(d, field, "a string", v);
+    return false;
+}
+
+bool get_bool(const json& v, bool& out, Diagnostics& d, const std::string& field) {
+    if (v.is_boolean()) {
+        out = v.get<bool>();
+        return true;
+    }
+    type_error(d, field, "true or false", v);
+    return false;
+}
+
+template <class T>
+void get_opt(const json& v, std::optional<T>& out, Diagnostics& d, const std::string& field) {
+    if (v.is_null()) {
+        out.reset();
+        return;
+    }
+    T x{};
+    bool ok = false;
+    if constexpr (std::is_same_v<T, double>) ok = get_num(v, x, d, field);
+    else if constexpr (std::is_same_v<T, bool>) ok = get_bool(v, x, d, field);
+    else ok = get_int(v, x, d, field);
+    if (ok) out = x;
+}
+
+// Keys of an evaluate_json request that are not Scenario fields.
+bool is_request_key(const std::string& k) { return k == "action" || k == "solve" || k == "criterion"; }
+
+void read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, const std::string& path) {
+    if (!j.is_object()) return type_error(d, path, "an object", j);
+    std::string kind;
+    if (!j.contains("kind") || !get_str(j["kind"], kind, d, path + ".kind")) return;
+    int count = 1;
+    if (j.contains("count") && (!get_int(j["count"], count, d, path + ".count") || count < 1 || count > 4096)) {
+        d.push_back({Severity::error, "out_of_range", path + ".count", "count must be 1..4096"});
+        return;
+    }
+    auto geti = [&](const char* k, int def) {
+        int v = def;
+        if (j.contains(k)) get_int(j[k], v, d, path + "." + k);
+        return v;
+    };
+    LayerCache c = NoCache{};
+    if (kind == "full_attention" || kind == "sliding_window") {
+        const int heads = geti("num_key_value_heads", 0), hk = geti("head_dim_k", geti("head_dim", 0));
+        const int hv = geti("head_dim_v", hk), kvt = geti("k_v_tensors", 2);
+        if (heads < 1 || hk < 1 || hv < 1 || (kvt != 1 && kvt != 2))
+            d.push_back({Severity::error, "bad_layer", path,
+                         path + ": num_key_value_heads and head dims must be ≥ 1 and k_v_tensors 1 or 2"});
+        if (kind == "full_attention") c = FullAttention{heads, hk, hv, kvt};
+        else {
+            std::int64_t w = 0;
+            if (j.contains("sliding_window")) get_int(j["sliding_window"], w, d, path + ".sliding_window");
+            if (w < 1) d.push_back({Severity::error, "bad_layer", path + ".sliding_window", "sliding_window must be ≥ 1"});
+            c = SlidingWindow{heads, hk, hv, kvt, w};
+        }
+    } else if (kind == "mla_latent") {
+        c = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0)};
+    } else if (kind == "recurrent_state") {
+        RecurrentState r;
+        if (j.contains("state_elements")) get_int(j["state_elements"], r.state_elements, d, path + ".state_elements");
+        if (j.contains("conv_elements")) get_int(j["conv_elements"], r.conv_elements, d, path + ".conv_elements");
+        r.num_heads = geti("num_heads", 1);
+        r.state_dtype_bytes = geti("state_dtype_bytes", 4);
+        r.conv_dtype_bytes = geti("conv_dtype_bytes", 2);
+        if (r.state_elements < 0 || r.conv_elements < 0 || r.num_heads < 1)
+            d.push_back({Severity::error, "bad_layer", path, path + ": elements must be ≥ 0 and num_heads ≥ 1"});
+        c = r;
+    } else if (kind != "none") {
+        d.push_back({Severity::error, "bad_layer", path + ".kind",
+                     "unknown layer kind \"" + kind +
+                         "\". Valid: full_attention, sliding_window, mla_latent, recurrent_state, none"});
+        return;
+    }
+    for (int i = 0; i < count; ++i) layers.push_back(c);
+}
+
+}  // namespace
+
+void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& path) {
+    if (!j.is_object()) return type_error(d, path, "an object", j);
+    const std::map<std::string, std::function<void(const json&, const std::string&)>> fields{
+        {"id", [&](const json& v, const std::string& f) { get_str(v, m.id, d, f); }},
+        {"display_name", [&](const json& v, const std::string& f) { get_str(v, m.display_name, d, f); }},
+        {"family", [&](const json& v, const std::string& f) { get_str(v, m.family, d, f); }},
+        {"hidden_size", [&](const json& v, const std::string& f) { get_int(v, m.hidden_size, d, f); }},
+        {"num_hidden_layers", [&](const json& v, const std::string& f) { get_int(v, m.num_hidden_layers, d, f); }},
+        {"num_attention_heads", [&](const json& v, const std::string& f) { get_int(v, m.num_attention_heads, d, f); }},
+        {"linear_num_key_heads", [&](const json& v, const std::string& f) { get_int(v, m.linear_num_key_heads, d, f); }},
+        {"linear_num_value_heads", [&](const json& v, const std::string& f) { get_int(v, m.linear_num_value_heads, d, f); }},
+        {"linear_key_head_dim", [&](const json& v, const std::string& f) { get_int(v, m.linear_key_head_dim, d, f); }},
+        {"linear_value_head_dim", [&](const json& v, const std::string& f) { get_int(v, m.linear_value_head_dim, d, f); }},
+        {"linear_conv_kernel_dim", [&](const json& v, const std::string& f) { get_int(v, m.linear_conv_kernel_dim, d, f); }},
+        {"num_experts", [&](const json& v, const std::string& f) { get_int(v, m.num_experts, d, f); }},
+        {"num_experts_per_tok", [&](const json& v, const std::string& f) { get_int(v, m.num_experts_per_tok, d, f); }},
+        {"max_position_embeddings", [&](const json& v, const std::string& f) { get_int(v, m.max_position_embeddings, d, f); }},
+        {"calibrated", [&](const json& v, const std::string& f) { get_bool(v, m.calibrated, d, f); }},
+        {"layers", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.layers.clear();
+             for (std::size_t i = 0; i < v.size(); ++i) read_layer(v[i], m.layers, d, f + "[" + std::to_string(i) + "]");
+         }},
+        {"weights", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.weights.clear();
+             for (std::size_t i = 0; i < v.size(); ++i) {
+                 const std::string p = f + "[" + std::to_string(i) + "]";
+                 WeightsVariant w;
+                 if (!v[i].is_object()) { type_error(d, p, "an object", v[i]); continue; }
+                 if (v[i].contains("id")) get_str(v[i]["id"], w.id, d, p + ".id");
+                 if (v[i].contains("size_gb")) get_num(v[i]["size_gb"], w.size_gb, d, p + ".size_gb");
+                 m.weights.push_back(std::move(w));
+             }
+         }},
+        {"drafters", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.drafters.clear();
+             for (std::size_t i = 0; i < v.size(); ++i) {
+                 const std::string p = f + "[" + std::to_string(i) + "]";
+                 Drafter x;
+                 if (!v[i].is_object()) { type_error(d, p, "an object", v[i]); continue; }
+                 if (v[i].contains("id")) get_str(v[i]["id"], x.id, d, p + ".id");
+                 if (v[i].contains("method")) get_str(v[i]["method"], x.method, d, p + ".method");
+                 if (v[i].contains("weights_gb")) get_num(v[i]["weights_gb"], x.weights_gb, d, p + ".weights_gb");
+                 if (v[i].contains("num_speculative_tokens"))
+                     get_int(v[i]["num_speculative_tokens"], x.num_speculative_tokens, d, p + ".num_speculative_tokens");
+                 if (v[i].contains("kv_extra_tokens_per_speculative_token"))
+                     get_int(v[i]["kv_extra_tokens_per_speculative_token"], x.kv_extra_tokens_per_speculative_token, d,
+                             p + ".kv_extra_tokens_per_speculative_token");
+                 m.drafters.push_back(std::move(x));
+             }
+         }},
+        {"measured_kv_growing_bytes_per_token_tp1_bf16", [&](const json& v, const std::string& f) {
+             get_opt(v, m.measured_kv_growing_bytes_per_token_tp1_bf16, d, f);
+         }},
+    };
+    for (const auto& [k, v] : j.items()) {
+        auto it = fields.find(k);
+        if (it == fields.end()) {
+            if (k != "valid_tensor_parallel_sizes" && k != "source" && k != "provenance")
+                d.push_back({Severity::warning, "unknown_key", path + "." + k, "unknown key " + path + "." + k + " ignored"});
+            continue;
+        }
+        it->second(v, path + "." + k);
+    }
+    if (m.num_hidden_layers == 0) m.num_hidden_layers = static_cast<int>(m.layers.size());
+}
+
+void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
+    if (!j.is_object()) return type_error(d, "", "a JSON object", j);
+    if (j.contains("schema")) {
+        const json& v = j["schema"];
+        if (!v.is_number_integer() || v.get<std::int64_t>() != kSchemaVersion)
+            d.push_back({Severity::error, "schema_unsupported", "schema",
+                         "schema " + v.dump() + " is not supported; this build reads schema 1"});
+    }
+    if (j.contains("compose") && !j["compose"].is_null()) {
+        std::string name;
+        if (get_str(j["compose"], name, d, "compose")) {
+            std::string model_hint;
+            if (j.contains("model_id") && j["model_id"].is_string()) model_hint = j["model_id"].get<std::string>();
+            else if (j.contains("model") && j["model"].is_string()) model_hint = j["model"].get<std::string>();
+            const ComposePreset* p = find_preset(name, model_hint);
+            if (!p) {
+                std::string ids;
+                for (const auto& x : compose_presets()) ids += (ids.empty() ? "" : ", ") + x.id;
+                d.push_back({Severity::error, "compose_unknown", "compose",
+                             "unknown or ambiguous compose \"" + name + "\" (give \"<model>:<name>\"). Known: " + ids});
+            } else {
+                s = p->scenario;
+            }
+        }
+    }
+    using Setter = std::function<void(const json&)>;
+    const std::map<std::string, Setter> fields{
+        {"schema", [](const json&) {}},
+        {"compose", [](const json&) {}},
+        {"compose_source", [](const json&) {}},
+        {"model_id", [&](const json& v) { get_str(v, s.model_id, d, "model_id"); }},
+        {"model", [&](const json& v) {
+             if (v.is_string()) s.model_id = v.get<std::string>();
+             else if (v.is_null()) s.model.reset();
+             else {
+                 ModelSpec m;
+                 read_model(v, m, d, "model");
+                 s.model = std::move(m);
+             }
+         }},
+        {"weights_variant", [&](const json& v) { get_str(v, s.weights_variant, d, "weights_variant"); }},
+        {"weights_gb", [&](const json& v) { get_opt(v, s.weights_gb, d, "weights_gb"); }},
+        {"gpu", [&](const json& v) { if (v.is_null()) s.gpu.clear(); else get_str(v, s.gpu, d, "gpu"); }},
+        {"vram_gb", [&](const json& v) { get_opt(v, s.vram_gb, d, "vram_gb"); }},
+        {"vram_gib", [&](const json& v) { get_opt(v, s.vram_gib, d, "vram_gib"); }},
+        {"gpus", [&](const json& v) { get_int(v, s.gpus, d, "gpus"); }},
+        {"tensor_parallel_size", [&](const json& v) { get_int(v, s.tensor_parallel_size, d, "tensor_parallel_size"); }},
+        {"kv_cache_dtype", [&](const json& v) { get_str(v, s.kv_cache_dtype, d, "kv_cache_dtype"); }},
+        {"max_model_len", [&](const json& v) { get_int(v, s.max_model_len, d, "max_model_len"); }},
+        {"max_num_seqs", [&](const json& v) { get_int(v, s.max_num_seqs, d, "max_num_seqs"); }},
+        {"gpu_memory_utilization", [&](const json& v) { get_num(v, s.gpu_memory_utilization, d, "gpu_memory_utilization"); }},
+        {"max_num_batched_tokens", [&](const json& v) { get_opt(v, s.max_num_batched_tokens, d, "max_num_batched_tokens"); }},
+        {"mtp", [&](const json& v) { get_opt(v, s.mtp, d, "mtp"); }},
+        {"drafter", [&](const json& v) { if (v.is_null()) s.drafter.clear(); else get_str(v, s.drafter, d, "drafter"); }},
+        {"drafter_gb", [&](const json& v) { get_opt(v, s.drafter_gb, d, "drafter_gb"); }},
+        {"num_speculative_tokens", [&](const json& v) { get_opt(v, s.num_speculative_tokens, d, "num_speculative_tokens"); }},
+        {"include_draft_kv", [&](const json& v) { get_bool(v, s.include_draft_kv, d, "include_draft_kv"); }},
+        {"draft_kv_gb", [&](const json& v) { get_num(v, s.draft_kv_gb, d, "draft_kv_gb"); }},
+        {"compressed_layers", [&](const json& v) { get_int(v, s.compressed_layers, d, "compressed_layers"); }},
+        {"compression_ratio", [&](const json& v) { get_int(v, s.compression_ratio, d, "compression_ratio"); }},
+        {"compressed_head_dim", [&](const json& v) { get_int(v, s.compressed_head_dim, d, "compressed_head_dim"); }},
+        {"indexer_ratio_layers", [&](const json& v) { get_int(v, s.indexer_ratio_layers, d, "indexer_ratio_layers"); }},
+        {"indexer_compress_ratio", [&](const json& v) { get_int(v, s.indexer_compress_ratio, d, "indexer_compress_ratio"); }},
+        {"indexer_head_dim", [&](const json& v) { get_int(v, s.indexer_head_dim, d, "indexer_head_dim"); }},
+        {"indexer_format", [&](const json& v) { get_str(v, s.indexer_format, d, "indexer_format"); }},
+    };
+    for (const auto& [k, v] : j.items()) {
+        auto it = fields.find(k);
+        if (it != fields.end()) it->second(v);
+        else if (!is_request_key(k))
+            d.push_back({Severity::warning, "unknown_key", k, "unknown key \"" + k + "\" ignored"});
+    }
+}
+
+void from_json(const json& j, Scenario& s) {
+    Diagnostics d;
+    read_scenario(j, s, d);
+    for (const auto& x : d)
+        if (x.severity == Severity::error) throw std::invalid_argument(x.message);
+}
+
+void to_json(json& j, const ModelSpec& m) {
+    json layers = json::array();
+    for (std::size_t i = 0; i < m.layers.size();) {
+        std::size_t n = 1;
+        while (i + n < m.layers.size() && m.layers[i + n] == m.layers[i]) ++n;
+        json l = std::visit(
+            [](const auto& x) -> json {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, FullAttention>)
+                    return {{"kind", "full_attention"}, {"num_key_value_heads", x.num_key_value_heads},
+                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors}};
+                else if constexpr (std::is_same_v<T, SlidingWindow>)
+                    return {{"kind", "sliding_window"}, {"num_key_value_heads", x.num_key_value_heads},
+                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors},
+                            {"sliding_window", x.sliding_window}};
+                else if constexpr (std::is_same_v<T, MlaLatent>)
+                    return {{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank}, {"qk_rope_head_dim", x.qk_rope_head_dim}};
+                else if constexpr (std::is_same_v<T, RecurrentState>)
+                    return {{"kind", "recurrent_state"}, {"state_elements", x.state_elements},
+                            {"conv_elements", x.conv_elements}, {"num_heads", x.num_heads},
+                            {"state_dtype_bytes", x.state_dtype_bytes}, {"conv_dtype_bytes", x.conv_dtype_bytes}};
+                else
+                    return {{"kind", "none"}};
+            },
+            m.layers[i]);
+        l["count"] = n;
+        layers.push_back(std::move(l));
+        i += n;
+    }
+    json weights = json::array();
+    for (const auto& w : m.weights)
+        weights.push_back({{"id", w.id}, {"size_gb", w.size_gb}, {"hf_repo", w.hf_repo}, {"aliases", w.aliases}, {"source", w.source}});
+    json drafters = json::array();
+    for (const auto& x : m.drafters)
+        drafters.push_back({{"id", x.id}, {"method", x.method}, {"weights_gb", x.weights_gb},
+                            {"num_speculative_tokens", x.num_speculative_tokens},
+                            {"kv_extra_tokens_per_speculative_token", x.kv_extra_tokens_per_speculative_token},
+                            {"source", x.source}});
+    json prov = json::array();
+    for (const auto& p : m.provenance) prov.push_back({{"fact", p.fact}, {"source", p.source}});
+    j = json{{"id", m.id}, {"display_name", m.display_name}, {"family", m.family}, {"hidden_size", m.hidden_size},
+             {"num_hidden_layers", m.num_hidden_layers}, {"num_attention_heads", m.num_attention_heads},
+             {"linear_num_key_heads", m.linear_num_key_heads}, {"linear_num_value_heads", m.linear_num_value_heads},
+             {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
+             {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"num_experts", m.num_experts},
+             {"num_experts_per_tok", m.num_experts_per_tok}, {"max_position_embeddings", m.max_position_embeddings},
+             {"calibrated", m.calibrated}, {"layers", layers}, {"weights", weights}, {"drafters", drafters},
+             {"source", m.source}, {"provenance", prov}};
+    if (m.measured_kv_growing_bytes_per_token_tp1_bf16)
+        j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
+}
+
+void to_json(json& j, const Scenario& s) {
+    auto opt = [](const auto& o) -> json { return o ? json(*o) : json(nullptr); };
+    j = json{{"schema", kSchemaVersion}, {"model_id", s.model_id}, {"weights_variant", s.weights_variant},
+             {"weights_gb", opt(s.weights_gb)}, {"gpu", s.gpu}, {"vram_gb", opt(s.vram_gb)},
+             {"vram_gib", opt(s.vram_gib)}, {"gpus", s.gpus}, {"tensor_parallel_size", s.tensor_parallel_size},
+             {"kv_cache_dtype", s.kv_cache_dtype}, {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
+             {"gpu_memory_utilization", s.gpu_memory_utilization},
+             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
+             {"drafter_gb", opt(s.drafter_gb)}, {"num_speculative_tokens", opt(s.num_speculative_tokens)},
+             {"include_draft_kv", s.include_draft_kv}, {"draft_kv_gb", s.draft_kv_gb},
+             {"compressed_layers", s.compressed_layers}, {"compression_ratio", s.compression_ratio},
+             {"compressed_head_dim", s.compressed_head_dim}, {"indexer_ratio_layers", s.indexer_ratio_layers},
+             {"indexer_compress_ratio", s.indexer_compress_ratio}, {"indexer_head_dim", s.indexer_head_dim},
+             {"indexer_format", s.indexer_format}};
+    if (s.model) j["model"] = *s.model;
+    // The scenario is already expanded: "compose" is informational only (reading it would re-apply the preset).
+    if (!s.compose.empty()) j["compose_source"] = s.compose;
+}
+
+}  // namespace kvcalc
