@@ -14,7 +14,9 @@ bool recompute_if_dirty(App& app) {
     app.report_json = kvcalc::evaluate_json(app.request_json);
     const auto report = nlohmann::json::parse(app.report_json, nullptr, false);
     app.kv_growing_bytes_per_token =
-        report.is_object() ? report.value("kv_growing_bytes_per_token", 0LL) : 0LL;
+        report.is_object() && report.contains("terms")
+            ? static_cast<long long>(report["terms"].value("kv_bytes_per_token", 0.0))
+            : 0LL;
     announce_result("Qwen 3.6 27B, fp8 KV cache: " + std::to_string(app.kv_growing_bytes_per_token) +
                     " bytes of growing KV per token");
     return true;

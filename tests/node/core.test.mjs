@@ -15,7 +15,8 @@ test('Qwen 3.6 27B growing KV per token at fp8 is 32,768 B (seed 000: 16 layers 
   const report = JSON.parse(core.evaluate(JSON.stringify({ schema: 1, model: 'qwen3.6-27b', kv_cache_dtype: 'fp8_e5m2' })));
   assert.equal(report.schema, 1);
   assert.equal(report.ok, true);
-  assert.equal(report.kv_growing_bytes_per_token, 32768);
+  assert.equal(report.terms.kv_bytes_per_token, 32768);
+  assert.equal(report.settings.model_id, 'qwen3.6-27b');
 });
 
 test('malformed JSON comes back as an error document, not an exception', () => {
