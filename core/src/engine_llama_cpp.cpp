@@ -56,6 +56,7 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
     const std::int64_t streams = s.kv_unified ? 1 : s.n_seq_max;
     const std::int64_t cells_per_stream = pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
     const bool swa = llama_cpp_uses_swa(m.model_type);
+    p.streams = static_cast<int>(streams);
     for (const auto& c : m.layers) {
         if (const auto* r = std::get_if<RecurrentState>(&c)) {  // r and s tensors, f32, one slot per sequence
             ++p.recurrent_layers;
@@ -69,26 +70,30 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
             k = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_k, fk);
             v = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_v, fv);
-            if (swa && !s.swa_full) window = w->sliding_window;
+            if (swa) window = w->sliding_window;
         } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
             k = engine::head_vector_bytes(l->kv_lora_rank + l->qk_rope_head_dim, fk);  // V is a view of K
         } else {
             continue;
         }
         if (window > 0) {
-            const std::int64_t cells = std::min(cells_per_stream, pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+            // --swa-full keeps the separate SWA cache but sizes it like the full one.
+            const std::int64_t cells =
+                s.swa_full ? cells_per_stream
+                           : std::min(cells_per_stream,
+                                      pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
             ++p.swa_layers;
-            p.swa_cells = cells * streams;
-            p.swa_bytes += (k + v) * p.swa_cells;
-            p.k_bytes += k * p.swa_cells;
-            p.v_bytes += v * p.swa_cells;
+            p.swa_cells = cells;
+            p.swa_bytes += (k + v) * cells * streams;
+            p.k_bytes += k * cells * streams;
+            p.v_bytes += v * cells * streams;
         } else {
             ++p.full_layers;
-            p.full_cells = cells_per_stream * streams;
-            p.full_bytes += (k + v) * p.full_cells;
+            p.full_cells = cells_per_stream;
+            p.full_bytes += (k + v) * cells_per_stream * streams;
             p.kv_bytes_per_token += k + v;
-            p.k_bytes += k * p.full_cells;
-            p.v_bytes += v * p.full_cells;
+            p.k_bytes += k * cells_per_stream * streams;
+            p.v_bytes += v * cells_per_stream * streams;
         }
     }
     p.total_bytes = p.full_bytes + p.swa_bytes + p.recurrent_bytes;

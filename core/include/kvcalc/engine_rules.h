@@ -79,8 +79,9 @@ struct LlamaCppSettings {
 /// The KV buffers llama.cpp reports ("llama_kv_cache: size = X MiB"), all layers on all devices.
 struct LlamaCppKvPrediction {
     std::string engine_rules = "llama.cpp (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp)";
-    std::int64_t full_cells = 0;      ///< cells of the non-SWA cache, summed over sequences
-    std::int64_t swa_cells = 0;       ///< cells of the SWA cache, summed over sequences
+    std::int64_t full_cells = 0;      ///< cells per stream of the non-SWA cache (as llama.cpp prints them)
+    std::int64_t swa_cells = 0;       ///< cells per stream of the SWA cache
+    int streams = 1;                  ///< n_seq_max without --kv-unified, else 1; bytes cover all streams
     int full_layers = 0, swa_layers = 0, recurrent_layers = 0;
     std::int64_t full_bytes = 0, swa_bytes = 0, recurrent_bytes = 0;
     std::int64_t k_bytes = 0, v_bytes = 0;  ///< split of full_bytes + swa_bytes
