@@ -24,4 +24,11 @@ std::vector<ModelSpec> popular_models() {
     return out;
 }
 
+std::optional<ModelSpec> popular_model(std::string_view id) {
+    for (ModelSpec& m : popular_models()) {
+        if (m.id == id) return std::move(m);
+    }
+    return std::nullopt;
+}
+
 }  // namespace kvcalc

@@ -7,13 +7,7 @@
 #include "kvcalc/engine_rules.h"
 
 namespace {
-kvcalc::ModelSpec model(const std::string& id) {
-    for (const auto& m : kvcalc::popular_models()) {
-        if (m.id == id) return m;
-    }
-    FAIL("no model ", id);
-    return {};
-}
+kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
 constexpr double kMiB = 1048576.0;
 }  // namespace
 

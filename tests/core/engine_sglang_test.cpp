@@ -8,13 +8,7 @@
 #include "kvcalc/hf_config.h"
 
 namespace {
-kvcalc::ModelSpec model(const std::string& id) {
-    for (const auto& m : kvcalc::popular_models()) {
-        if (m.id == id) return m;
-    }
-    FAIL("no model ", id);
-    return {};
-}
+kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
 constexpr std::int64_t kGiB = 1073741824;
 }  // namespace
 

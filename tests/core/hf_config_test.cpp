@@ -244,6 +244,8 @@ TEST_SUITE("hf_config") {
         const auto models = kvcalc::popular_models();
         CHECK(models.size() >= 25);
         CHECK(models.size() == kvcalc::popular_model_sources().size());
+        CHECK(kvcalc::popular_model("gpt-oss-120b").has_value());
+        CHECK_FALSE(kvcalc::popular_model("no-such-model").has_value());
         for (const auto& m : models) {
             INFO(m.id);
             CHECK(static_cast<int>(m.layers.size()) == m.num_hidden_layers);

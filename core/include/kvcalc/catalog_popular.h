@@ -1,6 +1,8 @@
 // Popular Hugging Face models as embedded config.json texts, read by read_hf_config (no I/O).
 #pragma once
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kvcalc/model_spec.h"
@@ -26,5 +28,8 @@ std::vector<PopularModelSource> popular_model_sources();
 /// estimate_weights, hf_repo) and a provenance entry naming the repo. Entries whose config fails to parse are
 /// skipped (a unit test asserts none does).
 std::vector<ModelSpec> popular_models();
+
+/// The popular model with this id, or nullopt when the catalog has none.
+std::optional<ModelSpec> popular_model(std::string_view id);
 
 }  // namespace kvcalc
