@@ -144,6 +144,13 @@ const char* kPhi4 = R"({"architectures":["Phi3ForCausalLM"],"model_type":"phi3",
 "vocab_size":100352,"max_position_embeddings":16384,"sliding_window":null,"tie_word_embeddings":false,
 "torch_dtype":"bfloat16"})";
 
+// Falcon-H1: attention and a Mamba-2 mixer side by side in every layer (no layout key).
+const char* kFalconH1_7b = R"({"architectures":["FalconH1ForCausalLM"],"model_type":"falcon_h1","hidden_size":3072,
+"intermediate_size":12288,"num_hidden_layers":44,"num_attention_heads":12,"num_key_value_heads":2,"head_dim":128,
+"mamba_d_ssm":3072,"mamba_n_heads":24,"mamba_d_head":128,"mamba_d_state":256,"mamba_n_groups":1,"mamba_d_conv":4,
+"mamba_expand":2,"vocab_size":130048,"max_position_embeddings":262144,"tie_word_embeddings":false,
+"torch_dtype":"bfloat16"})";
+
 }  // namespace
 
 std::vector<PopularModelSource> popular_model_sources() {
@@ -181,6 +188,7 @@ std::vector<PopularModelSource> popular_model_sources() {
         {"deepseek-v2-lite", "DeepSeek V2 Lite Chat", "deepseek-ai/DeepSeek-V2-Lite-Chat", "bf16", kDeepSeekV2Lite,
          15.7},
         {"phi-4", "Phi-4", "microsoft/phi-4", "bf16", kPhi4, 14.7},
+        {"falcon-h1-7b", "Falcon-H1 7B Instruct", "tiiuae/Falcon-H1-7B-Instruct", "bf16", kFalconH1_7b, 0.0},
     };
 }
 

@@ -163,7 +163,7 @@ void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
     h.mamba_num_heads = as_int(keys.integer({"mamba_num_heads", "mamba_n_heads"}, "mamba_num_heads", 1, kMaxHeads));
     h.mamba_head_dim = as_int(keys.integer({"mamba_head_dim", "mamba_d_head"}, "mamba_head_dim", 1, kMaxDim));
     h.mamba_d_state = as_int(keys.integer({"ssm_state_size", "mamba_d_state", "state_size"}, "ssm_state_size", 1, kMaxDim));
-    h.mamba_n_groups = as_int(keys.integer({"n_groups", "mamba_n_groups"}, "n_groups", 1, kMaxHeads), 1);
+    h.mamba_n_groups = as_int(keys.integer({"n_groups", "mamba_n_groups", "mamba_num_groups"}, "n_groups", 1, kMaxHeads), 1);
     h.mamba_d_conv = as_int(keys.integer({"conv_kernel", "mamba_d_conv"}, "conv_kernel", 1, 1024));
     h.mamba_d_inner = as_int(keys.integer({"mamba_d_ssm", "mamba_intermediate_size"}, "mamba_d_inner", 1, kMaxDim));
     if (h.mamba_d_inner == 0) {

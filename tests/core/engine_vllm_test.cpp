@@ -134,6 +134,16 @@ TEST_SUITE("engine_vllm") {
         CHECK(mentions(a.notes, "block size raised"));
     }
 
+    TEST_CASE("parallel hybrid: Falcon-H1 7B keeps KV and a Mamba-2 state in every layer") {
+        kvcalc::VllmSettings s;
+        s.max_model_len = 32768;
+        const auto p = kvcalc::predict_vllm_kv(model("falcon-h1-7b"), s, {10 * kGiB});
+        REQUIRE_FALSE(kvcalc::has_error(p.diagnostics));
+        CHECK(p.kv_bytes_per_token == 44 * 2 * 128 * 2 * 2);  // 45,056 B
+        // Per layer: state 24 heads × 128 × 256 = 786,432 × 2 B + conv (4 − 1) × (3072 + 2 × 256) = 10,752 × 2 B.
+        CHECK(p.state_bytes_per_sequence == 44LL * (786432 * 2 + 10752 * 2));
+    }
+
     TEST_CASE("uncalibrated overheads are marked and sourced") {
         kvcalc::VllmSettings s;
         const auto o = kvcalc::estimate_vllm_overheads(model("qwen3-8b"), s);
