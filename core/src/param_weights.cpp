@@ -21,7 +21,10 @@ double linear_bytes_per_weight(const std::string& dtype, int group_size, bool ze
 /// Resolves "auto" from quantization_config, then torch_dtype.
 std::string resolve_auto(const HfArchitecture& a, std::string& basis) {
     const std::string& m = a.quant_method;
-    if (!m.empty()) basis = "quantization_config: " + m + (a.quant_bits ? " " + std::to_string(a.quant_bits) + "-bit" : "");
+    if (!m.empty()) {
+        basis = "quantization_config: " + m;
+        if (a.quant_bits > 0) basis.append(", ").append(std::to_string(a.quant_bits)).append("-bit");
+    }
     if (m == "mxfp4") return "mxfp4";
     if (m == "fp8" || m == "fbgemm_fp8") return "fp8";
     if (m == "modelopt" || m == "nvfp4") return a.quant_bits == 8 ? "fp8" : "nvfp4";
