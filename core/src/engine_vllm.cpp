@@ -182,6 +182,13 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const VllmSettings& s,
                                  "max_model_len is 0 and the model has no max_position_embeddings: set max_model_len"});
         return p;
     }
+    if (m.max_position_embeddings > 0 && max_len > m.max_position_embeddings) {
+        p.diagnostics.push_back({Severity::warning, "max_model_len_above_model", "max_model_len",
+                                 "max_model_len " + std::to_string(max_len) + " exceeds the model's " +
+                                     "max_position_embeddings " + std::to_string(m.max_position_embeddings) +
+                                     "; vLLM refuses this unless rope scaling extends it or "
+                                     "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set"});
+    }
     const bool fp8 = f.num == 1 && f.den == 1 && f.scale_bytes_per_head == 0;
     const auto specs = layer_specs(m, s, f, fp8, p.diagnostics);
     if (has_error(p.diagnostics)) return p;

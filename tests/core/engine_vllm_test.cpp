@@ -110,6 +110,15 @@ TEST_SUITE("engine_vllm") {
         CHECK(none.num_blocks == 0);
     }
 
+    TEST_CASE("max_model_len above max_position_embeddings is flagged, not silently priced") {
+        kvcalc::VllmSettings s;
+        s.max_model_len = 1000000;  // Llama 3.1 supports 131072
+        const auto p = kvcalc::predict_vllm_kv(model("llama-3.1-8b"), s, {100 * kGiB});
+        REQUIRE_FALSE(p.diagnostics.empty());
+        CHECK(p.diagnostics.front().code == "max_model_len_above_model");
+        CHECK(p.diagnostics.front().severity == kvcalc::Severity::warning);
+    }
+
     TEST_CASE("the pool is the minimum over ranks") {
         kvcalc::VllmSettings s;
         s.max_model_len = 8192;
