@@ -97,6 +97,23 @@ TEST_SUITE("engine_vllm") {
         CHECK(off.num_kv_cache_groups == 1);
     }
 
+    TEST_CASE("page unification: Gemma 4 31B, global pages twice the sliding ones") {
+        std::string types;
+        for (int i = 0; i < 60; ++i) types += std::string(i ? "," : "") + ((i % 6 == 5) ? "\"full_attention\"" : "\"sliding_attention\"");
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"gemma4_text","num_hidden_layers":60,"hidden_size":5376,
+            "num_attention_heads":32,"num_key_value_heads":16,"head_dim":256,"global_head_dim":512,
+            "attention_k_eq_v":true,"sliding_window":1024,"max_position_embeddings":262144,"layer_types":[)" + types + "]}");
+        REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
+        kvcalc::VllmSettings s;
+        s.max_model_len = 262144;
+        const auto p = kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB});
+        REQUIRE_FALSE(kvcalc::has_error(p.diagnostics));
+        CHECK(p.kv_bytes_per_token == 163840);     // 10 × 16 × 512 × 1 × 2 B (seed 000)
+        CHECK(p.page_size_bytes == 16 * 16384);    // global page; sliding layers get 32-token blocks of 8192 B
+        CHECK(p.num_kv_cache_groups == 6);         // groups of 10 layers: 1 global + 5 sliding
+        CHECK(p.num_blocks == 10 * kGiB / (262144 * 10));
+    }
+
     TEST_CASE("refusal: needed KV above the pool gives vLLM's estimated maximum model length") {
         kvcalc::VllmSettings s;
         s.max_model_len = 131072;
