@@ -99,13 +99,19 @@ const std::vector<GpuSpec>& gpu_catalog() {
 }
 
 const GpuSpec* find_gpu(std::string_view id) {
+    // Normalised keys of every id and alias, built once (a constant table).
+    static const std::vector<std::pair<std::string, const GpuSpec*>> keys = [] {
+        std::vector<std::pair<std::string, const GpuSpec*>> out;
+        for (const auto& g : gpu_catalog()) {
+            out.emplace_back(key(g.id), &g);
+            for (const auto& a : g.aliases) out.emplace_back(key(a), &g);
+        }
+        return out;
+    }();
     const std::string k = key(id);
     if (k.empty()) return nullptr;
-    for (const auto& g : gpu_catalog()) {
-        if (key(g.id) == k) return &g;
-        for (const auto& a : g.aliases)
-            if (key(a) == k) return &g;
-    }
+    for (const auto& [name, gpu] : keys)
+        if (name == k) return gpu;
     return nullptr;
 }
 

@@ -87,7 +87,8 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
 
     const int tp = s.tensor_parallel_size;
     if (r.model && !r.model->layers.empty()) {
-        for (auto& x : check_tensor_parallel(*r.model, tp)) d.push_back(std::move(x));
+        r.groups = group_layers(*r.model);
+        for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
             error(d, "max_model_len_too_long", "max_model_len",
                   "max_model_len " + std::to_string(s.max_model_len) + " exceeds " + r.model->id +
@@ -236,7 +237,7 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.drafter = r.drafter ? r.drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
     out.drafter_bytes_total = drafter_total;
     out.num_speculative_tokens = spec_tokens;
-    r.footprint = model_footprint(*r.model, *r.format, tp);
+    r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
     return r;
 }
