@@ -6,6 +6,7 @@
 
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/units.h"
+#include "text.h"
 
 namespace kvcalc {
 
@@ -84,7 +85,7 @@ std::string key(std::string_view s) {
     std::string k;
     for (char c : s) {
         if (c == ' ' || c == '_' || c == '-') continue;
-        k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        k += text::lower(c);
     }
     for (const char* prefix : {"nvidia", "geforce", "rtx"})
         if (k.rfind(prefix, 0) == 0) k.erase(0, std::string_view(prefix).size());

@@ -1,7 +1,6 @@
 // Scenario → ResolvedScenario: look-ups and input validation. Every error names the field, the value and
 // what would be valid; nothing is clamped silently.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -10,18 +9,16 @@
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
+#include "text.h"
+
 namespace kvcalc {
+
+using text::iequal;
 
 namespace {
 
 constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
 constexpr std::int64_t kMaxNumSeqsLimit = 65536;
-
-bool iequal(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 std::string num(double v) {
     char buf[64];
@@ -87,7 +84,8 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
 
     const int tp = s.tensor_parallel_size;
     if (r.model && !r.model->layers.empty()) {
-        r.groups = group_layers(*r.model);
+        const auto* cached = catalog_layer_groups(r.model);
+        r.groups = cached ? *cached : group_layers(*r.model);
         for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
             error(d, "max_model_len_too_long", "max_model_len",
