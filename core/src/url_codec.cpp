@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
@@ -52,69 +53,57 @@ std::optional<std::int64_t> parse_int(std::string_view t) {
     return x;
 }
 
-// ---- row builders (member pointer + range or lookup) ----
+// ---- row builders: one template for every number/flag field, plain or optional ----
 
-template <class I>
-Row int_row(const char* key, const char* field, I Scenario::*m, std::int64_t lo, std::int64_t hi, const char* values) {
-    return {key, field, values,
-            [m](const Scenario& s) -> std::optional<std::string> {
-                if (s.*m == Scenario{}.*m) return std::nullopt;
-                return std::to_string(s.*m);
-            },
-            [m, lo, hi, values](std::string_view t, Scenario& s) -> Problem {
-                const auto x = parse_int(t);
-                if (!x || *x < lo || *x > hi) return std::string(values);
-                s.*m = static_cast<I>(*x);
-                return std::nullopt;
-            }};
+template <class T> struct Plain { using type = T; };
+template <class T> struct Plain<std::optional<T>> { using type = T; };
+
+template <class T> std::string text_of(T v) {
+    if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
+    else if constexpr (std::is_floating_point_v<T>) return format_double(v);
+    else return std::to_string(v);
 }
 
-template <class I>
-Row opt_int_row(const char* key, const char* field, std::optional<I> Scenario::*m, std::int64_t lo, std::int64_t hi,
-                const char* values) {
-    return {key, field, values,
-            [m](const Scenario& s) -> std::optional<std::string> {
-                if (!(s.*m)) return std::nullopt;
-                return std::to_string(*(s.*m));
-            },
-            [m, lo, hi, values](std::string_view t, Scenario& s) -> Problem {
-                const auto x = parse_int(t);
-                if (!x || *x < lo || *x > hi) return std::string(values);
-                s.*m = static_cast<I>(*x);
-                return std::nullopt;
-            }};
+/// Reads a value of type T in [lo, hi] (lo excluded when lo_open); bools are "0"/"1".
+template <class T> std::optional<T> read_as(std::string_view t, double lo, bool lo_open, double hi) {
+    if constexpr (std::is_same_v<T, bool>) {
+        if (t != "0" && t != "1") return std::nullopt;
+        return t == "1";
+    } else {
+        std::optional<double> x;
+        if constexpr (std::is_floating_point_v<T>) x = parse_double(t);
+        else if (const auto i = parse_int(t)) x = static_cast<double>(*i);
+        if (!x || *x < lo || (lo_open && *x == lo) || *x > hi) return std::nullopt;
+        return static_cast<T>(*x);
+    }
 }
 
-/// `lo_open`: the lower bound itself is not allowed (e.g. utilization must be > 0).
-Row double_row(const char* key, const char* field, double Scenario::*m, double lo, bool lo_open, double hi,
-               const char* values) {
+/// A number or 0/1 field. Plain fields are written when they differ from the default, optional ones when set.
+/// Integer bounds stay well inside 2^53, so the double comparison is exact.
+template <class M>
+Row value_row(const char* key, const char* field, M Scenario::*m, double lo, bool lo_open, double hi,
+              const char* values) {
+    using T = typename Plain<M>::type;
     return {key, field, values,
             [m](const Scenario& s) -> std::optional<std::string> {
-                if (s.*m == Scenario{}.*m) return std::nullopt;
-                return format_double(s.*m);
+                const M& v = s.*m;
+                if constexpr (std::is_same_v<M, T>) {
+                    if (v == Scenario{}.*m) return std::nullopt;
+                    return text_of<T>(v);
+                } else {
+                    if (!v) return std::nullopt;
+                    return text_of<T>(*v);
+                }
             },
             [=](std::string_view t, Scenario& s) -> Problem {
-                const auto x = parse_double(t);
-                if (!x || *x < lo || (lo_open && *x == lo) || *x > hi) return std::string(values);
+                const auto x = read_as<T>(t, lo, lo_open, hi);
+                if (!x) return std::string(values);
                 s.*m = *x;
                 return std::nullopt;
             }};
 }
 
-/// Optional decimal quantity that must be > 0 (GB sizes).
-Row opt_positive_row(const char* key, const char* field, std::optional<double> Scenario::*m, const char* values) {
-    return {key, field, values,
-            [m](const Scenario& s) -> std::optional<std::string> {
-                if (!(s.*m)) return std::nullopt;
-                return format_double(*(s.*m));
-            },
-            [m, values](std::string_view t, Scenario& s) -> Problem {
-                const auto x = parse_double(t);
-                if (!x || *x <= 0) return std::string(values);
-                s.*m = *x;
-                return std::nullopt;
-            }};
-}
+constexpr double kHuge = 1e15;  ///< "no upper bound" for sizes given in GB
 
 /// String field; `check` returns the list of valid values when the text is not one of them.
 Row string_row(const char* key, const char* field, std::string Scenario::*m, const char* values,
@@ -133,42 +122,21 @@ Row string_row(const char* key, const char* field, std::string Scenario::*m, con
             }};
 }
 
-Row opt_bool_row(const char* key, const char* field, std::optional<bool> Scenario::*m) {
-    return {key, field, "0 or 1",
-            [m](const Scenario& s) -> std::optional<std::string> {
-                if (!(s.*m)) return std::nullopt;
-                return std::string(*(s.*m) ? "1" : "0");
-            },
-            [m](std::string_view t, Scenario& s) -> Problem {
-                if (t != "0" && t != "1") return std::string("0 or 1");
-                s.*m = (t == "1");
-                return std::nullopt;
-            }};
-}
-
-Row bool_row(const char* key, const char* field, bool Scenario::*m) {
-    return {key, field, "0 or 1",
-            [m](const Scenario& s) -> std::optional<std::string> {
-                if (s.*m == Scenario{}.*m) return std::nullopt;
-                return std::string(s.*m ? "1" : "0");
-            },
-            [m](std::string_view t, Scenario& s) -> Problem {
-                if (t != "0" && t != "1") return std::string("0 or 1");
-                s.*m = (t == "1");
-                return std::nullopt;
-            }};
-}
-
 Problem check_model(std::string_view t) {
     if (find_model(t)) return std::nullopt;
     return "a catalog model id: " + model_id_list();
 }
 
+/// "a, b, c" from the `id` of every item.
+template <class List> std::string join_ids(const List& items) {
+    std::string ids;
+    for (const auto& x : items) ids += (ids.empty() ? "" : ", ") + x.id;
+    return ids;
+}
+
 Problem check_gpu(std::string_view t) {
     if (find_gpu(t)) return std::nullopt;
-    std::string ids;
-    for (const auto& g : gpu_catalog()) ids += (ids.empty() ? "" : ", ") + g.id;
-    return "a catalog GPU id: " + ids;
+    return "a catalog GPU id: " + join_ids(gpu_catalog());
 }
 
 Problem check_kv(std::string_view t) {
@@ -178,9 +146,7 @@ Problem check_kv(std::string_view t) {
 
 Problem check_compose(std::string_view t) {
     if (find_preset(t)) return std::nullopt;
-    std::string ids;
-    for (const auto& p : compose_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
-    return "a preset id: " + ids;
+    return "a preset id: " + join_ids(compose_presets());
 }
 
 Problem check_indexer(std::string_view t) {
@@ -194,31 +160,31 @@ const std::vector<Row>& rows() {
         string_row("m", "model_id", &Scenario::model_id, "a catalog model id", check_model),
         string_row("c", "compose", &Scenario::compose, "a preset id", check_compose),
         string_row("wv", "weights_variant", &Scenario::weights_variant, "a weights variant id of the model"),
-        opt_positive_row("wgb", "weights_gb", &Scenario::weights_gb, "a number > 0 (decimal GB)"),
+        value_row("wgb", "weights_gb", &Scenario::weights_gb, 0, true, kHuge, "a number > 0 (decimal GB)"),
         string_row("g", "gpu", &Scenario::gpu, "a catalog GPU id", check_gpu),
-        opt_positive_row("vram", "vram_gb", &Scenario::vram_gb, "a number > 0 (decimal GB per card)"),
-        opt_positive_row("vgib", "vram_gib", &Scenario::vram_gib, "a number > 0 (GiB per card)"),
-        int_row("n", "gpus", &Scenario::gpus, 0, 8, "an integer 0..8 (0 = same as tp)"),
-        int_row("tp", "tensor_parallel_size", &Scenario::tensor_parallel_size, 1, 8, "an integer 1..8"),
+        value_row("vram", "vram_gb", &Scenario::vram_gb, 0, true, kHuge, "a number > 0 (decimal GB per card)"),
+        value_row("vgib", "vram_gib", &Scenario::vram_gib, 0, true, kHuge, "a number > 0 (GiB per card)"),
+        value_row("n", "gpus", &Scenario::gpus, 0, false, 8, "an integer 0..8 (0 = same as tp)"),
+        value_row("tp", "tensor_parallel_size", &Scenario::tensor_parallel_size, 1, false, 8, "an integer 1..8"),
         string_row("kv", "kv_cache_dtype", &Scenario::kv_cache_dtype, "a KV format", check_kv),
-        int_row("ctx", "max_model_len", &Scenario::max_model_len, 1, 100000000, "an integer 1..100000000 (tokens)"),
-        int_row("seqs", "max_num_seqs", &Scenario::max_num_seqs, 1, 100000, "an integer 1..100000"),
-        double_row("util", "gpu_memory_utilization", &Scenario::gpu_memory_utilization, 0, true, 1,
+        value_row("ctx", "max_model_len", &Scenario::max_model_len, 1, false, 134217728, "an integer 1..134217728 (tokens)"),
+        value_row("seqs", "max_num_seqs", &Scenario::max_num_seqs, 1, false, 65536, "an integer 1..65536"),
+        value_row("util", "gpu_memory_utilization", &Scenario::gpu_memory_utilization, 0, true, 1,
                    "a number in (0, 1]"),
-        opt_int_row("mnbt", "max_num_batched_tokens", &Scenario::max_num_batched_tokens, 1, 100000000,
+        value_row("mnbt", "max_num_batched_tokens", &Scenario::max_num_batched_tokens, 1, false, 100000000,
                     "an integer 1..100000000 (tokens)"),
-        opt_bool_row("mtp", "mtp", &Scenario::mtp),
+        value_row("mtp", "mtp", &Scenario::mtp, 0, false, 1, "0 or 1"),
         string_row("dr", "drafter", &Scenario::drafter, "a drafter id of the model"),
-        opt_positive_row("dgb", "drafter_gb", &Scenario::drafter_gb, "a number > 0 (decimal GB)"),
-        opt_int_row("nst", "num_speculative_tokens", &Scenario::num_speculative_tokens, 1, 64, "an integer 1..64"),
-        bool_row("dkv", "include_draft_kv", &Scenario::include_draft_kv),
-        double_row("dkvgb", "draft_kv_gb", &Scenario::draft_kv_gb, 0, false, 1e6, "a number >= 0 (decimal GB per card)"),
-        int_row("cl", "compressed_layers", &Scenario::compressed_layers, 0, 100000, "an integer >= 0"),
-        int_row("cr", "compression_ratio", &Scenario::compression_ratio, 1, 1000000, "an integer >= 1"),
-        int_row("chd", "compressed_head_dim", &Scenario::compressed_head_dim, 0, 1000000, "an integer >= 0"),
-        int_row("irl", "indexer_ratio_layers", &Scenario::indexer_ratio_layers, 0, 100000, "an integer >= 0"),
-        int_row("icr", "indexer_compress_ratio", &Scenario::indexer_compress_ratio, 1, 1000000, "an integer >= 1"),
-        int_row("ihd", "indexer_head_dim", &Scenario::indexer_head_dim, 0, 1000000, "an integer >= 0"),
+        value_row("dgb", "drafter_gb", &Scenario::drafter_gb, 0, true, kHuge, "a number > 0 (decimal GB)"),
+        value_row("nst", "num_speculative_tokens", &Scenario::num_speculative_tokens, 1, false, 64, "an integer 1..64"),
+        value_row("dkv", "include_draft_kv", &Scenario::include_draft_kv, 0, false, 1, "0 or 1"),
+        value_row("dkvgb", "draft_kv_gb", &Scenario::draft_kv_gb, 0, false, 1e6, "a number >= 0 (decimal GB per card)"),
+        value_row("cl", "compressed_layers", &Scenario::compressed_layers, 0, false, 100000, "an integer >= 0"),
+        value_row("cr", "compression_ratio", &Scenario::compression_ratio, 1, false, 1000000, "an integer >= 1"),
+        value_row("chd", "compressed_head_dim", &Scenario::compressed_head_dim, 0, false, 1000000, "an integer >= 0"),
+        value_row("irl", "indexer_ratio_layers", &Scenario::indexer_ratio_layers, 0, false, 100000, "an integer >= 0"),
+        value_row("icr", "indexer_compress_ratio", &Scenario::indexer_compress_ratio, 1, false, 1000000, "an integer >= 1"),
+        value_row("ihd", "indexer_head_dim", &Scenario::indexer_head_dim, 0, false, 1000000, "an integer >= 0"),
         string_row("ixf", "indexer_format", &Scenario::indexer_format, "an indexer format", check_indexer),
     };
     return table;
