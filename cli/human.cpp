@@ -1,6 +1,7 @@
 // Human-readable output. Every size is printed with its unit: GB = 1e9 B, GiB = 2^30 B.
 #include "human.h"
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -96,7 +97,8 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
     out << "Limiting term: " << r.limiting_term << "\n";
-    out << fmt("Full-length sequences the pool holds: %.2f\n", r.effective_max_num_seqs);
+    // floored: the pool holds 2.56 sequences, not a rounded-up 2.57 (matches the core's reason text)
+    out << fmt("Full-length sequences the pool holds: %.2f\n", std::floor(r.effective_max_num_seqs * 100.0) / 100.0);
     for (const auto& n : r.notes) out << "Note: " << n << "\n";
     for (const auto& d : r.diagnostics) {
         if (d.severity != kvcalc::Severity::error) out << severity_label(d.severity) << ": " << d.message << "\n";
