@@ -2,6 +2,9 @@
 #include "kvcalc/url_codec.h"
 
 #include <charconv>
+#include <cctype>
+#include <cstdlib>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -31,17 +34,39 @@ struct Row {
 
 // ---- value text ----
 
+/// Shortest plain decimal (no exponent, so no '+' to escape) that reads back as exactly `x`.
+/// Uses snprintf/strtod rather than std::to_chars: Emscripten 3.1.6's libc++ has no floating-point to_chars.
 std::string format_double(double x) {
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest text that reads back exactly
-    return std::string(buf, r.ptr);
+    char buf[400];
+    for (int decimals = 0; decimals <= 17; ++decimals) {
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+        if (std::strtod(buf, nullptr) == x) return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
 }
 
+/// A finite decimal number: optional '-', digits with at most one '.', optional exponent. Nothing else
+/// (strtod alone would also take "inf", "nan", hex and leading blanks).
 std::optional<double> parse_double(std::string_view t) {
-    double x = 0;
-    if (t.empty()) return std::nullopt;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (r.ec != std::errc{} || r.ptr != t.data() + t.size() || !std::isfinite(x)) return std::nullopt;
+    std::size_t i = 0;
+    if (i < t.size() && t[i] == '-') ++i;
+    std::size_t digits = 0, dots = 0;
+    for (; i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.'); ++i) {
+        if (t[i] == '.') ++dots; else ++digits;
+    }
+    if (digits == 0 || dots > 1) return std::nullopt;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+        std::size_t exp_digits = 0;
+        for (; i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i) ++exp_digits;
+        if (exp_digits == 0) return std::nullopt;
+    }
+    if (i != t.size()) return std::nullopt;
+    const std::string text(t);
+    const double x = std::strtod(text.c_str(), nullptr);
+    if (!std::isfinite(x)) return std::nullopt;
     return x;
 }
 

@@ -172,3 +172,30 @@ TEST_SUITE("url_codec") {
         }
     }
 }
+
+TEST_SUITE("url_codec numbers") {
+    TEST_CASE("whole and fractional numbers are written plainly, never with an exponent") {
+        // Regression: a formatter that wrote 20 as "2e+01" made links carry "vram=2e%2B01", which the
+        // reader rejected, silently dropping the card size from shared links.
+        kvcalc::Scenario s;
+        s.vram_gb = 20.0;
+        s.gpu_memory_utilization = 0.82;
+        const std::string q = kvcalc::encode_query(s);
+        CHECK(q.find("vram=20&") != std::string::npos);
+        CHECK(q.find("util=0.82") != std::string::npos);
+        kvcalc::Diagnostics d;
+        const kvcalc::Scenario back = kvcalc::decode_query(q, d);
+        CHECK(d.empty());
+        REQUIRE(back.vram_gb.has_value());
+        CHECK(*back.vram_gb == 20.0);
+        CHECK(back.gpu_memory_utilization == 0.82);
+    }
+    TEST_CASE("numbers the reader refuses") {
+        for (const char* bad : {"vram=inf", "vram=nan", "vram=0x10", "vram=%2012", "vram=1.2.3", "vram=1e", "vram=-"}) {
+            kvcalc::Diagnostics d;
+            const kvcalc::Scenario back = kvcalc::decode_query(std::string("v=1&") + bad, d);
+            CHECK_MESSAGE(d.size() == 1, bad);
+            CHECK_FALSE(back.vram_gb.has_value());
+        }
+    }
+}
