@@ -86,7 +86,11 @@ int run_predict(const kvcli::Options& o) {
 int run_solve(const kvcli::Options& o) {
     const bool ctx = o.mode == kvcli::Mode::solve_max_ctx;
     const char* what = ctx ? "max_model_len" : "max_num_seqs";
-    const kvcalc::Report given = kvcalc::predict(o.scenario);
+    // The max_model_len solver searches the length itself, so the default length (180,000) must not be
+    // rejected first for models whose context is shorter (Llama 3.1: 131,072; Qwen3: 40,960).
+    kvcalc::Scenario checked = o.scenario;
+    if (ctx) checked.max_model_len = 1024;
+    const kvcalc::Report given = kvcalc::predict(checked);
     if (!given.ok) {
         print_diagnostics(given.diagnostics, Severity::error);
         if (o.json) std::cout << nlohmann::json(given).dump(2) << "\n";

@@ -312,3 +312,19 @@ TEST_SUITE("help") {
         CHECK(contains(kvcalc("--version").out, "kvcalc "));
     }
 }
+
+TEST_SUITE("solve") {
+    TEST_CASE("max_model_len solver works for a model whose context is shorter than the default length") {
+        // Regression: the default max_model_len (180,000) was validated before solving, so Llama 3.1 8B
+        // (max_position_embeddings 131,072) exited 2 unless --max-ctx was given.
+        const Run r = kvcalc("--model llama-3.1-8b --gpu rtx-3090 --kv-format bf16 --mem-util 0.9 --solve-max-ctx --json");
+        CHECK_MESSAGE(r.status == 0, r.err);
+        const json j = one_document(r);
+        const std::int64_t best = j["solvers"]["max_model_len"]["value"].get<std::int64_t>();
+        // bf16 KV of Llama 3.1 8B: 32 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 131,072 B per token, so the
+        // answer must be positive and leave room for one sequence below the model's 131,072 tokens.
+        CHECK(best > 0);
+        CHECK(best <= 131072);
+        CHECK(j["terms"]["kv_bytes_per_token"] == 131072.0);
+    }
+}
