@@ -237,7 +237,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
     const std::map<std::string, Setter> fields{
         {"schema", [](const json&) {}},
         {"compose", [](const json&) {}},
-        {"compose_source", [](const json&) {}},
+        {"compose_source", [&](const json& v) { get_str(v, s.compose, d, "compose_source"); }},
         {"model_id", [&](const json& v) { get_str(v, s.model_id, d, "model_id"); }},
         {"model", [&](const json& v) {
              if (v.is_string()) s.model_id = v.get<std::string>();

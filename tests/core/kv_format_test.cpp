@@ -1,0 +1,39 @@
+#include <doctest/doctest.h>
+
+#include "kvcalc/kv_format.h"
+
+using namespace kvcalc;
+
+TEST_SUITE("kv_format") {
+    TEST_CASE("bytes per element are the seed values as exact rationals") {
+        // seed 000 table / constants.json: 2, 2, 1, 1, 1.01, 0.5625, 0.75, 0.425, 0.5625 (× 400).
+        CHECK(find_kv_format("fp16")->bpe_x400 == 800);
+        CHECK(find_kv_format("bf16")->bpe_x400 == 800);
+        CHECK(find_kv_format("fp8_e5m2")->bpe_x400 == 400);
+        CHECK(find_kv_format("fp8_e4m3")->bpe_x400 == 400);
+        CHECK(find_kv_format("int8_per_token_head")->bpe_x400 == 404);  // 1.01 × 400
+        CHECK(find_kv_format("q4_0")->bpe_x400 == 225);                 // (0.5 + 0.0625) × 400
+        CHECK(find_kv_format("k8v4")->bpe_x400 == 300);                 // 0.75 × 400
+        CHECK(find_kv_format("turboquant_3bit_nc")->bpe_x400 == 170);   // (0.375 + 0.05) × 400
+        CHECK(find_kv_format("nvfp4")->bpe_x400 == 225);                // (0.5 + 0.0625) × 400
+    }
+    TEST_CASE("names, order and unknown formats") {
+        CHECK(kv_format_names().size() == 9);
+        CHECK(kv_format_names().front() == "fp16");
+        CHECK(find_kv_format("fp9") == nullptr);
+        CHECK(find_kv_format("") == nullptr);
+        for (const auto& f : kv_formats()) CHECK(static_cast<int>(f.id) == &f - &kv_formats()[0]);
+    }
+    TEST_CASE("hardware limits") {
+        CHECK(find_kv_format("fp8_e4m3")->min_sm_x10 == 89);  // not on sm_86 (seed 000 note on Ampere)
+        CHECK(find_kv_format("nvfp4")->min_sm_x10 == 100);    // datacenter Blackwell only
+        CHECK(find_kv_format("nvfp4")->max_sm_x10 == 103);
+        CHECK(find_kv_format("fp8_e5m2")->min_sm_x10 == 0);
+    }
+    TEST_CASE("indexer formats") {
+        CHECK(indexer_bpe_x400("fp4") == 200);  // 0.5 B
+        CHECK(indexer_bpe_x400("int8") == 400);
+        CHECK(indexer_bpe_x400("bf16") == 800);
+        CHECK(indexer_bpe_x400("fp3") == -1);
+    }
+}

@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/layer_cache.h"
+#include "test_util.h"
+
+using namespace kvcalc;
+using kvtest::per_token;
+
+TEST_SUITE("layer_cache") {
+    TEST_CASE("seed 000 quick-reference table: growing KV bytes per token, TP=1 / TP=2") {
+        SUBCASE("Qwen 3.6 27B: 16 layers × 4 heads × 256 × 2 (K, V) = 32,768 × bpe") {
+            CHECK(per_token("qwen3.6-27b", "bf16", 1) == 65536);
+            CHECK(per_token("qwen3.6-27b", "bf16", 2) == 32768);
+            CHECK(per_token("qwen3.6-27b", "fp8_e5m2", 1) == 32768);
+            CHECK(per_token("qwen3.6-27b", "fp8_e5m2", 2) == 16384);
+            // 32,768 × 0.425 = 13,926.4 (seed prints 13,927) and / 2 = 6,963.2 (seed prints 6,963).
+            CHECK(per_token("qwen3.6-27b", "turboquant_3bit_nc", 1) == doctest::Approx(13926.4));
+            CHECK(per_token("qwen3.6-27b", "turboquant_3bit_nc", 2) == doctest::Approx(6963.2));
+        }
+        SUBCASE("Qwen 3.6 35B-A3B: 10 × 2 × 256 × 2 = 10,240 × bpe") {
+            CHECK(per_token("qwen3.6-35b-a3b", "bf16", 1) == 20480);
+            CHECK(per_token("qwen3.6-35b-a3b", "bf16", 2) == 10240);
+            CHECK(per_token("qwen3.6-35b-a3b", "fp8_e5m2", 1) == 10240);
+            CHECK(per_token("qwen3.6-35b-a3b", "fp8_e5m2", 2) == 5120);
+            CHECK(per_token("qwen3.6-35b-a3b", "turboquant_3bit_nc", 1) == 4352);  // 10,240 × 0.425
+            CHECK(per_token("qwen3.6-35b-a3b", "turboquant_3bit_nc", 2) == 2176);
+        }
+        SUBCASE("Gemma 4 31B: 10 × 16 × 512 × 1 (K=V) = 81,920 × bpe") {
+            CHECK(per_token("gemma-4-31b", "bf16", 1) == 163840);
+            CHECK(per_token("gemma-4-31b", "bf16", 2) == 81920);
+            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 1) == 81920);
+            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 2) == 40960);
+            // 81,920 × 1.01 = 82,739.2 (seed "~82,700") and 41,369.6 (seed "~41,400").
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == doctest::Approx(82739.2));
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 2) == doctest::Approx(41369.6));
+        }
+        SUBCASE("Gemma 4 26B-A4B: 5 × 2 × 512 × 1 = 5,120 × bpe") {
+            CHECK(per_token("gemma-4-26b-a4b", "bf16", 1) == 10240);
+            CHECK(per_token("gemma-4-26b-a4b", "bf16", 2) == 5120);
+            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 1) == 5120);
+            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 2) == 2560);
+            // 5,120 × 1.01 = 5,171.2 (seed "~5,170") and 2,585.6 (seed "~2,585").
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == doctest::Approx(5171.2));
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 2) == doctest::Approx(2585.6));
+        }
+    }
+    TEST_CASE("seed 000 per-model format tables") {
+        // Qwen 27B: k8v4 32,768 × 0.75 = 24,576 / 12,288. q4_0 with the exact 9/16: 32,768 × 0.5625 = 18,432
+        // (the seed table used the rounded 0.56: 18,350 / 9,175 — within 0.5 %).
+        CHECK(per_token("qwen3.6-27b", "k8v4", 1) == 24576);
+        CHECK(per_token("qwen3.6-27b", "k8v4", 2) == 12288);
+        CHECK(per_token("qwen3.6-27b", "q4_0", 1) == 18432);
+        CHECK(per_token("qwen3.6-27b", "q4_0", 1) == doctest::Approx(18350).epsilon(0.005));
+        CHECK(per_token("qwen3.6-27b", "q4_0", 2) == doctest::Approx(9175).epsilon(0.005));
+        // Gemma 31B: TQ3 81,920 × 0.425 = 34,816 / 17,408; q4_0 46,080 (seed ~45,875 with 0.56).
+        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 1) == 34816);
+        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 2) == 17408);
+        CHECK(per_token("gemma-4-31b", "q4_0", 1) == doctest::Approx(45875).epsilon(0.005));
+        CHECK(per_token("gemma-4-31b", "q4_0", 2) == doctest::Approx(22940).epsilon(0.005));
+        // Gemma 26B-A4B q4_0: 5,120 × 0.5625 = 2,880 (seed ~2,867 / ~1,434 with 0.56).
+        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 1) == 2880);
+        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 2) == doctest::Approx(1434).epsilon(0.005));
+    }
+    TEST_CASE("DeltaNet recurrent state") {
+        const ModelSpec& m = *find_model("qwen3.6-35b-a3b");
+        // seed 000 worked example: 30 × (2,048 + 4,096 + 4 × 6,144) × 4 B × 1 = 3,686,400 B.
+        CHECK(seed_deltanet_state_bytes(m, 1) == 3686400);
+        CHECK(seed_deltanet_state_bytes(m, 4) == 4 * 3686400);
+        // Budget figure (k×v matrix per value head, fp32; conv over 2·2048 + 4096 = 8192 channels × 3, bf16):
+        // per layer 32 × 128 × 128 × 4 + 8192 × 3 × 2 = 2,097,152 + 49,152 = 2,146,304; × 30 = 64,389,120 B.
+        const auto fmt = *find_kv_format("fp8_e5m2");
+        CHECK(model_footprint(m, fmt, 1).state_bytes_per_sequence == 64389120);
+        CHECK(model_footprint(m, fmt, 2).state_bytes_per_sequence == 64389120 / 2);
+        // Qwen 27B: 48 × (48 × 128 × 128 × 4 + (2 × 2048 + 6144) × 3 × 2) = 48 × (3,145,728 + 61,440) = 153,944,064.
+        CHECK(model_footprint(*find_model("qwen3.6-27b"), fmt, 1).state_bytes_per_sequence == 153944064);
+    }
+    TEST_CASE("Gemma sliding-window fixed terms") {
+        // 31B: 50 × 16 × 256 × 1 × 1024 = 209,715,200 × bpe; 26B-A4B: 25 × 8 × 256 × 1 × 1024 = 52,428,800 × bpe.
+        const ModelSpec& g31 = *find_model("gemma-4-31b");
+        const ModelSpec& g26 = *find_model("gemma-4-26b-a4b");
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("bf16"), 1, 262144) == 2 * 209715200LL);
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 1, 262144) == 209715200LL);
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 2, 262144) == 104857600LL);  // seed "~100 MB at TP=2"
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("bf16"), 1, 262144) == 2 * 52428800LL);
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 262144) == 52428800LL);
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("int8_per_token_head"), 1, 262144) == 52953088LL);  // × 1.01
+        // A context shorter than the window keeps only that many tokens: 25 × 8 × 256 × 512 at fp8.
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 512) == 26214400LL);
+    }
+    TEST_CASE("TP: split, replication, invalid values") {
+        CHECK(kv_heads_per_rank(16, 2) == 8);
+        CHECK(kv_heads_per_rank(4, 4) == 1);
+        CHECK(kv_heads_per_rank(2, 4) == 1);  // replicated
+        CHECK(kv_heads_per_rank(4, 8) == 1);  // replicated
+        CHECK(kv_heads_per_rank(4, 3) == 0);
+        CHECK(kv_heads_per_rank(3, 2) == 0);
+        CHECK(kv_heads_per_rank(6, 4) == 0);  // 4 > 6 is false and 4 does not divide 6
+        // 35B-A3B at TP=4: 2 KV heads replicated → one head per rank, same per-token bytes as TP=2.
+        CHECK(per_token("qwen3.6-35b-a3b", "fp8_e5m2", 4) == 5120);
+        CHECK(valid_tensor_parallel_sizes(*find_model("qwen3.6-27b")) == std::vector<int>{1, 2, 4, 8});
+        const auto d = check_tensor_parallel(*find_model("qwen3.6-27b"), 3);
+        REQUIRE(d.size() == 1);
+        CHECK(d[0].field == "tensor_parallel_size");
+        CHECK(d[0].message.find("Valid values: 1, 2, 4, 8") != std::string::npos);
+        CHECK_FALSE(check_tensor_parallel(*find_model("qwen3.6-27b"), 16).empty());
+        CHECK_FALSE(check_tensor_parallel(*find_model("qwen3.6-27b"), 0).empty());
+    }
+    TEST_CASE("gemma-4-12b measured growing KV replaces the layer formula") {
+        // reference/models.json: 45,632 B/token bf16 TP1; fp8 halves it; TP2 halves again (22,816 = boot log).
+        CHECK(per_token("gemma-4-12b", "bf16", 1) == 45632);
+        CHECK(per_token("gemma-4-12b", "bf16", 2) == 22816);
+        CHECK(per_token("gemma-4-12b", "fp8_e5m2", 1) == 22816);
+    }
+}

@@ -1,0 +1,201 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/units.h"
+
+using namespace kvcalc;
+
+namespace {
+Scenario preset(const char* id) { return find_preset(id)->scenario; }
+bool has_code(const Report& r, const char* code, const char* field) {
+    for (const auto& d : r.diagnostics)
+        if (d.code == code && d.field == field && d.severity == Severity::error) return true;
+    return false;
+}
+double gb2(std::int64_t bytes) { return std::round(bytes_to_gb(bytes) * 100) / 100; }  // 2 decimals, as 003 prints
+}  // namespace
+
+TEST_SUITE("predict") {
+    TEST_CASE("seed 003: --compose dual-turbo --vram 20 --mem-util 0.82") {
+        Scenario s = preset("qwen3.6-27b:dual-turbo");
+        s.vram_gb = 20;
+        s.gpu_memory_utilization = 0.82;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        // weights 17.5 / 2 = 8.75 GB
+        CHECK(r.terms.weights_bytes == 8'750'000'000LL);
+        // KV: 6,963.2 B/token × (262,144 + 3 × 32 MTP positions) × 4 seqs = 7,304,118,272 B → "7.30"
+        CHECK(gb2(r.terms.kv_growing_requested_bytes) == doctest::Approx(7.30));
+        CHECK(r.terms.kv_growing_requested_bytes == 7304118272LL);
+        // activation 165 × 48 × 262,144 / 2 = 1,038,090,240 → "1.04"
+        CHECK(gb2(r.terms.activation_bytes) == doctest::Approx(1.04));
+        // overhead 0.5 + 0.82 + 0.3 × (2 − 1) = 1.62 GB
+        CHECK(r.terms.cudagraph_workspace_bytes == 1'620'000'000LL);
+        // budget 0.82 × 20e9 = 16.4e9; fixed 8.75 + 1.038 + 1.62 + recurrent 4 × 76,972,032 = 11,715,978,368;
+        // available 4,684,021,632 < requested 7.30e9 but > one sequence 1.83e9: capped → TIGHT (003 printed FAIL-free TIGHT by %).
+        CHECK(r.terms.budget_bytes == 16'400'000'000LL);
+        CHECK(r.terms.recurrent_state_bytes == 4 * (153944064LL / 2));
+        CHECK(r.terms.fixed_bytes == 11715978368LL);
+        CHECK(r.terms.kv_growing_granted_bytes == r.terms.available_for_kv_bytes);
+        CHECK(r.terms.total_bytes == r.terms.budget_bytes);
+        CHECK(r.verdict == Verdict::tight);
+        CHECK(r.effective_max_num_seqs == doctest::Approx(4684021632.0 / 1826029568.0));
+        CHECK_FALSE(r.notes.empty());  // TQ3 on a card under 24 GB
+    }
+    TEST_CASE("verdict rules") {
+        SUBCASE("PASS: Qwen 35B-A3B dual on 3090s has room") {
+            Scenario s = preset("qwen3.6-35b-a3b:vllm/qwen-35b-a3b-dual");
+            s.gpu = "rtx-3090";
+            const Report r = predict(s);
+            REQUIRE(r.ok);
+            CHECK(r.verdict == Verdict::pass);
+            CHECK(r.terms.kv_growing_granted_bytes == r.terms.kv_growing_requested_bytes);
+        }
+        SUBCASE("FAIL: one full-length sequence does not fit (not quirk 4's 1 GB floor)") {
+            // Gemma 31B bf16 KV at TP1 on a 24 GiB card: weights alone 18 GB, one 262,144-token sequence
+            // needs 163,840 × 262,144 = 42.9 GB.
+            Scenario s;
+            s.model_id = "gemma-4-31b";
+            s.kv_cache_dtype = "bf16";
+            s.max_model_len = 262144;
+            s.gpu = "rtx-3090";
+            const Report r = predict(s);
+            REQUIRE(r.ok);
+            CHECK(r.verdict == Verdict::fail);
+            CHECK(r.terms.kv_one_sequence_bytes == 163840LL * 262144);
+            CHECK(r.reason.find("refuses") != std::string::npos);
+        }
+        SUBCASE("TIGHT inside the 1.5 GB band without capping") {
+            Scenario s = preset("qwen3.6-27b:long-text");
+            s.gpu = "rtx-3090";
+            const Report r = predict(s);
+            REQUIRE(r.ok);
+            CHECK(r.terms.kv_growing_requested_bytes <= r.terms.available_for_kv_bytes);
+            CHECK(r.terms.budget_bytes - r.terms.demand_bytes < kTightBandBytes);
+            CHECK(r.verdict == Verdict::tight);
+        }
+    }
+    TEST_CASE("weights are divided by TP for every family, the MoE Gemma included (quirk 14)") {
+        Scenario s = preset("gemma-4-26b-a4b:vllm/gemma-26ba4b-dual");
+        s.gpu = "rtx-3090";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.weights_bytes == 8'500'000'000LL);  // 17.0 GB / 2
+    }
+    TEST_CASE("drafter weights shard with TP; MTP adds 3 × 32 KV positions on Qwen") {
+        Scenario s = preset("qwen3.6-27b:dual-dflash");
+        s.gpu = "rtx-3090";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.drafter_bytes == 875'000'000LL);  // 1.75 GB / 2
+        CHECK(r.terms.kv_tokens_per_sequence == 185000);
+        Scenario m = preset("qwen3.6-27b:dual");
+        m.gpu = "rtx-3090";
+        CHECK(predict(m).terms.kv_tokens_per_sequence == 262144 + 96);
+        m.mtp = false;  // an explicit "no" removes the preset's MTP drafter
+        CHECK(predict(m).terms.kv_tokens_per_sequence == 262144);
+    }
+    TEST_CASE("bad inputs give clear diagnostics, never NaN or a crash") {
+        Scenario s;
+        s.tensor_parallel_size = 3;  // Qwen 27B has 4 KV heads
+        Report r = predict(s);
+        CHECK_FALSE(r.ok);
+        CHECK(has_code(r, "tp_invalid", "tensor_parallel_size"));
+
+        s = Scenario{};
+        s.vram_gb = 0;
+        CHECK(has_code(predict(s), "out_of_range", "vram_gb"));
+        s.vram_gb = std::nan("");
+        CHECK(has_code(predict(s), "out_of_range", "vram_gb"));
+
+        for (double u : {0.0, -0.1, 1.01, std::nan("")}) {
+            s = Scenario{};
+            s.gpu_memory_utilization = u;
+            CHECK(has_code(predict(s), "out_of_range", "gpu_memory_utilization"));
+        }
+        s = Scenario{};
+        s.max_model_len = 0;
+        CHECK(has_code(predict(s), "out_of_range", "max_model_len"));
+        s = Scenario{};
+        s.max_num_seqs = 0;
+        CHECK(has_code(predict(s), "out_of_range", "max_num_seqs"));
+        s = Scenario{};
+        s.max_model_len = 1'000'000;  // above 262,144 (quirk 7)
+        CHECK(has_code(predict(s), "max_model_len_too_long", "max_model_len"));
+        s = Scenario{};
+        s.model_id = "llama-9";
+        CHECK(has_code(predict(s), "model_unknown", "model_id"));
+        s = Scenario{};
+        s.kv_cache_dtype = "fp9";
+        CHECK(has_code(predict(s), "kv_format_unknown", "kv_cache_dtype"));
+        s = Scenario{};
+        s.weights_variant = "bf16";  // no bf16 checkpoint catalogued for Qwen 27B (quirk 11)
+        r = predict(s);
+        CHECK(has_code(r, "weights_variant_unknown", "weights_variant"));
+        CHECK(r.diagnostics.back().message.find("autoround-int4") != std::string::npos);
+        s = Scenario{};
+        s.model_id = "agents-a1";
+        s.mtp = true;  // no MTP head (quirk 16)
+        CHECK(has_code(predict(s), "mtp_unavailable", "mtp"));
+        s = Scenario{};
+        s.tensor_parallel_size = 2;
+        s.gpus = 1;
+        CHECK(has_code(predict(s), "gpus_below_tp", "gpus"));
+        s = Scenario{};
+        s.gpu = "rtx-3090";
+        s.vram_gb = 24;
+        CHECK(has_code(predict(s), "vram_ambiguous", "gpu"));
+        s = Scenario{};
+        s.gpu = "rtx-9999";
+        CHECK(has_code(predict(s), "gpu_unknown", "gpu"));
+    }
+    TEST_CASE("gpus above TP is a note, not an error") {
+        Scenario s;
+        s.gpus = 4;
+        s.tensor_parallel_size = 2;
+        s.gpu = "rtx-3090";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.settings.gpus == 4);
+        CHECK(r.notes.front().find("idle") != std::string::npos);
+    }
+    TEST_CASE("hardware notes for the KV format") {
+        Scenario s = preset("gemma-4-31b:vllm/gemma-int8-mtp");
+        s.kv_cache_dtype = "fp8_e4m3";
+        s.gpu = "rtx-3090";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        bool found = false;
+        for (const auto& n : r.notes) found = found || n.find("sm_89") != std::string::npos;
+        CHECK(found);
+    }
+    TEST_CASE("kv-breakdown extras") {
+        Scenario s = preset("qwen3.6-27b:dual");
+        s.gpu = "rtx-3090";
+        s.include_draft_kv = true;
+        s.draft_kv_gb = 0.5;
+        s.compressed_layers = 2;
+        s.compression_ratio = 128;
+        s.compressed_head_dim = 512;
+        s.indexer_ratio_layers = 2;
+        s.indexer_compress_ratio = 4;
+        s.indexer_head_dim = 128;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.breakdown.layout == "compressed_sparse");
+        // 2 × floor(262,144 / 128) × 512 × 1 B (fp8) × 2 seqs / 2 = 2 × 2,048 × 512 = 2,097,152
+        CHECK(r.breakdown.compressed_kv_bytes == 2097152);
+        // 2 × floor(262,144 / 4) × 128 × 0.5 B (fp4) × 2 / 2 = 2 × 65,536 × 64 = 8,388,608
+        CHECK(r.breakdown.indexer_bytes == 8388608);
+        CHECK(r.breakdown.draft_kv_bytes == 500'000'000);
+        CHECK(r.breakdown.subtotal_bytes == r.breakdown.growing_kv_bytes + r.breakdown.recurrent_state_bytes + 2097152 +
+                                                8388608 + 500'000'000);
+        // The verdict does not include the breakdown-only terms.
+        Scenario plain = preset("qwen3.6-27b:dual");
+        plain.gpu = "rtx-3090";
+        CHECK(predict(plain).terms.fixed_bytes == r.terms.fixed_bytes);
+    }
+}

@@ -1,0 +1,99 @@
+#include <doctest/doctest.h>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/solver.h"
+
+using namespace kvcalc;
+
+namespace {
+// A one-layer generic-dense model whose answers can be worked out by hand:
+// bf16 KV = 1 head × (64 + 64) × 2 B = 256 B/token; activation = 1.5 GB / TP (hidden_size 0); weights 1 GB.
+Scenario toy() {
+    ModelSpec m;
+    m.id = "toy";
+    m.family = "generic-dense";
+    m.num_hidden_layers = 1;
+    m.layers = {FullAttention{1, 64, 64, 2}};
+    m.weights = {WeightsVariant{"w", 1.0, "", {}, ""}};
+    Scenario s;
+    s.model = m;
+    s.kv_cache_dtype = "bf16";
+    s.vram_gb = 10;
+    s.gpu_memory_utilization = 0.5;
+    s.max_model_len = 1'000'000;
+    return s;
+}
+}  // namespace
+
+TEST_SUITE("solver") {
+    TEST_CASE("max_model_len by hand") {
+        // budget 0.5 × 10e9 = 5e9; fixed = 1e9 weights + 1.5e9 activation + (0.5 + 0.5) GB overhead = 3.5e9;
+        // 1.5e9 / 256 B = 5,859,375 tokens; rounded down to 1024: 5,722 × 1024 = 5,859,328.
+        const SolveResult r = solve_max_model_len(toy());
+        REQUIRE(r.ok);
+        CHECK(r.value == 5859375);
+        CHECK(r.value_rounded == 5859328);
+        CHECK(r.bound == "budget");
+        CHECK(r.limiting_term == "kv_growing");  // KV 1.5e9 ties the activation 1.5e9; KV is listed first
+    }
+    TEST_CASE("max_num_seqs by hand") {
+        // one sequence of 1e6 tokens = 256e6 B; 1.5e9 / 256e6 = 5.86 → 5.
+        const SolveResult r = solve_max_num_seqs(toy());
+        REQUIRE(r.ok);
+        CHECK(r.value == 5);
+    }
+    TEST_CASE("min VRAM by hand") {
+        // need 3.5e9 + 0.256e9 at 50 % utilisation → 7.512e9 B.
+        const SolveResult r = solve_min_vram(toy());
+        REQUIRE(r.ok);
+        CHECK(r.value >= 7'511'999'999);
+        CHECK(r.value <= 7'512'000'001);
+        CHECK(r.value_rounded == 7LL << 30);  // 7.512e9 B = 6.996 GiB → 7 GiB
+    }
+    TEST_CASE("min GPUs by hand") {
+        // 4e9 B cards at 100 %: TP1 fixed = 1 + 1.5 + 1.5 = 4e9 → no KV room. TP2 fixed = 0.5 + 0.75 + 1.8 = 3.05e9,
+        // 0.95e9 left ≥ 0.256e9 (the single KV head is replicated, 256 B/token per card).
+        Scenario s = toy();
+        s.vram_gb = 4;
+        s.gpu_memory_utilization = 1.0;
+        const SolveResult r = solve_min_gpus(s);
+        REQUIRE(r.ok);
+        CHECK(r.value == 2);
+    }
+    TEST_CASE("answers sit on the boundary of the predicate (catalog models)") {
+        Scenario s;
+        s.model_id = "gemma-4-31b";  // seed 000 TL;DR: TP2, INT8 PTH, 24 GB cards, mem_util 0.92
+        s.tensor_parallel_size = 2;
+        s.kv_cache_dtype = "int8_per_token_head";
+        s.gpu = "rtx-3090";
+        s.gpu_memory_utilization = 0.92;
+        for (FitCriterion c : {FitCriterion::boots, FitCriterion::uncapped}) {
+            const SolveResult r = solve_max_model_len(s, c);
+            REQUIRE(r.ok);
+            Scenario at = s;
+            at.max_model_len = r.value;
+            CHECK(predict(at).verdict != Verdict::fail);
+            if (r.bound == "budget") {
+                at.max_model_len = r.value + 1;
+                const Report over = predict(at);
+                CHECK((over.verdict == Verdict::fail ||
+                       (c == FitCriterion::uncapped && over.terms.kv_growing_requested_bytes > over.terms.available_for_kv_bytes)));
+            }
+        }
+        const SolveResult q = solve_max_model_len(find_preset("qwen3.6-27b:dual")->scenario);
+        CHECK(q.bound == "max_position_embeddings");  // 24 GB default: plenty of room at TP2
+        CHECK(q.value == 262144);
+    }
+    TEST_CASE("invalid scenarios come back with diagnostics") {
+        Scenario s;
+        s.tensor_parallel_size = 3;
+        const SolveResult r = solve_max_model_len(s);
+        CHECK_FALSE(r.ok);
+        CHECK_FALSE(r.diagnostics.empty());
+        Scenario tiny;
+        tiny.vram_gb = 1;
+        CHECK_FALSE(solve_max_model_len(tiny).ok);
+        CHECK_FALSE(solve_max_num_seqs(tiny).ok);
+    }
+}
