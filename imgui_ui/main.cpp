@@ -82,6 +82,7 @@ void frame(void* arg) {
         had_input = true;
         if (event.type == SDL_QUIT) rt.quit = true;
     }
+    if (kvcalc::ui::poll_host(rt.app)) had_input = true;  // a pasted or fetched config.json
     // The page may resize the canvas (rotation, window resize): follow it.
     const kvcalc::ui::ViewSize host = kvcalc::ui::host_view_size();
     int win_w = 0, win_h = 0;
@@ -120,6 +121,7 @@ void frame(void* arg) {
     SDL_GL_SwapWindow(rt.window);
     ++rt.frames_drawn;
     kvcalc::ui::report_frames_drawn(rt.frames_drawn);
+    kvcalc::ui::sync_host(rt.app);
     if (rt.frames_drawn == 1) kvcalc::ui::notify_ready();
 }
 
@@ -170,7 +172,7 @@ int main(int, char**) {
     ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
 
-    rt.app.request_json = R"({"schema":1,"model":"qwen3.6-27b","kv_cache_dtype":"fp8_e5m2"})";
+    kvcalc::ui::load_from_url(rt.app);
     load_fonts(rt, kvcalc::ui::device_pixel_ratio());
 
 #ifdef __EMSCRIPTEN__
