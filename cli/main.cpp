@@ -1,9 +1,161 @@
-// FIRST-THREAD STUB: the full command line lands with issue 4.
+// kvcalc: the command-line front end over the core. Parses flags, asks the core, prints text or one JSON document.
+// Exit status: 0 PASS/TIGHT (or an answer), 1 FAIL (or nothing fits), 2 bad input.
+#include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
 
-#include "kvcalc/api.h"
+#include "flags.h"
+#include "human.h"
+#include "svg.h"
+#include "catalog_json.h"
+#include "config_loader.h"
+#include "kvcalc/calibration.h"
+#include "kvcalc/json_io.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/solver.h"
+#include "kvcalc/url_codec.h"
 
-int main() {
-    std::cout << kvcalc::evaluate_json(R"({"schema":1,"model":"qwen3.6-27b","kv_cache_dtype":"fp8_e5m2"})") << "\n";
-    return 0;
+#ifndef KVCALC_VERSION
+#define KVCALC_VERSION "dev"
+#endif
+
+namespace {
+
+using kvcalc::Severity;
+
+constexpr int kExitFits = 0;
+constexpr int kExitFails = 1;
+constexpr int kExitBadInput = 2;
+
+/// Prints diagnostics of at least `min` severity on stderr, naming the flag behind each field.
+void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
+    for (const auto& x : d) {
+        if (static_cast<int>(x.severity) < static_cast<int>(min)) continue;
+        const std::string flag = kvcli::flag_for_field(x.field);
+        std::cerr << "kvcalc: " << (x.severity == Severity::error ? "error" : "warning") << ": ";
+        if (!flag.empty()) std::cerr << flag << " (" << x.field << "): ";
+        else if (!x.field.empty()) std::cerr << x.field << ": ";
+        // the core speaks in Scenario field names; this one is about three flags at once
+        std::cerr << (x.code == "vram_ambiguous" ? "give only one of --gpu, --vram, --vram-gib" : x.message) << "\n";
+    }
+}
+
+int bad_input(const std::string& message) {
+    std::cerr << "kvcalc: error: " << message << "\n";
+    return kExitBadInput;
+}
+
+bool write_svg(const std::string& path, const kvcalc::Report& r) {
+    std::ofstream f(path, std::ios::binary);
+    f << kvcli::render_svg(r);
+    return static_cast<bool>(f);
+}
+
+/// Shared tail of predict and solve: breakdown, link, SVG. Returns false when the SVG could not be written.
+bool extras(const kvcli::Options& o, const kvcalc::Report& r) {
+    if (!o.url_base.empty()) {
+        print_diagnostics(kvcalc::url_unrepresentable(o.scenario), Severity::warning);
+        const std::string link = o.url_base + "?" + kvcalc::encode_query(o.scenario);
+        (o.json ? std::cerr : std::cout) << (o.json ? "" : "\nLink: ") << link << "\n";
+    }
+    if (!o.svg_path.empty() && !write_svg(o.svg_path, r)) {
+        bad_input("--svg: cannot write '" + o.svg_path + "'");
+        return false;
+    }
+    return true;
+}
+
+int run_predict(const kvcli::Options& o) {
+    const kvcalc::Report r = kvcalc::predict(o.scenario);
+    if (!r.ok) {
+        print_diagnostics(r.diagnostics, Severity::error);
+        if (o.json) std::cout << nlohmann::json(r).dump(2) << "\n";
+        return kExitBadInput;
+    }
+    if (o.json) {
+        std::cout << nlohmann::json(r).dump(2) << "\n";
+    } else {
+        kvcli::print_report(std::cout, r);
+        if (o.kv_breakdown) kvcli::print_breakdown(std::cout, r);
+    }
+    if (!extras(o, r)) return kExitBadInput;
+    return r.verdict == kvcalc::Verdict::fail ? kExitFails : kExitFits;
+}
+
+int run_solve(const kvcli::Options& o) {
+    const bool ctx = o.mode == kvcli::Mode::solve_max_ctx;
+    const char* what = ctx ? "max_model_len" : "max_num_seqs";
+    const kvcalc::Report given = kvcalc::predict(o.scenario);
+    if (!given.ok) {
+        print_diagnostics(given.diagnostics, Severity::error);
+        if (o.json) std::cout << nlohmann::json(given).dump(2) << "\n";
+        return kExitBadInput;
+    }
+    const kvcalc::SolveResult s = ctx ? kvcalc::solve_max_model_len(o.scenario) : kvcalc::solve_max_num_seqs(o.scenario);
+    kvcalc::Scenario at = o.scenario;
+    if (s.ok) {
+        if (ctx) at.max_model_len = s.value_rounded > 0 ? s.value_rounded : s.value;
+        else at.max_num_seqs = s.value;
+    }
+    const kvcalc::Report r = s.ok ? kvcalc::predict(at) : given;
+    if (o.json) {
+        nlohmann::json j = r;
+        j["solvers"] = {{what, s}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        kvcli::print_solve(std::cout, what, s, r);
+        if (o.kv_breakdown) kvcli::print_breakdown(std::cout, r);
+    }
+    kvcli::Options at_options = o;
+    at_options.scenario = at;
+    if (!extras(at_options, r)) return kExitBadInput;
+    return s.ok ? kExitFits : kExitFails;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    kvcli::ParseResult parsed = kvcli::parse_args(args);
+    if (!parsed.error.empty()) return bad_input(parsed.error);
+    kvcli::Options& o = parsed.options;
+    print_diagnostics(o.warnings, Severity::warning);
+
+    switch (o.mode) {
+        case kvcli::Mode::help: std::cout << kvcli::help_text(); return kExitFits;
+        case kvcli::Mode::version:
+            std::cout << "kvcalc " << KVCALC_VERSION << " (JSON schema " << kvcalc::kSchemaVersion << ", URL v"
+                      << kvcalc::kUrlVersion << ")\n";
+            return kExitFits;
+        default: break;
+    }
+    if (o.engine != "vllm") {
+        return bad_input("--engine: '" + o.engine +
+                         "' is not available in this build (the core's Scenario has no engine field yet); valid: vllm");
+    }
+    if (!o.config_path.empty()) {
+        std::string error = kvcli::load_config(o.config_path, o.scenario);
+        if (!error.empty()) return bad_input(error);
+    }
+    switch (o.mode) {
+        case kvcli::Mode::list_models:
+        case kvcli::Mode::list_gpus:
+        case kvcli::Mode::list_composes:
+            if (o.json) std::cout << kvcli::catalog_json(o.mode).dump(2) << "\n";
+            else if (o.mode == kvcli::Mode::list_models) kvcli::print_models(std::cout);
+            else if (o.mode == kvcli::Mode::list_gpus) kvcli::print_gpus(std::cout);
+            else kvcli::print_composes(std::cout);
+            return kExitFits;
+        case kvcli::Mode::calibration: {
+            const kvcalc::CalibrationSummary c = kvcalc::run_calibration();
+            if (o.json) std::cout << nlohmann::json(c).dump(2) << "\n";
+            else kvcli::print_calibration(std::cout, c);
+            return kExitFits;
+        }
+        case kvcli::Mode::solve_max_ctx:
+        case kvcli::Mode::solve_max_seqs: return run_solve(o);
+        default: return run_predict(o);
+    }
 }

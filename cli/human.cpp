@@ -1,0 +1,200 @@
+// Human-readable output. Every size is printed with its unit: GB = 1e9 B, GiB = 2^30 B.
+#include "human.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <variant>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/units.h"
+
+namespace kvcli {
+
+namespace {
+
+using kvcalc::bytes_to_gb;
+using kvcalc::bytes_to_gib;
+
+std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* f, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, f);
+    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+/// One table row: label, GB, GiB.
+void row(std::ostream& out, const char* label, std::int64_t bytes, const std::string& tail = "") {
+    out << fmt("  %-34s %9.2f %9.2f", label, bytes_to_gb(bytes), bytes_to_gib(bytes)) << tail << "\n";
+}
+
+const char* severity_label(kvcalc::Severity s) {
+    switch (s) {
+        case kvcalc::Severity::info: return "info";
+        case kvcalc::Severity::warning: return "warning";
+        default: return "error";
+    }
+}
+
+std::string cache_text(const kvcalc::LayerCache& c) {
+    using namespace kvcalc;
+    if (const auto* f = std::get_if<FullAttention>(&c))
+        return fmt("%d KV heads x %d/%d dims, %s", f->num_key_value_heads, f->head_dim_k, f->head_dim_v,
+                   f->k_v_tensors == 1 ? "K=V tied" : "K+V");
+    if (const auto* s = std::get_if<SlidingWindow>(&c))
+        return fmt("%d KV heads x %d/%d dims, %s, window %lld", s->num_key_value_heads, s->head_dim_k, s->head_dim_v,
+                   s->k_v_tensors == 1 ? "K=V tied" : "K+V", static_cast<long long>(s->sliding_window));
+    if (const auto* m = std::get_if<MlaLatent>(&c))
+        return fmt("latent %d + rope %d", m->kv_lora_rank, m->qk_rope_head_dim);
+    if (const auto* r = std::get_if<RecurrentState>(&c))
+        return fmt("state %lld + conv %lld elements / seq, %d heads", static_cast<long long>(r->state_elements),
+                   static_cast<long long>(r->conv_elements), r->num_heads);
+    return "nothing cached";
+}
+
+}  // namespace
+
+void print_report(std::ostream& out, const kvcalc::Report& r) {
+    const auto& s = r.settings;
+    const auto& t = r.terms;
+    const int cards = s.gpus > 0 ? s.gpus : s.tensor_parallel_size;
+    out << s.display_name << " (" << s.model_id << ", weights " << s.weights_variant << ") on " << cards << " x "
+        << fmt("%.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
+        << (s.gpu.empty() ? "" : " " + s.gpu) << " per card\n";
+    out << "  tensor_parallel_size=" << s.tensor_parallel_size << "  kv_cache_dtype=" << s.kv_cache_dtype
+        << "  max_model_len=" << s.max_model_len << "  max_num_seqs=" << s.max_num_seqs
+        << fmt("  gpu_memory_utilization=%g", s.gpu_memory_utilization);
+    if (s.max_num_batched_tokens) out << "  max_num_batched_tokens=" << *s.max_num_batched_tokens;
+    if (!s.drafter.empty()) out << "  drafter=" << s.drafter << " (" << s.num_speculative_tokens << " tokens)";
+    out << "\n\n";
+
+    out << fmt("  %-34s %9s %9s\n", "Per card", "GB", "GiB");
+    row(out, "weights", t.weights_bytes);
+    row(out, "KV cache, requested", t.kv_growing_requested_bytes,
+        fmt("   %lld tokens x %lld seqs", static_cast<long long>(t.kv_tokens_per_sequence),
+            static_cast<long long>(s.max_num_seqs)));
+    row(out, "KV cache, granted by vLLM", t.kv_growing_granted_bytes);
+    if (t.kv_sliding_bytes) row(out, "sliding-window KV", t.kv_sliding_bytes);
+    if (t.recurrent_state_bytes) row(out, "recurrent state", t.recurrent_state_bytes);
+    row(out, "activation peak", t.activation_bytes);
+    if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);
+    row(out, "CUDA graphs + workspace", t.cudagraph_workspace_bytes);
+    if (t.drafter_bytes) row(out, "drafter weights", t.drafter_bytes);
+    out << "  " << std::string(54, '-') << "\n";
+    row(out, "fixed terms", t.fixed_bytes);
+    row(out, "left for KV", t.available_for_kv_bytes);
+    row(out, "demand (fixed + requested KV)", t.demand_bytes,
+        t.budget_bytes > 0 ? fmt("   %.0f%% of budget", 100.0 * static_cast<double>(t.demand_bytes) /
+                                                            static_cast<double>(t.budget_bytes))
+                           : "");
+    row(out, "reserved (fixed + granted KV)", t.total_bytes);
+    row(out, "budget (mem-util x VRAM)", t.budget_bytes);
+    out << "\n";
+    out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
+    out << "Limiting term: " << r.limiting_term << "\n";
+    out << fmt("Full-length sequences the pool holds: %.2f\n", r.effective_max_num_seqs);
+    for (const auto& n : r.notes) out << "Note: " << n << "\n";
+    for (const auto& d : r.diagnostics) {
+        if (d.severity != kvcalc::Severity::error) out << severity_label(d.severity) << ": " << d.message << "\n";
+    }
+}
+
+void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
+    const auto& b = r.breakdown;
+    const auto& s = r.settings;
+    out << "\nCache architecture breakdown (per card, reporting only)\n";
+    out << "  layout: " << b.layout << "   scope: " << (s.gpus > 0 ? s.gpus : s.tensor_parallel_size)
+        << " GPU(s), TP=" << s.tensor_parallel_size << ", sequences=" << s.max_num_seqs << "\n";
+    out << fmt("  %-34s %9s %9s\n", "", "GB", "GiB");
+    row(out, "attention KV, growing", b.growing_kv_bytes);
+    if (b.sliding_kv_bytes) row(out, "attention KV, sliding window", b.sliding_kv_bytes);
+    if (b.recurrent_state_bytes) row(out, "recurrent / SSM state", b.recurrent_state_bytes);
+    if (b.compressed_kv_bytes) row(out, "compressed KV", b.compressed_kv_bytes);
+    if (b.indexer_bytes) row(out, "indexer cache", b.indexer_bytes);
+    if (b.draft_kv_bytes) row(out, "draft KV", b.draft_kv_bytes);
+    row(out, "cache/state subtotal", b.subtotal_bytes);
+
+    out << "\nLayer cache buckets (identical layers merged)\n";
+    out << fmt("  %-16s %6s %16s %12s  %s\n", "kind", "layers", "B/token/card", "fixed GB", "cache");
+    for (const auto& k : r.buckets) {
+        out << fmt("  %-16s %6d %16.2f %12.2f  ", k.kind.c_str(), k.layer_count, k.bytes_per_token_per_card,
+                   bytes_to_gb(k.fixed_bytes_per_card))
+            << cache_text(k.cache) << "\n";
+    }
+}
+
+void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult& s, const kvcalc::Report& at) {
+    if (!s.ok) {
+        out << "No " << what << " fits with these settings.\n";
+        for (const auto& d : s.diagnostics) out << "  " << d.message << "\n";
+        return;
+    }
+    const std::string name = what;
+    if (name == "max_model_len") {
+        out << "Largest max_model_len that boots: " << s.value_rounded << " tokens (multiple of 1024; exact "
+            << s.value << ")\n";
+    } else {
+        out << "Largest max_num_seqs that fits: " << s.value << "\n";
+    }
+    out << "  stopped by: " << s.bound << "; largest term there: " << s.limiting_term << "\n\n";
+    if (at.ok) {
+        out << "At that setting:\n";
+        print_report(out, at);
+    }
+}
+
+void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c) {
+    out << "Calibration: predicted verdict against measured boots (every row booted, so FAIL is wrong)\n\n";
+    out << fmt("  %-44s %10s %10s %12s %7s %s\n", "row", "demand GB", "budget GB", "measured GiB", "verdict", "ok");
+    const auto& rows = kvcalc::calibration_rows();
+    for (std::size_t i = 0; i < c.results.size(); ++i) {
+        const auto& r = c.results[i];
+        const auto& t = r.report.terms;
+        // results follow calibration_rows() order; show the preset name next to the row id
+        const std::string label = r.row_id + (i < rows.size() && rows[i].id == r.row_id && !rows[i].scenario.compose.empty()
+                                                  ? " " + rows[i].scenario.compose : "");
+        out << fmt("  %-44s %10.2f %10.2f %12.2f %7s %s%s\n", label.c_str(), bytes_to_gb(t.demand_bytes),
+                   bytes_to_gb(t.budget_bytes), bytes_to_gib(r.measured_peak_bytes),
+                   r.report.ok ? kvcalc::verdict_name(r.report.verdict) : "ERROR", r.correct ? "yes" : "NO",
+                   r.circular ? " (measured = budget, circular)" : "");
+    }
+    out << "\n";
+    for (const auto& m : c.per_model) out << fmt("  %-44s %d/%d\n", m.model_id.c_str(), m.correct, m.total);
+    out << fmt("  %-44s %d/%d\n", "all", c.correct, c.total);
+}
+
+void print_models(std::ostream& out) {
+    for (const auto& m : kvcalc::model_catalog()) {
+        out << m.id << "  " << m.display_name << "  (" << m.family << ", " << m.num_hidden_layers << " layers"
+            << (m.calibrated ? ", calibrated" : "") << ")\n";
+        for (const auto& w : m.weights) out << fmt("    weights %-24s %7.2f GB\n", w.id.c_str(), w.size_gb);
+        for (const auto& d : m.drafters)
+            out << fmt("    drafter %-24s %7.2f GB  %s, %d tokens\n", d.id.c_str(), d.weights_gb, d.method.c_str(),
+                       d.num_speculative_tokens);
+    }
+}
+
+void print_gpus(std::ostream& out) {
+    for (const auto& g : kvcalc::gpu_catalog()) {
+        out << fmt("%-22s %7.2f GiB %7.2f GB  sm_%-3d %s\n", g.id.c_str(), bytes_to_gib(g.vram_bytes),
+                   bytes_to_gb(g.vram_bytes), g.sm_x10, g.display_name.c_str());
+    }
+}
+
+void print_composes(std::ostream& out) {
+    for (const auto& p : kvcalc::compose_presets()) {
+        const auto& s = p.scenario;
+        out << fmt("%-52s tp=%d kv=%s ctx=%lld seqs=%lld mem-util=%g", p.id.c_str(), s.tensor_parallel_size,
+                   s.kv_cache_dtype.c_str(), static_cast<long long>(s.max_model_len),
+                   static_cast<long long>(s.max_num_seqs), s.gpu_memory_utilization);
+        if (!s.drafter.empty()) out << " drafter=" << s.drafter;
+        if (!s.weights_variant.empty()) out << " weights=" << s.weights_variant;
+        out << "\n";
+    }
+}
+
+}  // namespace kvcli

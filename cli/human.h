@@ -1,0 +1,29 @@
+// Human-readable output of kvcalc: per-card term table (GB and GiB), verdict, breakdown, solvers, lists.
+#pragma once
+#include <ostream>
+
+#include "kvcalc/calibration.h"
+#include "kvcalc/report.h"
+#include "kvcalc/solver.h"
+
+namespace kvcli {
+
+/// Settings line, per-card term table (GB = 1e9 B, GiB = 2^30 B), verdict with reason and limiting term, notes,
+/// and the diagnostics that are not errors.
+void print_report(std::ostream& out, const kvcalc::Report& r);
+
+/// The cache-architecture breakdown and the layer buckets table (--kv-breakdown).
+void print_breakdown(std::ostream& out, const kvcalc::Report& r);
+
+/// A solver answer. `what` is "max_model_len" or "max_num_seqs"; `at` is the report at the answer (ok = false when
+/// nothing fits).
+void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult& s, const kvcalc::Report& at);
+
+/// Predicted verdict and demand against each measured boot.
+void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c);
+
+void print_models(std::ostream& out);
+void print_gpus(std::ostream& out);
+void print_composes(std::ostream& out);
+
+}  // namespace kvcli

@@ -1,0 +1,33 @@
+// What one kvcalc invocation asks for: the Scenario plus how to answer and print it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/scenario.h"
+
+namespace kvcli {
+
+/// What to do; exactly one per run (the first mode flag wins; two different modes are an error).
+enum class Mode { predict, solve_max_ctx, solve_max_seqs, calibration, list_models, list_gpus, list_composes, help, version };
+
+/// Parsed command line. `scenario` already has the preset (--compose) and --from-url applied under the flags.
+struct Options {
+    Mode mode = Mode::predict;
+    kvcalc::Scenario scenario;
+    bool json = false;
+    bool kv_breakdown = false;
+    std::string url_base;        ///< --url BASE: print BASE?query after the answer
+    std::string svg_path;        ///< --svg PATH: write the per-card breakdown
+    std::string config_path;     ///< --config PATH: Hugging Face config.json
+    std::string engine = "vllm"; ///< --engine
+    kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
+};
+
+/// Outcome of parsing: when `error` is non-empty, print it on stderr and exit 2.
+struct ParseResult {
+    Options options;
+    std::string error;
+};
+
+}  // namespace kvcli

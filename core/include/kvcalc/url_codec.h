@@ -1,0 +1,45 @@
+// URL-state codec: a Scenario as a short, versioned query string (docs/URL.md). Pure: no I/O, never throws.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/scenario.h"
+
+namespace kvcalc {
+
+/// Version written as "v=1". A query with a higher version is still read, with a warning.
+inline constexpr int kUrlVersion = 1;
+
+/// Encodes only the fields that differ from a default Scenario, as "v=1&k=v&..." with short stable keys
+/// (table order, values percent-encoded). An inline `model` (e.g. from a config.json) cannot be carried:
+/// it is left out and only `model_id` travels; use url_unrepresentable() to warn the user.
+std::string encode_query(const Scenario& s);
+
+/// Decodes a query string (with or without leading '?'; a full URL is cut at its '?', a '#fragment' dropped).
+/// Unknown keys and bad values become warnings naming the key, the value and what is valid; that field keeps
+/// its default. Never throws. Keys reserved for front ends (embed, theme, unit, panel) are skipped silently.
+Scenario decode_query(std::string_view query, Diagnostics& diagnostics);
+
+/// Warnings for the parts of `s` that encode_query cannot carry (today: an inline ModelSpec).
+/// Empty when the link reproduces `s` exactly.
+Diagnostics url_unrepresentable(const Scenario& s);
+
+/// One row of the key table, for documentation and UIs: short key, Scenario field name, value description.
+struct UrlKeyInfo {
+    std::string key;
+    std::string field;
+    std::string values;
+};
+
+/// Every Scenario key the codec knows, in encoding order (docs/URL.md is checked against this).
+std::vector<UrlKeyInfo> url_keys();
+
+/// Percent-encodes everything except RFC 3986 unreserved characters (A-Z a-z 0-9 - . _ ~).
+std::string percent_encode(std::string_view text);
+
+/// Reverses percent_encode; '+' becomes a space (form encoding). Returns false on a malformed escape.
+bool percent_decode(std::string_view text, std::string& out);
+
+}  // namespace kvcalc

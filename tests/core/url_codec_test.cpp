@@ -1,0 +1,174 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/url_codec.h"
+
+using namespace kvcalc;
+
+namespace {
+
+/// encode → decode → encode must give the same text, with no diagnostics on the way.
+void check_round_trip(const Scenario& s) {
+    const std::string q = encode_query(s);
+    Diagnostics d;
+    const Scenario back = decode_query(q, d);
+    CHECK_MESSAGE(d.empty(), q);
+    CHECK(encode_query(back) == q);
+}
+
+bool has_code(const Diagnostics& d, const std::string& code) {
+    for (const auto& x : d) {
+        if (x.code == code) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_SUITE("url_codec") {
+    TEST_CASE("a default scenario is just the version") {
+        CHECK(encode_query(Scenario{}) == "v=1");
+        Diagnostics d;
+        const Scenario s = decode_query("?v=1", d);
+        CHECK(d.empty());
+        CHECK(s.model_id == Scenario{}.model_id);
+    }
+
+    TEST_CASE("only changed fields, short keys, table order") {
+        Scenario s;
+        s.vram_gb = 20;
+        s.gpu_memory_utilization = 0.82;
+        s.max_model_len = 65536;
+        CHECK(encode_query(s) == "v=1&vram=20&ctx=65536&util=0.82");
+    }
+
+    TEST_CASE("round trips") {
+        SUBCASE("seed 003 dual-turbo preset on a 20 GB card") {
+            const ComposePreset* p = find_preset("qwen3.6-27b:dual-turbo");
+            REQUIRE(p != nullptr);
+            Scenario s = p->scenario;
+            s.vram_gb = 20;
+            s.gpu_memory_utilization = 0.82;
+            check_round_trip(s);
+        }
+        SUBCASE("every kind of field set") {
+            Scenario s;
+            s.model_id = "gemma-4-31b";
+            s.gpu = "rtx-3090";
+            s.gpus = 4;
+            s.tensor_parallel_size = 2;
+            s.kv_cache_dtype = "fp8_e4m3";
+            s.max_model_len = 262144;
+            s.max_num_seqs = 3;
+            s.gpu_memory_utilization = 0.9;
+            s.max_num_batched_tokens = 4096;
+            s.mtp = false;
+            s.drafter = "some drafter & co";  // needs escaping
+            s.drafter_gb = 1.25;
+            s.num_speculative_tokens = 3;
+            s.weights_gb = 17.123456789;
+            s.include_draft_kv = true;
+            s.draft_kv_gb = 0.1;
+            s.compressed_layers = 30;
+            s.compression_ratio = 64;
+            s.compressed_head_dim = 512;
+            s.indexer_ratio_layers = 30;
+            s.indexer_compress_ratio = 8;
+            s.indexer_head_dim = 128;
+            s.indexer_format = "fp8_e4m3";
+            check_round_trip(s);
+            Diagnostics d;
+            const Scenario back = decode_query(encode_query(s), d);
+            CHECK(back.drafter == "some drafter & co");
+            CHECK(back.weights_gb == s.weights_gb);  // exact: shortest round-trip float text
+            CHECK(back.mtp.has_value());
+            CHECK_FALSE(*back.mtp);
+        }
+        SUBCASE("vram in GiB") {
+            Scenario s;
+            s.vram_gib = 23.5;
+            check_round_trip(s);
+        }
+    }
+
+    TEST_CASE("an inline model cannot travel; it is reported, and the link names model_id") {
+        Scenario s;
+        s.model = *find_model("qwen3.6-27b");
+        s.model_id = "qwen3.6-35b-a3b";
+        const Diagnostics d = url_unrepresentable(s);
+        REQUIRE(d.size() == 1);
+        CHECK(d[0].code == "url_inline_model");
+        CHECK(encode_query(s).find("m=") != std::string::npos);
+        CHECK(url_unrepresentable(Scenario{}).empty());
+    }
+
+    TEST_CASE("full URLs, fragments, '+' and reserved keys") {
+        Diagnostics d;
+        const Scenario s = decode_query("https://x.example/app/?v=1&tp=2&n=2&theme=dark&embed=1&unit=gib&panel=solver#top", d);
+        CHECK(d.empty());
+        CHECK(s.tensor_parallel_size == 2);
+        CHECK(s.gpus == 2);
+        Scenario t = decode_query("dr=a+b", d);
+        CHECK(t.drafter == "a b");
+    }
+
+    TEST_CASE("bad input becomes warnings naming key, value and what is valid; the default stays") {
+        SUBCASE("unknown key") {
+            Diagnostics d;
+            decode_query("v=1&colour=red", d);
+            REQUIRE(d.size() == 1);
+            CHECK(d[0].severity == Severity::warning);
+            CHECK(d[0].code == "url_unknown_key");
+            CHECK(d[0].message.find("colour") != std::string::npos);
+            CHECK(d[0].message.find("red") != std::string::npos);
+        }
+        SUBCASE("non-number, out of range, unknown catalog names") {
+            const char* cases[][2] = {{"ctx=long", "max_model_len"},  {"util=1.5", "gpu_memory_utilization"},
+                                      {"util=0", "gpu_memory_utilization"}, {"tp=0", "tensor_parallel_size"},
+                                      {"seqs=-1", "max_num_seqs"},    {"kv=fp7", "kv_cache_dtype"},
+                                      {"m=gpt-9", "model_id"},        {"g=voodoo5", "gpu"},
+                                      {"vram=-3", "vram_gb"},         {"mtp=yes", "mtp"},
+                                      {"util=nan", "gpu_memory_utilization"}, {"ctx=12abc", "max_model_len"}};
+            for (const auto& c : cases) {
+                Diagnostics d;
+                const Scenario s = decode_query(c[0], d);
+                REQUIRE_MESSAGE(d.size() == 1, c[0]);
+                CHECK(d[0].code == "url_bad_value");
+                CHECK_MESSAGE(d[0].message.find(c[1]) != std::string::npos, d[0].message);
+                CHECK_MESSAGE(d[0].message.find("expected") != std::string::npos, d[0].message);
+                CHECK_MESSAGE(encode_query(s) == "v=1", c[0]);  // the field kept its default
+            }
+        }
+        SUBCASE("the valid choices are listed") {
+            Diagnostics d;
+            decode_query("kv=fp7", d);
+            REQUIRE(d.size() == 1);
+            CHECK(d[0].message.find("fp8_e5m2") != std::string::npos);
+        }
+        SUBCASE("future version and bad escapes") {
+            Diagnostics d;
+            const Scenario s = decode_query("v=2&tp=2&dr=%zz&x=%4", d);
+            CHECK(has_code(d, "url_future_version"));
+            CHECK(has_code(d, "url_bad_escape"));
+            CHECK(s.tensor_parallel_size == 2);
+            CHECK(s.drafter.empty());
+        }
+        SUBCASE("repeated key: last wins, with a warning") {
+            Diagnostics d;
+            const Scenario s = decode_query("tp=2&tp=4", d);
+            CHECK(s.tensor_parallel_size == 4);
+            CHECK(has_code(d, "url_repeated_key"));
+        }
+    }
+
+    TEST_CASE("keys are unique and documented") {
+        const auto keys = url_keys();
+        CHECK(keys.size() >= 27);
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            CHECK(keys[i].key != "v");
+            for (std::size_t j = i + 1; j < keys.size(); ++j) CHECK(keys[i].key != keys[j].key);
+        }
+    }
+}
