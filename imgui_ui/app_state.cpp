@@ -55,6 +55,7 @@ std::string state_json(const App& app) {
     j["narrow_layout"] = app.ui.narrow_layout;
     j["shop_rows"] = app.derived.shop.size();
     j["model_status"] = app.ui.model_status;
+
     nlohmann::json boxes = nlohmann::json::object();
     for (const auto& [name, b] : app.ui.hitboxes) boxes[name] = {b.x, b.y, b.w, b.h};
     j["hitboxes"] = boxes;

@@ -21,6 +21,7 @@
 
 #include "app.h"
 #include "platform.h"
+#include "touch_input.h"
 
 namespace {
 
@@ -45,6 +46,7 @@ struct Runtime {
     int frames_to_draw = kSettleFrames;
     long frames_drawn = 0;
     float font_dpr = 0.0f;
+    kvcalc::ui::TouchInput touch;
     bool quit = false;
 };
 
@@ -77,8 +79,10 @@ void frame(void* arg) {
     auto& rt = *static_cast<Runtime*>(arg);
     bool had_input = false;
     SDL_Event event;
+    int event_w = 0, event_h = 0;
+    SDL_GetWindowSize(rt.window, &event_w, &event_h);
     while (SDL_PollEvent(&event)) {
-        ImGui_ImplSDL2_ProcessEvent(&event);
+        if (!kvcalc::ui::touch_event(rt.touch, event, event_w, event_h)) ImGui_ImplSDL2_ProcessEvent(&event);
         had_input = true;
         if (event.type == SDL_QUIT) rt.quit = true;
     }
@@ -105,10 +109,12 @@ void frame(void* arg) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    kvcalc::ui::touch_apply(rt.touch, ImGui::GetIO());
     ImGui::NewFrame();
     if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
         rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
-    if (ImGui::IsAnyItemActive()) rt.frames_to_draw = std::max(rt.frames_to_draw, 1);  // dragging a slider
+    if (ImGui::IsAnyItemActive() || kvcalc::ui::touch_busy(rt.touch))  // dragging a slider or a finger
+        rt.frames_to_draw = std::max(rt.frames_to_draw, 1);
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -128,6 +134,7 @@ void frame(void* arg) {
 }  // namespace
 
 int main(int, char**) {
+    SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0");  // fingers are mapped by touch_input.cpp, not twice
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
         std::fprintf(stderr, "kvcalc: SDL_Init failed: %s\n", SDL_GetError());
         return 1;

@@ -15,7 +15,7 @@ namespace {
 
 std::string gpu_label(const GpuSpec& g) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s · %.0f GiB", g.display_name.c_str(), bytes_to_gib(g.vram_bytes));
+    std::snprintf(buf, sizeof buf, "%s · %.0f GiB", short_gpu_name(g).c_str(), bytes_to_gib(g.vram_bytes));
     return buf;
 }
 
@@ -51,9 +51,10 @@ bool gpu_picker(Scenario& s) {
     bool in_gib = !s.vram_gb.has_value();
     double value = s.vram_gb ? *s.vram_gb : s.vram_gib ? *s.vram_gib : 24.0;
     if (!s.vram_gb && !s.vram_gib) in_gib = false;  // the default is 24 GB decimal (seed CLI)
+    ImGui::TextUnformatted("VRAM per card");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
     const double step = 1.0;
-    if (ImGui::InputScalar("VRAM per card", ImGuiDataType_Double, &value, &step, &step, "%.1f")) changed = true;
+    if (ImGui::InputScalar("##vram", ImGuiDataType_Double, &value, &step, &step, "%.1f")) changed = true;
     value = std::clamp(value, 1.0, 1024.0);
     ImGui::SameLine();
     if (ImGui::RadioButton("GiB", in_gib) && !in_gib) { in_gib = true; changed = true; }
@@ -82,7 +83,7 @@ bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
             if (s.gpus != 0 && s.gpus < tp) s.gpus = 0;
             changed = true;
         }
-        if (tp == 2) record_hitbox(ui, "tp_2");
+        record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
     }
     if (model) {
         std::string invalid;

@@ -46,11 +46,15 @@ int count_kind(const ModelSpec& m, std::size_t variant_index) {
 
 void model_facts(const ModelSpec& m) {
     ImGui::TextWrapped("%s  (%s)", m.display_name.c_str(), m.id.c_str());
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("family %s%s", m.family.c_str(), m.calibrated ? ", calibrated against measured boots" : "");
+    ImGui::PopTextWrapPos();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("num_hidden_layers %d · hidden_size %d · num_attention_heads %d", m.num_hidden_layers, m.hidden_size,
                 m.num_attention_heads);
     ImGui::Text("layers: %d full attention, %d sliding window, %d MLA, %d recurrent", count_kind(m, 1),
                 count_kind(m, 2), count_kind(m, 3), count_kind(m, 4));
+    ImGui::PopTextWrapPos();
     ImGui::Text("max_position_embeddings %s", format_count(m.max_position_embeddings).c_str());
     if (m.num_experts > 0) ImGui::Text("MoE: %d experts, %d per token", m.num_experts, m.num_experts_per_tok);
     if (ImGui::TreeNode("Where each fact comes from")) {

@@ -129,12 +129,12 @@ bool panel_serving(App& app) {
     ImGui::TextUnformatted("max_model_len");
     help_marker("Longest request (prompt + output) in tokens. The slider is logarithmic; the box below is exact.");
     ImGui::PushItemWidth(-em * 0.5f);
-    changed |= tokens_slider("##max_model_len", &s.max_model_len, std::min(kMinModelLen, max_len), max_len);
+    changed |= tokens_slider("##max_model_len", &s.max_model_len, std::min(kMinModelLen, max_len), max_len, &app.ui);
     ImGui::PopItemWidth();
     record_hitbox(app.ui, "max_model_len");
 
     ImGui::SetNextItemWidth(em * 9);
-    changed |= stepper("max_num_seqs", &s.max_num_seqs, 1, 1, 65536);
+    changed |= stepper("max_num_seqs", &s.max_num_seqs, 1, 1, 65536, &app.ui);
     record_hitbox(app.ui, "max_num_seqs");
     help_marker("Sequences served at once; each needs its own growing KV and recurrent state.");
 

@@ -17,7 +17,7 @@ bool less(const ShopRow& a, const ShopRow& b, ShopSort key) {
     const GpuSpec& ga = gpu_catalog()[static_cast<std::size_t>(a.gpu_index)];
     const GpuSpec& gb = gpu_catalog()[static_cast<std::size_t>(b.gpu_index)];
     switch (key) {
-        case ShopSort::gpu: return ga.display_name < gb.display_name;
+        case ShopSort::gpu: return short_gpu_name(ga) < short_gpu_name(gb);
         case ShopSort::vram: return ga.vram_bytes * a.cards < gb.vram_bytes * b.cards;
         case ShopSort::cards: return a.cards < b.cards;
         case ShopSort::verdict: return verdict_rank(a) < verdict_rank(b);
@@ -84,7 +84,7 @@ bool panel_shopping(App& app) {
             ImGui::PushID(i);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (ImGui::Selectable(g.display_name.c_str(), false, ImGuiSelectableFlags_None) && r.valid) {
+            if (ImGui::Selectable(short_gpu_name(g).c_str(), false, ImGuiSelectableFlags_None) && r.valid) {
                 app.scenario.gpu = g.id;
                 app.scenario.vram_gb.reset();
                 app.scenario.vram_gib.reset();

@@ -21,10 +21,10 @@ bool answer(const char* what, const SolveResult& r, const std::string& value_tex
         ImGui::PopTextWrapPos();
         return false;
     }
-    ImGui::Text("%s: %s", what, value_text.c_str());
-    ImGui::SameLine();
     const bool applied = ImGui::SmallButton(apply_id);
+    ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s: %s", what, value_text.c_str());
     ImGui::TextDisabled("  limited by %s%s%s", r.bound == "budget" ? "the budget; largest term " : "",
                         r.bound == "budget" ? term_label(r.limiting_term) : r.bound.c_str(), "");
     ImGui::PopTextWrapPos();

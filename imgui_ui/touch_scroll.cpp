@@ -21,7 +21,9 @@ void drag_to_scroll(UiState& ui) {
         if (w && w->ScrollMax.y > 0.0f) ui.drag_scroll_window = w->ID;
         return;
     }
-    if (ui.drag_scroll_window == 0 || io.MouseDelta.y == 0.0f || ImGui::IsAnyItemActive()) return;
+    // Pressing a window's background makes its move handle the active id (even with NoMove): that one is ours.
+    const bool widget_active = g.ActiveId != 0 && !(g.ActiveIdWindow && g.ActiveId == g.ActiveIdWindow->MoveId);
+    if (ui.drag_scroll_window == 0 || io.MouseDelta.y == 0.0f || widget_active) return;
     if (ImGuiWindow* w = ImGui::FindWindowByID(ui.drag_scroll_window)) ImGui::SetScrollY(w, w->Scroll.y - io.MouseDelta.y);
 }
 

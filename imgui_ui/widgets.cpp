@@ -5,6 +5,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include <imgui_internal.h>  // FindRenderedTextEnd
+
 #include "kvcalc/units.h"
 
 namespace kvcalc::ui {
@@ -28,27 +30,56 @@ void help_marker(const char* text) {
     }
 }
 
-bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi) {
-    const std::int64_t before = *value;
-    ImGui::InputScalar(label, ImGuiDataType_S64, value, &step, &step, "%" PRId64);
+namespace {
+
+/// Shared body of the two steppers: an entry box, then "-" and "+" buttons, then the visible part of the label.
+template <class T>
+bool stepper_impl(const char* label, T* value, T step, T lo, T hi, UiState* ui) {
+    const T before = *value;
+    const float button = ImGui::GetFrameHeight();
+    const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
+    const ImGuiDataType type = sizeof(T) == 8 ? ImGuiDataType_S64 : ImGuiDataType_S32;
+    ImGui::PushID(label);
+    ImGui::BeginGroup();
+    ImGui::SetNextItemWidth(std::max(button, ImGui::CalcItemWidth() - 2.0f * (button + inner)));
+    ImGui::InputScalar("##value", type, value, nullptr, nullptr, sizeof(T) == 8 ? "%" PRId64 : "%d");
+    ImGui::PushButtonRepeat(true);
+    ImGui::SameLine(0, inner);
+    if (ImGui::Button("-", ImVec2(button, button))) *value = *value - step;
+    if (ui) record_hitbox(*ui, (std::string(label) + "-").c_str());
+    ImGui::SameLine(0, inner);
+    if (ImGui::Button("+", ImVec2(button, button))) *value = *value + step;
+    if (ui) record_hitbox(*ui, (std::string(label) + "+").c_str());
+    ImGui::PopButtonRepeat();
+    const char* end = ImGui::FindRenderedTextEnd(label);
+    if (end != label) {
+        ImGui::SameLine(0, inner);
+        ImGui::TextUnformatted(label, end);
+    }
+    ImGui::EndGroup();
+    ImGui::PopID();
     *value = std::clamp(*value, lo, hi);
     return *value != before;
 }
 
-bool stepper(const char* label, int* value, int step, int lo, int hi) {
-    const int before = *value;
-    ImGui::InputScalar(label, ImGuiDataType_S32, value, &step, &step, "%d");
-    *value = std::clamp(*value, lo, hi);
-    return *value != before;
+}  // namespace
+
+bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi,
+             UiState* ui) {
+    return stepper_impl(label, value, step, lo, hi, ui);
 }
 
-bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi) {
+bool stepper(const char* label, int* value, int step, int lo, int hi, UiState* ui) {
+    return stepper_impl(label, value, step, lo, hi, ui);
+}
+
+bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, UiState* ui) {
     const std::int64_t before = *tokens;
     ImGui::PushID(label);
     ImGui::SliderScalar("##log", ImGuiDataType_S64, tokens, &lo, &hi, "%" PRId64 " tokens",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     ImGui::PopID();
-    stepper(label, tokens, 1024, lo, hi);
+    stepper(label, tokens, 1024, lo, hi, ui);
     *tokens = std::clamp(*tokens, lo, hi);
     return *tokens != before;
 }
@@ -82,6 +113,13 @@ std::string format_count(std::int64_t n) {
         out += digits[i];
     }
     return n < 0 ? "-" + out : out;
+}
+
+std::string short_gpu_name(const GpuSpec& gpu) {
+    std::string name = gpu.display_name;
+    for (const char* prefix : {"NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD "})
+        if (name.rfind(prefix, 0) == 0) return name.substr(std::char_traits<char>::length(prefix));
+    return name;
 }
 
 ImU32 term_color(int index) {

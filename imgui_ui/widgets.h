@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/report.h"
 
 namespace kvcalc::ui {
@@ -15,12 +16,14 @@ namespace kvcalc::ui {
 void help_marker(const char* text);
 
 /// Token count with a logarithmic slider plus an exact entry with ±1024 steppers. Clamped to [lo, hi].
-bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi);
+bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, UiState* ui = nullptr);
 
-/// Integer entry with − / + buttons (tap-friendly), clamped to [lo, hi].
-bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi);
+/// Integer entry with − / + buttons (tap-friendly, repeat while held), clamped to [lo, hi]. With `ui`, the buttons'
+/// rectangles are recorded as hitboxes "<label>-" and "<label>+".
+bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi,
+             UiState* ui = nullptr);
 /// Same for an int.
-bool stepper(const char* label, int* value, int step, int lo, int hi);
+bool stepper(const char* label, int* value, int step, int lo, int hi, UiState* ui = nullptr);
 
 /// PASS green, TIGHT amber, FAIL red (shade depends on the theme).
 ImU32 verdict_color(Verdict v, bool dark_theme);
@@ -33,6 +36,9 @@ const char* unit_name(ByteUnit unit);
 double in_unit(std::int64_t bytes, ByteUnit unit);
 /// 180000 → "180,000".
 std::string format_count(std::int64_t n);
+
+/// A GPU's display name without the vendor prefix ("NVIDIA GeForce RTX 3090" → "RTX 3090").
+std::string short_gpu_name(const GpuSpec& gpu);
 
 /// One coloured piece of a stacked bar.
 struct BarSegment {
