@@ -25,8 +25,8 @@ void header(App& app) {
     ImGui::SameLine();
     ImGui::TextDisabled(app.ui.narrow_layout ? "will it fit?" : "will this LLM fit on my GPUs with vLLM?");
     const float em = ImGui::GetFontSize();
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - em * 10.5f);
-    if (ImGui::SmallButton(app.ui.unit == ByteUnit::gib ? "GiB" : "GB")) {
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - em * 12.5f);
+    if (ImGui::SmallButton(app.ui.unit == ByteUnit::gib ? "unit: GiB" : "unit: GB")) {
         app.ui.unit = app.ui.unit == ByteUnit::gib ? ByteUnit::gb : ByteUnit::gib;
         app.url_dirty = true;
     }

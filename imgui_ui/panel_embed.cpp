@@ -25,10 +25,8 @@ void panel_embed(App& app) {
 void panel_url_warnings(App& app) {
     if (app.url_warnings.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::tight, app.ui.dark_theme)));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted("This link had problems; those settings use their defaults:");
-    for (const Diagnostic& d : app.url_warnings) ImGui::BulletText("%s", d.message.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::TextWrapped("This link had problems; those settings use their defaults:");
+    for (const Diagnostic& d : app.url_warnings) bullet_wrapped(d.message);
     ImGui::PopStyleColor();
     if (ImGui::SmallButton("Dismiss")) app.url_warnings.clear();
     ImGui::Separator();

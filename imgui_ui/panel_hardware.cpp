@@ -23,8 +23,8 @@ bool gpu_picker(Scenario& s) {
     bool changed = false;
     const GpuSpec* gpu = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
     const std::string preview = gpu ? gpu_label(*gpu) : std::string("Custom VRAM");
-    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 2.0f);
-    if (ImGui::BeginCombo("GPU", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
         if (ImGui::Selectable("Custom VRAM", gpu == nullptr) && gpu) {
             s.vram_gib = bytes_to_gib(gpu->vram_bytes);
             s.vram_gb.reset();
@@ -42,9 +42,11 @@ bool gpu_picker(Scenario& s) {
         ImGui::EndCombo();
     }
     if (gpu) {
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s B per card (nvidia-smi %lld MiB)%s%s", format_count(gpu->vram_bytes).c_str(),
                             static_cast<long long>(gpu->vram_bytes >> 20), gpu->sm_x10 ? ", sm_" : "",
                             gpu->sm_x10 ? std::to_string(gpu->sm_x10).c_str() : "");
+        ImGui::PopTextWrapPos();
         return changed;
     }
     // Custom VRAM: one number, and the user says which unit it is in.

@@ -58,12 +58,13 @@ void model_facts(const ModelSpec& m) {
     ImGui::Text("max_position_embeddings %s", format_count(m.max_position_embeddings).c_str());
     if (m.num_experts > 0) ImGui::Text("MoE: %d experts, %d per token", m.num_experts, m.num_experts_per_tok);
     if (ImGui::TreeNode("Where each fact comes from")) {
-        ImGui::PushTextWrapPos(0.0f);
-        if (!m.source.empty()) ImGui::TextDisabled("entry: %s", m.source.c_str());
-        for (const Provenance& p : m.provenance) ImGui::BulletText("%s: %s", p.fact.c_str(), p.source.c_str());
-        for (const WeightsVariant& w : m.weights)
-            ImGui::BulletText("weights %s = %.2f GB: %s", w.id.c_str(), w.size_gb, w.source.c_str());
-        ImGui::PopTextWrapPos();
+        if (!m.source.empty()) ImGui::TextWrapped("entry: %s", m.source.c_str());
+        for (const Provenance& p : m.provenance) bullet_wrapped(p.fact + ": " + p.source);
+        for (const WeightsVariant& w : m.weights) {
+            char size[32];
+            std::snprintf(size, sizeof size, "%.2f", w.size_gb);
+            bullet_wrapped("weights " + w.id + " = " + size + " GB: " + w.source);
+        }
         ImGui::TreePop();
     }
 }

@@ -55,9 +55,9 @@ void term_table(const App& app) {
         ImGui::Text("%.2f", bytes_to_gb(t.bytes));
     }
     if (r.terms.kv_growing_requested_bytes != r.terms.kv_growing_granted_bytes)
-        row("KV requested (max_num_seqs × one sequence)", r.terms.kv_growing_requested_bytes, false);
+        row("KV requested (all sequences)", r.terms.kv_growing_requested_bytes, false);
     row("Total vLLM reserves", r.terms.total_bytes, true);
-    row("Budget (gpu_memory_utilization × VRAM)", r.terms.budget_bytes, true);
+    row("Budget (utilization × VRAM)", r.terms.budget_bytes, true);
     row("VRAM per card", r.settings.vram_bytes, false);
     ImGui::EndTable();
 }
@@ -70,10 +70,12 @@ void startup_numbers(const App& app) {
                                                                   t.kv_bytes_per_token));
     ImGui::TextUnformatted("Predicted vLLM start-up log:");
     ImGui::Indent();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("Available KV cache memory: %s", format_bytes(t.available_for_kv_bytes, ByteUnit::gib).c_str());
     ImGui::Text("GPU KV cache size: %s tokens", format_count(pool_tokens).c_str());
     ImGui::Text("Maximum concurrency for %s tokens per request: %.2fx",
                 format_count(app.report.settings.max_model_len).c_str(), app.report.effective_max_num_seqs);
+    ImGui::PopTextWrapPos();
     ImGui::Unindent();
     ImGui::TextDisabled("KV per token per card: %.1f B", t.kv_bytes_per_token);
 }
@@ -115,11 +117,9 @@ void panel_result(App& app) {
     ImGui::Spacing();
     term_table(app);
     startup_numbers(app);
-    ImGui::PushTextWrapPos(0.0f);
-    for (const std::string& note : r.notes) ImGui::BulletText("%s", note.c_str());
+    for (const std::string& note : r.notes) bullet_wrapped(note);
     for (const Diagnostic& d : r.diagnostics)
-        if (d.severity != Severity::error) ImGui::BulletText("%s", d.message.c_str());
-    ImGui::PopTextWrapPos();
+        if (d.severity != Severity::error) bullet_wrapped(d.message);
 }
 
 }  // namespace kvcalc::ui

@@ -82,7 +82,7 @@ bool drafter_picker(Scenario& s, const ModelSpec* model) {
     if (current.empty() && mtp_on)
         for (const Drafter& d : model->drafters)
             if (d.method == "mtp") current = d.id;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
     if (ImGui::BeginCombo("speculative decoding", current.empty() ? "off" : current.c_str())) {
         if (ImGui::Selectable("off", current.empty())) {
             s.drafter.clear();
@@ -141,7 +141,7 @@ bool panel_serving(App& app) {
     changed |= kv_dtype_picker(s);
 
     float util = static_cast<float>(s.gpu_memory_utilization);
-    ImGui::SetNextItemWidth(em * 12);
+    ImGui::SetNextItemWidth(app.ui.narrow_layout ? em * 7 : em * 10);
     if (ImGui::SliderFloat("gpu_memory_utilization", &util, 0.50f, 0.99f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
         s.gpu_memory_utilization = std::round(util * 100.0f) / 100.0;
         changed = true;

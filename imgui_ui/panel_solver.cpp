@@ -72,7 +72,9 @@ void curve(const App& app) {
     draw->AddText(ImVec2(left, bottom + em * 0.2f), dim, lo.c_str());
     draw->AddText(ImVec2(right - ImGui::CalcTextSize(hi.c_str()).x, bottom + em * 0.2f), dim, hi.c_str());
     ImGui::Dummy(ImVec2(w, h));
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Recompute on change: the report, the three solvers, the GPU-shopping sweep and the memory-vs-context curve.
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "app.h"
 #include "kvcalc/catalog.h"
@@ -17,35 +19,64 @@ namespace {
 constexpr int kShopCards[] = {1, 2, 4, 8};
 constexpr int kCurvePoints = 64;
 constexpr std::int64_t kCurveMinTokens = 1024;
+constexpr std::int64_t kMaxShopLen = std::int64_t{1} << 27;  ///< search ceiling when the model states no limit
 
-/// One GPU × card count at the scenario's settings: verdict at its max_model_len and the largest context.
-ShopRow shop_row(const Scenario& base, const std::vector<int>& valid_tp, int gpu_index, int cards) {
-    ShopRow row;
-    row.gpu_index = gpu_index;
-    row.cards = cards;
+/// Largest max_model_len in [1, hi] that boots (verdict not FAIL) on cards of `vram` bytes; 0 when none does.
+/// Booting is monotone in the length, so a bisection over compute_terms (no allocation) is enough.
+std::int64_t largest_booting_len(const ResolvedScenario& r, std::int64_t seqs, std::int64_t vram, std::int64_t hi) {
+    auto boots = [&](std::int64_t len) { return classify(compute_terms(r, len, seqs, vram)) != Verdict::fail; };
+    if (!boots(1)) return 0;
+    std::int64_t lo = 1;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (boots(mid)) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/// Every catalog GPU at `cards` = tensor_parallel_size. The scenario is resolved once per card count; a GPU only
+/// changes the VRAM (a compute_terms argument) and whether the KV format runs on it.
+void shop_rows_for_cards(const Scenario& base, const std::vector<int>& valid_tp, int cards, std::vector<ShopRow>& out) {
+    const std::vector<GpuSpec>& gpus = gpu_catalog();
+    std::optional<ResolvedScenario> r;
+    std::string why;
     if (std::find(valid_tp.begin(), valid_tp.end(), cards) == valid_tp.end()) {
-        row.note = "TP " + std::to_string(cards) + " does not split this model's heads";
-        return row;
+        why = "TP " + std::to_string(cards) + " does not split this model's heads";
+    } else {
+        Scenario s = base;
+        s.gpu = gpus.front().id;  // any card: the VRAM comes from each row below
+        s.vram_gb.reset();
+        s.vram_gib.reset();
+        s.tensor_parallel_size = cards;
+        s.gpus = 0;
+        s.max_model_len = 1;  // the length is an argument of compute_terms; do not let resolve reject it
+        Diagnostics d;
+        r = resolve(s, d);
+        if (!r) why = d.empty() ? "invalid" : d.front().message;
     }
-    Scenario s = base;
-    s.gpu = gpu_catalog()[static_cast<std::size_t>(gpu_index)].id;
-    s.vram_gb.reset();
-    s.vram_gib.reset();
-    s.tensor_parallel_size = cards;
-    s.gpus = 0;
-    Diagnostics d;
-    const auto r = resolve(s, d);
-    if (!r) {
-        row.note = d.empty() ? "invalid" : d.front().message;
-        return row;
+    for (int g = 0; g < static_cast<int>(gpus.size()); ++g) {
+        ShopRow row;
+        row.gpu_index = g;
+        row.cards = cards;
+        const GpuSpec& gpu = gpus[static_cast<std::size_t>(g)];
+        const KvFormat* f = r ? r->format : nullptr;
+        if (!r) {
+            row.note = why;
+        } else if (gpu.sm_x10 && f && ((f->min_sm_x10 && gpu.sm_x10 < f->min_sm_x10) ||
+                                       (f->max_sm_x10 && gpu.sm_x10 > f->max_sm_x10))) {
+            row.note = std::string("kv_cache_dtype ") + f->name + " does not run on sm_" + std::to_string(gpu.sm_x10);
+        } else {
+            const std::int64_t seqs = r->settings.max_num_seqs;
+            const std::int64_t hi = r->model->max_position_embeddings > 0 ? r->model->max_position_embeddings : kMaxShopLen;
+            row.valid = true;
+            const BudgetTerms t = compute_terms(*r, base.max_model_len, seqs, gpu.vram_bytes);
+            row.verdict = classify(t);
+            row.max_model_len = largest_booting_len(*r, seqs, gpu.vram_bytes, hi);
+            row.note = std::string("largest term: ") + largest_term(t);
+        }
+        out.push_back(std::move(row));
     }
-    row.valid = true;
-    const BudgetTerms t = compute_terms(*r, r->settings.max_model_len, r->settings.max_num_seqs, r->settings.vram_bytes);
-    row.verdict = classify(t);
-    const SolveResult len = solve_max_model_len(s);
-    row.max_model_len = len.ok ? len.value : 0;
-    row.note = len.ok ? len.limiting_term : "nothing fits";
-    return row;
 }
 
 /// Per-card demand (fixed + requested KV) at log-spaced context lengths up to the model's limit.
@@ -86,10 +117,8 @@ bool recompute_if_dirty(App& app) {
     }
     if (const ModelSpec* model = current_model(app.scenario)) {
         const std::vector<int> valid_tp = valid_tensor_parallel_sizes(*model);
-        const int n = static_cast<int>(gpu_catalog().size());
-        d.shop.reserve(static_cast<std::size_t>(n) * 4);
-        for (int g = 0; g < n; ++g)
-            for (int cards : kShopCards) d.shop.push_back(shop_row(app.scenario, valid_tp, g, cards));
+        d.shop.reserve(gpu_catalog().size() * 4);
+        for (int cards : kShopCards) shop_rows_for_cards(app.scenario, valid_tp, cards, d.shop);
     }
     d.recompute_ms = now_ms() - t0;
     app.url_dirty = true;

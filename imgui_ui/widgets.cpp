@@ -198,6 +198,13 @@ void small_bar(float fraction, ImU32 color) {
     ImGui::Dummy(ImVec2(width, em));
 }
 
+void bullet_wrapped(const std::string& text) {
+    ImGui::Bullet();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void record_hitbox(UiState& ui, const char* name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     ui.hitboxes[name] = {a.x, a.y, b.x - a.x, b.y - a.y};

@@ -65,6 +65,9 @@ void small_bar(float fraction, ImU32 color);
 /// Colour of budget term number `index` (stable across panels).
 ImU32 term_color(int index);
 
+/// A bullet followed by wrapped text (ImGui's BulletText does not wrap).
+void bullet_wrapped(const std::string& text);
+
 /// Stores the last item's rectangle under `name` (for the browser tests).
 void record_hitbox(UiState& ui, const char* name);
 
