@@ -40,7 +40,10 @@ struct UiState {
     bool shop_sort_descending = true;
     std::string copied_note;     ///< "Link copied" etc., shown next to the share buttons
     std::map<std::string, Hitbox> hitboxes;
-    unsigned drag_scroll_window = 0;  ///< ImGuiID of the window a finger is scrolling, 0 = none
+    unsigned drag_scroll_window = 0;  ///< ImGuiID of the window a press may scroll, 0 = none
+    float drag_start_x = 0, drag_start_y = 0;  ///< where that press began
+    bool drag_scrolling = false;
+    bool touch_input = false;         ///< the pointer is a finger this frame (set by the main loop)      ///< the press became a vertical drag: it scrolls, widgets ignore it
 };
 
 /// One GPU-shopping row: a catalog GPU × a card count at the current model and settings.

@@ -110,6 +110,7 @@ void frame(void* arg) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     kvcalc::ui::touch_apply(rt.touch, ImGui::GetIO());
+    rt.app.ui.touch_input = kvcalc::ui::touch_busy(rt.touch);
     ImGui::NewFrame();
     if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
         rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);

@@ -86,9 +86,10 @@ bool panel_solver(App& app) {
         ImGui::TextDisabled("Fix the settings first.");
         return false;
     }
-    if (answer("Largest max_model_len", d.max_len,
-               format_count(d.max_len.value) + " tokens (" + format_count(d.max_len.value_rounded) + " rounded)",
-               "use##len")) {
+    const std::string rounded = d.max_len.value_rounded != d.max_len.value
+                                    ? " (" + format_count(d.max_len.value_rounded) + " rounded)"
+                                    : std::string();
+    if (answer("Largest max_model_len", d.max_len, format_count(d.max_len.value) + " tokens" + rounded, "use##len")) {
         app.scenario.max_model_len = std::max<std::int64_t>(d.max_len.value_rounded, 1);
         changed = true;
     }
