@@ -20,7 +20,7 @@ if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------------------
-packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev libimgui-dev fonts-dejavu-core fonttools
+packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev libimgui-dev fonts-dejavu-core fonttools cmark-gfm
           nodejs npm python3 xz-utils)
 # Browser tests use Debian's Chromium unless CHROMIUM_PATH names another Chromium-based browser.
 if [[ $want_browser == 1 && ! -x "${CHROMIUM_PATH:-}" ]]; then packages+=(chromium); fi

@@ -30,6 +30,7 @@ const std::vector<ActivationFit>& fits() {
 }  // namespace
 
 const ActivationFit* find_activation_fit(std::string_view family) {
+    if (family == "generic" || family == "dense") family = "generic-dense";  // spellings used by config readers
     for (const auto& f : fits())
         if (family == f.family) return &f;
     return nullptr;

@@ -23,33 +23,32 @@ const char* layer_cache_kind(const LayerCache& cache) {
 
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
                                        std::int64_t max_model_len, std::int64_t max_num_seqs) {
+    return cache_buckets(model, group_layers(model), format, tp, max_model_len, max_num_seqs);
+}
+
+std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
+                                       const KvFormat& format, int tp, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs) {
     std::vector<CacheBucket> out;
-    for (const auto& c : model.layers) {
-        auto it = std::find_if(out.begin(), out.end(), [&](const CacheBucket& b) { return b.cache == c; });
-        if (it != out.end()) {
-            ++it->layer_count;
-            continue;
-        }
-        CacheBucket b;
-        b.kind = layer_cache_kind(c);
-        b.cache = c;
-        b.layer_count = 1;
-        out.push_back(std::move(b));
-    }
-    const ModelFootprint whole = model_footprint(model, format, tp);
+    out.reserve(groups.size());
     std::int64_t raw_growing_x400 = 0;
-    for (auto& b : out) {
-        const LayerFootprint f = layer_footprint(b.cache, format, tp);
-        raw_growing_x400 += f.growing_x400_per_token * b.layer_count;
-        b.bytes_per_token_per_card =
-            static_cast<double>(f.growing_x400_per_token * b.layer_count) / kBpeDenominator;
+    for (const auto& g : groups) {
+        const LayerFootprint f = layer_footprint(g.cache, format, tp);
+        CacheBucket b;
+        b.kind = layer_cache_kind(g.cache);
+        b.cache = g.cache;
+        b.layer_count = g.count;
+        raw_growing_x400 += f.growing_x400_per_token * g.count;
+        b.bytes_per_token_per_card = static_cast<double>(f.growing_x400_per_token * g.count) / kBpeDenominator;
         b.fixed_bytes_per_card =
-            ceil_div(f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * b.layer_count, kBpeDenominator) +
-            f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
+            ceil_div(f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count, kBpeDenominator) +
+            f.state_bytes_per_sequence * g.count * max_num_seqs;
+        out.push_back(std::move(b));
     }
     // A measured per-token override rescales the growing buckets so the table adds up to what is priced.
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16 && raw_growing_x400 > 0) {
-        const double scale = static_cast<double>(whole.growing_x400_per_token) / static_cast<double>(raw_growing_x400);
+        const double scale = static_cast<double>(model_footprint(model, groups, format, tp).growing_x400_per_token) /
+                             static_cast<double>(raw_growing_x400);
         for (auto& b : out) b.bytes_per_token_per_card *= scale;
     }
     return out;

@@ -1,17 +1,14 @@
 #include "kvcalc/catalog.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "text.h"
 
 namespace kvcalc {
 
-namespace {
+using text::iequal;
 
-bool iequal(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
+namespace {
 
 std::vector<ModelSpec> build_catalog() {
     std::vector<ModelSpec> out = seed_models();
@@ -33,6 +30,17 @@ const ModelSpec* find_model(std::string_view id) {
     for (const auto& m : model_catalog())
         if (iequal(m.id, id)) return &m;
     return nullptr;
+}
+
+const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model) {
+    static const std::vector<std::vector<LayerGroup>> groups = [] {
+        std::vector<std::vector<LayerGroup>> out;
+        for (const auto& m : model_catalog()) out.push_back(group_layers(m));
+        return out;
+    }();
+    const auto& models = model_catalog();
+    if (models.empty() || model < models.data() || model >= models.data() + models.size()) return nullptr;
+    return &groups[static_cast<std::size_t>(model - models.data())];
 }
 
 std::string model_id_list() {

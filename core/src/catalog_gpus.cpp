@@ -6,6 +6,7 @@
 
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/units.h"
+#include "text.h"
 
 namespace kvcalc {
 
@@ -84,7 +85,7 @@ std::string key(std::string_view s) {
     std::string k;
     for (char c : s) {
         if (c == ' ' || c == '_' || c == '-') continue;
-        k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        k += text::lower(c);
     }
     for (const char* prefix : {"nvidia", "geforce", "rtx"})
         if (k.rfind(prefix, 0) == 0) k.erase(0, std::string_view(prefix).size());
@@ -99,13 +100,19 @@ const std::vector<GpuSpec>& gpu_catalog() {
 }
 
 const GpuSpec* find_gpu(std::string_view id) {
+    // Normalised keys of every id and alias, built once (a constant table).
+    static const std::vector<std::pair<std::string, const GpuSpec*>> keys = [] {
+        std::vector<std::pair<std::string, const GpuSpec*>> out;
+        for (const auto& g : gpu_catalog()) {
+            out.emplace_back(key(g.id), &g);
+            for (const auto& a : g.aliases) out.emplace_back(key(a), &g);
+        }
+        return out;
+    }();
     const std::string k = key(id);
     if (k.empty()) return nullptr;
-    for (const auto& g : gpu_catalog()) {
-        if (key(g.id) == k) return &g;
-        for (const auto& a : g.aliases)
-            if (key(a) == k) return &g;
-    }
+    for (const auto& [name, gpu] : keys)
+        if (name == k) return gpu;
     return nullptr;
 }
 

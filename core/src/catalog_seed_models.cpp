@@ -33,31 +33,69 @@ const char* const kGemma31 = "reference/models.json gemma-4-31b; seed 000 §Gemm
 const char* const kGemma26 = "reference/models.json gemma-4-26b-a4b; seed 000 §Gemma 4 26B-A4B (config.json 2026-05-15)";
 const char* const kGemma12 = "reference/models.json gemma-4-12b (scripts/lib/profiles/models/gemma-4-12b.yml)";
 
-// Qwen3-Next MoE body shared by qwen3.6-35b-a3b and its fine-tunes (agents-a1, AgentWorld).
-ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* source) {
+// The identity and size facts every catalog entry starts from.
+ModelSpec base_spec(std::string id, std::string name, const char* family, int hidden_size, int layers, int heads,
+                    const char* source) {
     ModelSpec m;
     m.id = std::move(id);
     m.display_name = std::move(name);
-    m.family = "qwen3-next-moe";
-    m.hidden_size = 2048;
-    m.num_hidden_layers = 40;
-    m.num_attention_heads = 16;
+    m.family = family;
+    m.hidden_size = hidden_size;
+    m.num_hidden_layers = layers;
+    m.num_attention_heads = heads;
+    m.max_position_embeddings = 262144;  // every seed model (reference/models.json max_ctx_supported)
+    m.source = source;
+    return m;
+}
+
+// Shape of one Qwen3-Next hybrid: every 4th layer full attention (head_dim 256, K and V separate), the rest
+// Gated DeltaNet with 16 key heads of 128, `v_heads` value heads of 128 and a 4-tap convolution.
+struct QwenNextShape {
+    const char* family;
+    int hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads, linear_num_value_heads;
+};
+
+ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, const char* source) {
+    ModelSpec m = base_spec(std::move(id), std::move(name), q.family, q.hidden_size, q.num_hidden_layers,
+                            q.num_attention_heads, source);
     m.linear_num_key_heads = 16;
-    m.linear_num_value_heads = 32;
+    m.linear_num_value_heads = q.linear_num_value_heads;
     m.linear_key_head_dim = 128;
     m.linear_value_head_dim = 128;
     m.linear_conv_kernel_dim = 4;
-    m.layers = periodic_layers(40, 4, FullAttention{2, 256, 256, 2}, gated_deltanet_state(16, 32, 128, 128, 4));
-    m.num_experts = 256;
-    m.num_experts_per_tok = 8;
-    m.max_position_embeddings = 262144;
-    m.source = source;
-    m.provenance = {{"layers", std::string("10 full_attention at 3,7,…,39 + 30 Gated DeltaNet: ") + source},
-                    {"num_key_value_heads", std::string("2 (k_v_tensors 2): ") + source},
-                    {"linear_attention", std::string("16 k-heads, 32 v-heads, dims 128, conv 4: ") + source},
+    m.layers = periodic_layers(q.num_hidden_layers, 4, FullAttention{q.num_key_value_heads, 256, 256, 2},
+                               gated_deltanet_state(16, q.linear_num_value_heads, 128, 128, 4));
+    const std::string kv = std::to_string(q.num_key_value_heads), vh = std::to_string(q.linear_num_value_heads);
+    m.provenance = {{"layers", "full_attention every 4th layer (3, 7, …), the rest Gated DeltaNet: " + std::string(source)},
+                    {"num_key_value_heads", kv + ", head_dim 256, k_v_tensors 2: " + source},
+                    {"linear_attention", "16 k-heads, " + vh + " v-heads, dims 128, conv 4: " + source},
                     {"recurrent_state", "k_dim×v_dim fp32 per value head + bf16 conv over 2·key_dim+value_dim "
                                         "(vLLM gated_delta_net state shapes; reference quirk 17)"},
                     {"max_position_embeddings", std::string("262144: ") + source}};
+    return m;
+}
+
+// Qwen3-Next MoE body shared by qwen3.6-35b-a3b and its fine-tunes (agents-a1, AgentWorld): 40 layers,
+// 2 KV heads, 32 value heads, 256 experts × 8 active (seed 000 §35B-A3B).
+ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* source) {
+    ModelSpec m = qwen_next(std::move(id), std::move(name), {"qwen3-next-moe", 2048, 40, 16, 2, 32}, source);
+    m.num_experts = 256;
+    m.num_experts_per_tok = 8;
+    return m;
+}
+
+// Shape of one Gemma 4: every 6th layer global (head_dim 512), the rest sliding (head_dim 256, window 1024),
+// K = V tied on both (attention_k_eq_v; seed 000 §Gemma 4).
+struct GemmaShape {
+    const char* family;
+    int hidden_size, num_hidden_layers, num_attention_heads, global_kv_heads, sliding_kv_heads;
+};
+
+ModelSpec gemma4(std::string id, std::string name, const GemmaShape& g, const char* source) {
+    ModelSpec m = base_spec(std::move(id), std::move(name), g.family, g.hidden_size, g.num_hidden_layers,
+                            g.num_attention_heads, source);
+    m.layers = periodic_layers(g.num_hidden_layers, 6, FullAttention{g.global_kv_heads, 512, 512, 1},
+                               SlidingWindow{g.sliding_kv_heads, 256, 256, 1, 1024});
     return m;
 }
 
@@ -65,20 +103,8 @@ std::vector<ModelSpec> build() {
     std::vector<ModelSpec> out;
 
     {  // Qwen 3.6 27B: 16 full attention + 48 Gated DeltaNet.
-        ModelSpec m;
-        m.id = "qwen3.6-27b";
-        m.display_name = "Qwen 3.6 27B";
-        m.family = "qwen3-next-hybrid";
-        m.hidden_size = 5120;
-        m.num_hidden_layers = 64;
-        m.num_attention_heads = 24;
-        m.linear_num_key_heads = 16;
-        m.linear_num_value_heads = 48;
-        m.linear_key_head_dim = 128;
-        m.linear_value_head_dim = 128;
-        m.linear_conv_kernel_dim = 4;
-        m.layers = periodic_layers(64, 4, FullAttention{4, 256, 256, 2}, gated_deltanet_state(16, 48, 128, 128, 4));
-        m.max_position_embeddings = 262144;
+        // seed 000 architecture table / seed 003 QWEN36_27B: 64 layers, 24 heads, 4 KV heads, 48 value heads.
+        ModelSpec m = qwen_next("qwen3.6-27b", "Qwen 3.6 27B", {"qwen3-next-hybrid", 5120, 64, 24, 4, 48}, kQwen27);
         m.weights = {weights("autoround-int4", 17.5, "Lorbus/Qwen3.6-27B-int4-AutoRound", {"default", "int4"}, kQwen27),
                      weights("awq", 17.0, "cyankiwi/Qwen3.6-27B-AWQ-INT4", {}, kQwen27),
                      weights("fp8", 29.0, "Qwen/Qwen3.6-27B-FP8", {}, kQwen27),
@@ -89,13 +115,7 @@ std::vector<ModelSpec> build() {
                       drafter("zlab-qwen-dflash", "dflash", 1.75, 7, 0,
                               "z-lab/Qwen3.6-27B-DFlash, 1.75 GB fp16: seed 000 §Qwen 27B 6, seed 003")};
         m.calibrated = true;
-        m.source = kQwen27;
-        m.provenance = {{"layers", "16 full_attention (every 4th) + 48 Gated DeltaNet: seed 000 architecture table"},
-                        {"num_key_value_heads", "4, head_dim 256, k_v_tensors 2: seed 000 §Qwen 27B 2"},
-                        {"linear_attention", "16 k-heads, 48 v-heads, dims 128, conv 4: seed 003 QWEN36_27B"},
-                        {"recurrent_state", "k_dim×v_dim fp32 per value head + bf16 conv over 2·key_dim+value_dim "
-                                            "(vLLM gated_delta_net state shapes; reference quirk 17)"},
-                        {"weights", kQwen27}};
+        m.provenance.push_back({"weights", kQwen27});
         out.push_back(std::move(m));
     }
     {  // Qwen 3.6 35B-A3B (MoE).
@@ -113,15 +133,7 @@ std::vector<ModelSpec> build() {
         out.push_back(std::move(m));
     }
     {  // Gemma 4 31B: 50 sliding (window 1024) + 10 global, K = V tied.
-        ModelSpec m;
-        m.id = "gemma-4-31b";
-        m.display_name = "Gemma 4 31B";
-        m.family = "gemma4-swa-dense";
-        m.hidden_size = 5376;
-        m.num_hidden_layers = 60;
-        m.num_attention_heads = 32;
-        m.layers = periodic_layers(60, 6, FullAttention{16, 512, 512, 1}, SlidingWindow{16, 256, 256, 1, 1024});
-        m.max_position_embeddings = 262144;
+        ModelSpec m = gemma4("gemma-4-31b", "Gemma 4 31B", {"gemma4-swa-dense", 5376, 60, 32, 16, 16}, kGemma31);
         m.weights = {weights("autoround-int4", 18.0, "", {"default", "int4"}, kGemma31),
                      weights("awq", 17.0, "cyankiwi/gemma-4-31B-it-AWQ-4bit", {}, kGemma31),
                      weights("qat-w4a16", 22.0, "", {}, kGemma31),
@@ -133,7 +145,6 @@ std::vector<ModelSpec> build() {
                       drafter("zlab-gemma-dflash", "dflash", 2.9, 0, 0,
                               "z-lab gemma-4-31b-it-dflash 2.9 GB fp16: seed 000 §Gemma 31B 6")};
         m.calibrated = true;
-        m.source = kGemma31;
         m.provenance = {{"layers", "[sliding ×5, full ×1] ×10: seed 000 §Gemma 4 31B"},
                         {"num_key_value_heads", "16 on both layer types; head_dim 256 sliding / 512 global: seed 000"},
                         {"k_v_tensors", "1 (attention_k_eq_v: true, confirmed against boot-log KV size): seed 000"},
@@ -142,24 +153,15 @@ std::vector<ModelSpec> build() {
         out.push_back(std::move(m));
     }
     {  // Gemma 4 26B-A4B (MoE): 25 sliding (8 KV heads) + 5 global (2 KV heads).
-        ModelSpec m;
-        m.id = "gemma-4-26b-a4b";
-        m.display_name = "Gemma 4 26B-A4B (MoE)";
-        m.family = "gemma4-swa-moe";
-        m.hidden_size = 2816;
-        m.num_hidden_layers = 30;
-        m.num_attention_heads = 16;
-        m.layers = periodic_layers(30, 6, FullAttention{2, 512, 512, 1}, SlidingWindow{8, 256, 256, 1, 1024});
+        ModelSpec m = gemma4("gemma-4-26b-a4b", "Gemma 4 26B-A4B (MoE)", {"gemma4-swa-moe", 2816, 30, 16, 2, 8}, kGemma26);
         m.num_experts = 128;
         m.num_experts_per_tok = 8;
-        m.max_position_embeddings = 262144;
         m.weights = {weights("awq", 17.0, "", {"default"}, kGemma26),
                      weights("autoround-int4-mixed", 16.0, "", {"int4"}, kGemma26),
                      weights("bf16", 52.0, "", {}, "seed 000 §26B-A4B weights table (~52 GB, unquantized)")};
         m.drafters = {drafter("gemma-26b-it-assistant", "mtp_assistant", 0.97, 4, 0,
                               "drafters/gemma-26b-it-assistant.yml 0.97 GB: reference/models.json")};
         m.calibrated = false;
-        m.source = kGemma26;
         m.provenance = {{"layers", "full_attention at 5, 11, 17, 23, 29 (layer_types): seed 000"},
                         {"num_key_value_heads", "8 sliding / 2 global (num_global_key_value_heads): seed 000"},
                         {"k_v_tensors", "1 (attention_k_eq_v: true): seed 000"},
@@ -181,15 +183,7 @@ std::vector<ModelSpec> build() {
         out.push_back(std::move(m));
     }
     {  // Gemma 4 12B: 40 sliding + 8 global; growing KV from a measured boot.
-        ModelSpec m;
-        m.id = "gemma-4-12b";
-        m.display_name = "Gemma 4 12B";
-        m.family = "gemma4-swa-dense";
-        m.hidden_size = 3840;
-        m.num_hidden_layers = 48;
-        m.num_attention_heads = 16;
-        m.layers = periodic_layers(48, 6, FullAttention{8, 512, 512, 1}, SlidingWindow{8, 256, 256, 1, 1024});
-        m.max_position_embeddings = 262144;
+        ModelSpec m = gemma4("gemma-4-12b", "Gemma 4 12B", {"gemma4-swa-dense", 3840, 48, 16, 8, 8}, kGemma12);
         // 8.16 GiB of KV for 384,019 tokens at TP=2 bf16 → 22,816 B per token per card → 45,632 B at TP=1.
         m.measured_kv_growing_bytes_per_token_tp1_bf16 = 45632;
         m.weights = {weights("bf16", 23.9, "", {"default"}, kGemma12),
@@ -198,7 +192,6 @@ std::vector<ModelSpec> build() {
         m.drafters = {drafter("gemma-12b-it-assistant", "mtp_assistant", 0.85, 4, 0,
                               "drafters/gemma-12b-it-assistant.yml 0.85 GB: reference/models.json")};
         m.calibrated = false;  // its single anchor is circular (reference quirk 25)
-        m.source = kGemma12;
         m.provenance = {{"layers", "8 global + 40 sliding (every 6th global): reference/models.json layer_split"},
                         {"kv_growing", "measured 45,632 B/token bf16 TP1 (boot log: 8.16 GiB / 384,019 tokens, TP2) "
                                        "replaces the layer formula: reference/models.json measured_overrides"},

@@ -32,10 +32,11 @@ int tp_heads(const LayerCache& c) {
         c);
 }
 
-bool tp_fits(const ModelSpec& m, int tp) {
+bool tp_fits(const std::vector<LayerGroup>& groups, const ModelSpec& m, int tp) {
     if (tp < 1 || tp > kMaxTensorParallel) return false;
     if (m.num_attention_heads > 0 && m.num_attention_heads % tp != 0) return false;
-    for (const auto& c : m.layers) {
+    for (const auto& g : groups) {
+        const LayerCache& c = g.cache;
         const int h = tp_heads(c);
         if (h == 0) continue;
         if (std::holds_alternative<RecurrentState>(c)) {
@@ -49,15 +50,50 @@ bool tp_fits(const ModelSpec& m, int tp) {
 
 }  // namespace
 
+namespace {
+// Equality without std::variant's visitation table (this runs once per layer on every prediction).
+bool same_layer(const LayerCache& a, const LayerCache& b) {
+    if (a.index() != b.index()) return false;
+    if (const auto* x = std::get_if<FullAttention>(&a)) return *x == *std::get_if<FullAttention>(&b);
+    if (const auto* x = std::get_if<SlidingWindow>(&a)) return *x == *std::get_if<SlidingWindow>(&b);
+    if (const auto* x = std::get_if<RecurrentState>(&a)) return *x == *std::get_if<RecurrentState>(&b);
+    if (const auto* x = std::get_if<MlaLatent>(&a)) return *x == *std::get_if<MlaLatent>(&b);
+    return true;  // NoCache
+}
+}  // namespace
+
+std::vector<LayerGroup> group_layers(const ModelSpec& model) {
+    std::vector<LayerGroup> out;
+    out.reserve(4);
+    std::size_t last = 0;
+    for (const auto& c : model.layers) {
+        if (!out.empty() && same_layer(out[last].cache, c)) {
+            ++out[last].count;
+            continue;
+        }
+        std::size_t i = 0;
+        while (i < out.size() && !same_layer(out[i].cache, c)) ++i;
+        if (i == out.size()) out.push_back({c, 0});
+        ++out[i].count;
+        last = i;
+    }
+    return out;
+}
+
 std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model) {
+    const auto groups = group_layers(model);
     std::vector<int> out;
     for (int tp = 1; tp <= kMaxTensorParallel; ++tp)
-        if (tp_fits(model, tp)) out.push_back(tp);
+        if (tp_fits(groups, model, tp)) out.push_back(tp);
     return out;
 }
 
 Diagnostics check_tensor_parallel(const ModelSpec& model, int tp) {
-    if (tp_fits(model, tp)) return {};
+    return check_tensor_parallel(model, group_layers(model), tp);
+}
+
+Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<LayerGroup>& groups, int tp) {
+    if (tp_fits(groups, model, tp)) return {};
     std::string valid;
     for (int v : valid_tensor_parallel_sizes(model)) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
     std::string why = (tp < 1 || tp > kMaxTensorParallel)
@@ -93,17 +129,24 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
 }
 
 ModelFootprint model_footprint(const ModelSpec& model, const KvFormat& format, int tp) {
+    return model_footprint(model, group_layers(model), format, tp);
+}
+
+ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
+                               int tp) {
     ModelFootprint m;
-    for (const auto& c : model.layers) {
+    for (const auto& g : groups) {
+        const LayerCache& c = g.cache;
+        const std::int64_t n = g.count;
         const LayerFootprint f = layer_footprint(c, format, tp);
-        m.growing_x400_per_token += f.growing_x400_per_token;
-        m.sliding_x400_per_token_window += f.window_x400_per_token;
-        m.sliding_fixed_x400 += f.window_x400_per_token * f.window_tokens;
+        m.growing_x400_per_token += f.growing_x400_per_token * n;
+        m.sliding_x400_per_token_window += f.window_x400_per_token * n;
+        m.sliding_fixed_x400 += f.window_x400_per_token * f.window_tokens * n;
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
-        m.state_bytes_per_sequence += f.state_bytes_per_sequence;
-        if (std::holds_alternative<RecurrentState>(c)) ++m.num_recurrent_layers;
-        if (std::holds_alternative<SlidingWindow>(c)) ++m.num_sliding_layers;
-        if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) ++m.num_growing_layers;
+        m.state_bytes_per_sequence += f.state_bytes_per_sequence * n;
+        if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
+        if (std::holds_alternative<SlidingWindow>(c)) m.num_sliding_layers += g.count;
+        if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) m.num_growing_layers += g.count;
     }
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16) {
         // bf16 figure × (bpe / 2) / tp, kept in 1/400 byte: bytes × bpe_x400 / 2 / tp.
@@ -114,10 +157,10 @@ ModelFootprint model_footprint(const ModelSpec& model, const KvFormat& format, i
 
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len) {
     std::int64_t x400 = 0;
-    for (const auto& c : model.layers) {
-        if (!std::holds_alternative<SlidingWindow>(c)) continue;
-        const LayerFootprint f = layer_footprint(c, format, tp);
-        x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len);
+    for (const auto& g : group_layers(model)) {
+        if (!std::holds_alternative<SlidingWindow>(g.cache)) continue;
+        const LayerFootprint f = layer_footprint(g.cache, format, tp);
+        x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count;
     }
     return ceil_div(x400, kBpeDenominator);
 }

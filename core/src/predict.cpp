@@ -10,10 +10,21 @@ namespace kvcalc {
 
 namespace {
 
+// "12.34" from a value × 100 already rounded (integer formatting: snprintf dominated the prediction time).
+std::string two_decimals(std::int64_t hundredths) {
+    std::string out = hundredths < 0 ? "-" : "";
+    if (hundredths < 0) hundredths = -hundredths;
+    out += std::to_string(hundredths / 100);
+    out += '.';
+    out += static_cast<char>('0' + hundredths / 10 % 10);
+    out += static_cast<char>('0' + hundredths % 10);
+    return out;
+}
+
+// Bytes as decimal GB with two decimals, e.g. "7.30 GB".
 std::string gb(std::int64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GB", bytes_to_gb(bytes));
-    return buf;
+    const std::int64_t h = bytes >= 0 ? (bytes + 5'000'000) / 10'000'000 : -((-bytes + 5'000'000) / 10'000'000);
+    return two_decimals(h) + " GB";
 }
 
 std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
@@ -24,13 +35,14 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
         return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
                "sequence needs " + gb(t.kv_one_sequence_bytes) + ": vLLM refuses to start";
     if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.2f", t.kv_one_sequence_bytes > 0
-                                                  ? static_cast<double>(t.available_for_kv_bytes) /
-                                                        static_cast<double>(t.kv_one_sequence_bytes)
-                                                  : 0.0);
-        return "requested KV " + gb(t.kv_growing_requested_bytes) + " is capped to " + gb(t.available_for_kv_bytes) +
-               ": about " + buf + " full-length sequences fit at once (max_num_seqs " + std::to_string(seqs) + ")";
+        const std::int64_t ratio_x100 =
+            t.kv_one_sequence_bytes > 0 ? t.available_for_kv_bytes * 100 / t.kv_one_sequence_bytes : 0;
+        std::string out;
+        out.reserve(128);
+        out.append("requested KV ").append(gb(t.kv_growing_requested_bytes)).append(" is capped to ");
+        out.append(gb(t.available_for_kv_bytes)).append(": about ").append(two_decimals(ratio_x100));
+        out.append(" full-length sequences fit at once (max_num_seqs ").append(std::to_string(seqs)).append(")");
+        return out;
     }
     if (v == Verdict::tight)
         return "demand " + gb(t.demand_bytes) + " is within 1.5 GB of the budget " + gb(t.budget_bytes);
@@ -86,8 +98,8 @@ CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const
     else if (r.footprint.num_sliding_layers > 0) b.layout = "sliding_window";
     else {
         b.layout = "dense_gqa";
-        for (const auto& c : r.model->layers)
-            if (std::holds_alternative<MlaLatent>(c)) b.layout = "mla";
+        for (const auto& g : r.groups)
+            if (std::holds_alternative<MlaLatent>(g.cache)) b.layout = "mla";
     }
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_bytes;
@@ -112,11 +124,10 @@ CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const
 
 Report predict(const Scenario& scenario) {
     Report rep;
-    const std::optional<ResolvedScenario> r = resolve(scenario, rep.diagnostics);
+    std::optional<ResolvedScenario> r = resolve(scenario, rep.diagnostics);
     if (!r) return rep;
     const ResolvedSettings& set = r->settings;
     rep.ok = true;
-    rep.settings = set;
     rep.terms = compute_terms(*r, set.max_model_len, set.max_num_seqs, set.vram_bytes);
     rep.verdict = classify(rep.terms);
     rep.reason = reason_for(rep.verdict, rep.terms, set.max_num_seqs);
@@ -127,7 +138,9 @@ Report predict(const Scenario& scenario) {
                                      : 0.0;
     add_notes(scenario, *r, rep.terms, rep.notes);
     rep.breakdown = breakdown_for(scenario, *r, rep.terms);
-    rep.buckets = cache_buckets(*r->model, *r->format, set.tensor_parallel_size, set.max_model_len, set.max_num_seqs);
+    rep.buckets = cache_buckets(*r->model, r->groups, *r->format, set.tensor_parallel_size, set.max_model_len,
+                                set.max_num_seqs);
+    rep.settings = std::move(r->settings);  // last use of `set`
     return rep;
 }
 

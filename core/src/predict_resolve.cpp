@@ -1,7 +1,6 @@
 // Scenario → ResolvedScenario: look-ups and input validation. Every error names the field, the value and
 // what would be valid; nothing is clamped silently.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -10,18 +9,16 @@
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
+#include "text.h"
+
 namespace kvcalc {
+
+using text::iequal;
 
 namespace {
 
 constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
 constexpr std::int64_t kMaxNumSeqsLimit = 65536;
-
-bool iequal(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
 
 std::string num(double v) {
     char buf[64];
@@ -87,7 +84,9 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
 
     const int tp = s.tensor_parallel_size;
     if (r.model && !r.model->layers.empty()) {
-        for (auto& x : check_tensor_parallel(*r.model, tp)) d.push_back(std::move(x));
+        const auto* cached = catalog_layer_groups(r.model);
+        r.groups = cached ? *cached : group_layers(*r.model);
+        for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
             error(d, "max_model_len_too_long", "max_model_len",
                   "max_model_len " + std::to_string(s.max_model_len) + " exceeds " + r.model->id +
@@ -236,7 +235,7 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.drafter = r.drafter ? r.drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
     out.drafter_bytes_total = drafter_total;
     out.num_speculative_tokens = spec_tokens;
-    r.footprint = model_footprint(*r.model, *r.format, tp);
+    r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
     return r;
 }

@@ -42,5 +42,6 @@ TEST_SUITE("activation") {
         // Not applied to families without linear attention.
         CHECK(gdn_prefill_scratch_bytes(*find_model("gemma-4-31b"), 2, 16384) == 0);
         CHECK(find_activation_fit("no-such-family") == nullptr);
+        CHECK(find_activation_fit("generic") == find_activation_fit("generic-dense"));
     }
 }

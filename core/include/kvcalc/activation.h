@@ -26,7 +26,8 @@ struct ActivationFit {
     const char* source;
 };
 
-/// The fit for a family string; nullptr when the family is unknown (callers fall back to "generic-dense").
+/// The fit for a family string ("generic" and "dense" mean "generic-dense"); nullptr when the family is unknown
+/// (callers fall back to "generic-dense" with a warning).
 const ActivationFit* find_activation_fit(std::string_view family);
 
 /// GDN chunked-prefill scratch on one card for a batch of `batched_tokens` (constants.json gdn_prefill_scratch):

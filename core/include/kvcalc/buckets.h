@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kvcalc/kv_format.h"
+#include "kvcalc/layer_cache.h"
 #include "kvcalc/model_spec.h"
 
 namespace kvcalc {
@@ -22,6 +23,11 @@ struct CacheBucket {
 /// and max_num_seqs for recurrent state. Requires a valid tp.
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
                                        std::int64_t max_model_len, std::int64_t max_num_seqs);
+
+/// Same, from groups already made by group_layers(model).
+std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
+                                       const KvFormat& format, int tp, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs);
 
 /// Name of a LayerCache alternative ("full_attention", ...).
 const char* layer_cache_kind(const LayerCache& cache);

@@ -31,12 +31,14 @@ struct CalibrationResult {
     bool circular = false;
 };
 
+/// Correct rows / rows for one model.
 struct CalibrationModelScore {
     std::string model_id;
     int correct = 0;
     int total = 0;
 };
 
+/// Every row's result, the per-model scores (first-appearance order) and the overall score.
 struct CalibrationSummary {
     std::vector<CalibrationResult> results;
     std::vector<CalibrationModelScore> per_model;
@@ -44,7 +46,7 @@ struct CalibrationSummary {
     int total = 0;
 };
 
-/// Evaluates every calibration row.
+/// Evaluates every calibration row with predict(); each row is priced on the card that was measured.
 CalibrationSummary run_calibration();
 
 }  // namespace kvcalc

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kvcalc/layer_cache.h"
 #include "kvcalc/model_spec.h"
 #include "kvcalc/scenario.h"
 
@@ -23,6 +24,9 @@ const std::vector<ModelSpec>& model_catalog();
 
 /// Finds a model by id (exact, case-insensitive); nullptr when unknown.
 const ModelSpec* find_model(std::string_view id);
+
+/// group_layers() of a model_catalog() entry, computed once; nullptr when `model` is not a catalog entry.
+const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model);
 
 /// Comma-separated catalog ids (for diagnostics).
 std::string model_id_list();

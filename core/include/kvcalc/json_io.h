@@ -21,13 +21,19 @@ void read_scenario(const nlohmann::json& j, Scenario& out, Diagnostics& diagnost
 /// Reads an inline ModelSpec (same keys as to_json(ModelSpec)); never throws.
 void read_model(const nlohmann::json& j, ModelSpec& out, Diagnostics& diagnostics, const std::string& path);
 
+/// Scenario → JSON with every key (defaults included), "schema": 1; a preset's id goes to "compose_source".
 void to_json(nlohmann::json& j, const Scenario& s);
 /// nlohmann ADL hook; throws std::invalid_argument with the first error message (use read_scenario to avoid it).
 void from_json(const nlohmann::json& j, Scenario& s);
+/// ModelSpec → JSON; consecutive identical layers are written as one run with "count".
 void to_json(nlohmann::json& j, const ModelSpec& m);
+/// {"severity", "code", "field", "message"}.
 void to_json(nlohmann::json& j, const Diagnostic& d);
+/// Report → JSON ("schema": 1, "ok", "diagnostics", then settings/terms/verdict/… when ok); all memory in bytes.
 void to_json(nlohmann::json& j, const Report& r);
+/// {"ok", "value", "value_rounded", "limiting_term", "bound", "diagnostics"}.
 void to_json(nlohmann::json& j, const SolveResult& r);
+/// {"schema", "rows", "per_model", "correct", "total"} (docs/SCHEMA.md).
 void to_json(nlohmann::json& j, const CalibrationSummary& c);
 
 }  // namespace kvcalc

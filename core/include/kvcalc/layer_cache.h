@@ -12,6 +12,15 @@ namespace kvcalc {
 /// Largest tensor_parallel_size kvcalc prices (single-node rigs, seed 000 "1-8 GPUs").
 inline constexpr int kMaxTensorParallel = 8;
 
+/// One distinct layer cache of a model and how many layers have it (first-appearance order).
+struct LayerGroup {
+    LayerCache cache;
+    int count = 0;
+};
+
+/// Groups model.layers into distinct values, so per-layer math runs once per kind of layer.
+std::vector<LayerGroup> group_layers(const ModelSpec& model);
+
 /// KV heads one rank holds: heads / tp when tp divides heads, 1 (replicated) when tp > heads and heads
 /// divides tp, 0 when the split is impossible. Source: vLLM attention head sharding (replicates KV heads
 /// when tp exceeds them); DESIGN.md.
@@ -23,6 +32,8 @@ std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model);
 /// Error diagnostic (field "tensor_parallel_size") when `tp` is outside 1..8 or does not split the model's
 /// heads; the message lists the valid values. Empty when tp is fine.
 Diagnostics check_tensor_parallel(const ModelSpec& model, int tp);
+/// Same, from groups already made by group_layers(model).
+Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<LayerGroup>& groups, int tp);
 
 /// What one layer keeps on one card. KV sizes are in 1/400 byte per token (see kBpeDenominator).
 struct LayerFootprint {
@@ -53,6 +64,9 @@ struct ModelFootprint {
 
 /// Sums layer_footprint over model.layers, applying measured_kv_growing_bytes_per_token_tp1_bf16 when set.
 ModelFootprint model_footprint(const ModelSpec& model, const KvFormat& format, int tp);
+/// Same, from groups already made by group_layers(model) (the hot path reuses them).
+ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
+                               int tp);
 
 /// Sliding-window bytes on one card for a given max_model_len: each sliding layer keeps
 /// min(window, max_model_len) tokens; constant in max_num_seqs as seed 000 §Gemma 3 prices it.

@@ -38,6 +38,9 @@ struct SlidingWindow {
 struct MlaLatent {
     int kv_lora_rank = 0;
     int qk_rope_head_dim = 0;
+    /// DeepSeek V3.2 sparse-attention indexer: one extra key of index_head_dim elements per token per layer
+    /// (stored fp8 with a 4-byte scale per token in vLLM/SGLang). 0 = no indexer. Added by branch `config`.
+    int index_head_dim = 0;
     bool operator==(const MlaLatent&) const = default;
 };
 
@@ -49,7 +52,7 @@ struct RecurrentState {
     std::int64_t conv_elements = 0;    ///< short-convolution state elements per sequence
     int num_heads = 1;                 ///< heads the state is split over under TP
     int state_dtype_bytes = 4;         ///< mamba_ssm_dtype (fp32 = 4 on the seed stack)
-    int conv_dtype_bytes = 2;          ///< conv state is kept in the model dtype (bf16 = 2)
+    int conv_dtype_bytes = 2;          ///< conv state is kept in the model dtype (bf16 = 2) in vLLM
     bool operator==(const RecurrentState&) const = default;
 };
 
@@ -112,6 +115,14 @@ struct ModelSpec {
     std::optional<std::int64_t> measured_kv_growing_bytes_per_token_tp1_bf16;
     std::string source;                         ///< where the catalog entry comes from
     std::vector<Provenance> provenance;
+
+    // ---- Added by branch `config` (issue 5: any model from its config.json). All default to "absent". ----
+    std::string model_type;                   ///< config.json `model_type`, e.g. "llama", "gpt_oss"; empty for seeds
+    /// Parallel hybrids (Falcon-H1) keep a second cache beside each attention layer: entry i is layer i's
+    /// Mamba state. Empty for every other model. The KV/state budget must sum `layers` and `parallel_caches`.
+    std::vector<LayerCache> parallel_caches;
+    int num_kv_shared_layers = 0;             ///< trailing layers reusing earlier layers' KV (their entry is NoCache)
+    std::int64_t num_parameters = 0;          ///< total parameters (param_count.h); 0 = unknown
 };
 
 }  // namespace kvcalc

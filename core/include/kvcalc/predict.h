@@ -20,6 +20,7 @@ struct ResolvedScenario {
     const GpuSpec* gpu = nullptr;       ///< nullptr when VRAM was given as a number
     const Drafter* drafter = nullptr;
     ResolvedSettings settings;
+    std::vector<LayerGroup> groups;     ///< group_layers(*model)
     ModelFootprint footprint;           ///< per card at settings.tensor_parallel_size
     std::int64_t kv_extra_tokens = 0;   ///< MTP positions added to every sequence
 };

@@ -1,0 +1,122 @@
+// How each serving engine allocates the KV cache for a ModelSpec: vLLM (V1 engine), llama.cpp, SGLang.
+// Rules, formulas and their upstream sources: docs/ENGINE_RULES.md. Sizes are bytes; *_gib = bytes / 2^30.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/model_spec.h"
+
+namespace kvcalc {
+
+// ---------------------------------------------------------------- vLLM
+
+/// vLLM serving settings that change the KV cache (vLLM CLI names).
+struct VllmSettings {
+    int tensor_parallel_size = 1;
+    std::int64_t max_model_len = 0;             ///< 0 = the model's max_position_embeddings
+    std::int64_t max_num_batched_tokens = 8192; ///< sliding layers keep window − 1 + this many tokens
+    int block_size = 16;                        ///< tokens per KV block (vLLM default 16)
+    /// auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, int8_per_token_head, nvfp4. "auto" = model dtype.
+    std::string kv_cache_dtype = "auto";
+    int model_dtype_bytes = 2;                  ///< what "auto" means (bf16 checkpoints: 2)
+    bool disable_hybrid_kv_cache_manager = false; ///< true: sliding layers are allocated like full ones
+    bool mamba_prefix_caching_align = false;    ///< prefix caching "align" mode: 2 state pages per sequence
+};
+
+/// What vLLM prints at start-up, predicted from the model, the settings and the KV memory per rank.
+struct VllmKvPrediction {
+    std::string engine_rules = "vLLM V1 (kv_cache_interface.py, kv_cache_utils.py)";
+    std::int64_t available_kv_bytes = 0;        ///< the input, minimum over ranks
+    double available_kv_gib = 0.0;              ///< "Available KV cache memory: X GiB"
+    std::int64_t kv_bytes_per_token = 0;        ///< growing (full / MLA) layers, per rank
+    std::int64_t sliding_bytes_per_sequence = 0;///< sliding layers at their per-request cap, per rank
+    std::int64_t state_bytes_per_sequence = 0;  ///< recurrent (Mamba / DeltaNet) state pages, per rank
+    std::int64_t page_size_bytes = 0;           ///< one block of one layer (after page-size unification)
+    int num_kv_cache_groups = 0;
+    std::int64_t num_blocks = 0;
+    std::int64_t gpu_kv_cache_tokens = 0;       ///< "GPU KV cache size: N tokens" as vLLM prints it
+    double max_concurrency = 0.0;               ///< "Maximum concurrency for max_model_len tokens per request"
+    std::int64_t kv_needed_bytes = 0;           ///< KV one max_model_len request needs (start-up check)
+    bool refuses_to_start = false;              ///< vLLM raises at start-up
+    std::int64_t estimated_max_model_len = 0;   ///< printed with the refusal (0 when none fits)
+    std::vector<std::string> notes;             ///< e.g. why the token count is misleading for hybrids
+    Diagnostics diagnostics;                    ///< errors (bad TP, unknown dtype) make the prediction unusable
+};
+
+/// Predicts vLLM's KV start-up lines. `available_kv_bytes_per_rank` holds the memory left for KV on each
+/// tensor-parallel rank (the core's budget computes it; tests take it from the log); the pool is the minimum.
+VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const VllmSettings& settings,
+                                 const std::vector<std::int64_t>& available_kv_bytes_per_rank);
+
+/// Non-KV memory of a vLLM worker for models without a measured calibration, from published start-up logs
+/// (docs/ENGINE_RULES.md lists each measurement). Always marked uncalibrated, with its error band.
+struct UncalibratedOverheads {
+    std::int64_t activation_peak_bytes = 0;   ///< profiling forward at max_num_batched_tokens
+    std::int64_t non_torch_bytes = 0;         ///< CUDA context, NCCL buffers (grows with TP > 1)
+    std::int64_t cuda_graph_bytes = 0;        ///< CUDA graph capture pool
+    std::int64_t error_band_bytes = 0;        ///< ± on the sum of the three terms
+    bool uncalibrated = true;
+    std::vector<std::string> sources;
+};
+UncalibratedOverheads estimate_vllm_overheads(const ModelSpec& model, const VllmSettings& settings);
+
+// ---------------------------------------------------------------- llama.cpp
+
+/// llama.cpp context settings that change the KV cache (llama-server flag names).
+struct LlamaCppSettings {
+    std::int64_t n_ctx = 4096;        ///< total context (-c); split over sequences unless kv_unified
+    int n_seq_max = 1;                ///< parallel sequences (-np)
+    bool kv_unified = false;          ///< one shared cache for all sequences (--kv-unified)
+    int n_ubatch = 512;               ///< physical batch (-ub); sliding cache keeps window + n_ubatch cells
+    bool swa_full = false;            ///< --swa-full: sliding layers get the full context
+    bool flash_attn = true;           ///< cell padding 256 with flash attention, 32 without (2025 builds)
+    std::string cache_type_k = "f16"; ///< f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl
+    std::string cache_type_v = "f16";
+};
+
+/// The KV buffers llama.cpp reports ("llama_kv_cache: size = X MiB"), all layers on all devices.
+struct LlamaCppKvPrediction {
+    std::string engine_rules = "llama.cpp (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp)";
+    std::int64_t full_cells = 0;      ///< cells per stream of the non-SWA cache (as llama.cpp prints them)
+    std::int64_t swa_cells = 0;       ///< cells per stream of the SWA cache
+    int streams = 1;                  ///< n_seq_max without --kv-unified, else 1; bytes cover all streams
+    int full_layers = 0, swa_layers = 0, recurrent_layers = 0;
+    std::int64_t full_bytes = 0, swa_bytes = 0, recurrent_bytes = 0;
+    std::int64_t k_bytes = 0, v_bytes = 0;  ///< split of full_bytes + swa_bytes
+    std::int64_t total_bytes = 0;
+    std::int64_t kv_bytes_per_token = 0;    ///< full layers, K + V, per cell
+    std::vector<std::string> notes;
+    Diagnostics diagnostics;
+};
+LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& model, const LlamaCppSettings& settings);
+
+// ---------------------------------------------------------------- SGLang
+
+/// SGLang settings that change the KV pool.
+struct SglangSettings {
+    int tp_size = 1;
+    std::string kv_cache_dtype = "auto";  ///< auto, bf16, fp8_e4m3, fp8_e5m2
+    int model_dtype_bytes = 2;
+};
+
+/// SGLang's token pool: "KV Cache is allocated. #tokens: N, K size: X GB, V size: Y GB" ("GB" = GiB).
+struct SglangKvPrediction {
+    std::string engine_rules = "SGLang (mem_cache/memory_pool.py)";
+    std::int64_t cell_size_bytes = 0;      ///< bytes per token per rank, all layers (incl. indexer)
+    std::int64_t max_total_num_tokens = 0;
+    std::int64_t k_bytes = 0, v_bytes = 0; ///< MHA: K and V buffers; MLA: latent in k_bytes, v_bytes 0
+    std::vector<std::string> notes;
+    Diagnostics diagnostics;
+};
+SglangKvPrediction predict_sglang_kv(const ModelSpec& model, const SglangSettings& settings,
+                                     std::int64_t available_kv_bytes_per_rank);
+
+/// SGLang's pool budget from its start-up numbers: memory free after loading weights minus what
+/// mem_fraction_static leaves aside, (avail_after_load − total_gpu × (1 − mem_fraction_static)). Bytes; never
+/// negative (0 means no pool).
+std::int64_t sglang_kv_pool_bytes(std::int64_t total_gpu_bytes, std::int64_t avail_after_load_bytes,
+                                  double mem_fraction_static);
+
+}  // namespace kvcalc

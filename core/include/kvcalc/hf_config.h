@@ -1,0 +1,63 @@
+// Reading a Hugging Face config.json into a ModelSpec (no I/O: the caller hands over the text).
+// Key aliases, layer typing rules and the diagnostics are documented in docs/CONFIG_JSON.md.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/model_spec.h"
+
+namespace kvcalc {
+
+/// Architecture dimensions a config.json carries beyond ModelSpec: what param_count.h needs to count
+/// parameters and what weights estimation needs to price them. 0 / empty / false means "absent".
+struct HfArchitecture {
+    std::string model_type;                 ///< `model_type` of the text model
+    std::vector<std::string> architectures; ///< `architectures` (top level)
+    int vocab_size = 0;
+    int intermediate_size = 0;              ///< dense MLP width
+    int moe_intermediate_size = 0;          ///< one routed expert's width
+    int shared_expert_intermediate_size = 0;///< total shared-expert width (Qwen2-MoE / Qwen3-Next style)
+    int n_shared_experts = 0;               ///< DeepSeek style shared experts, each moe_intermediate_size wide
+    int first_k_dense_replace = 0;          ///< leading layers with a dense MLP instead of experts (DeepSeek)
+    bool tie_word_embeddings = false;       ///< lm_head shares the embedding matrix
+    bool attention_bias = false;            ///< q/k/v (and o for gpt-oss) projections have biases
+    bool qk_norm = false;                   ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)
+    bool attention_sinks = false;           ///< learned per-head sink logits (gpt-oss); no cache cost
+    int head_dim = 0;                       ///< attention head dim of full/sliding layers
+    int global_head_dim = 0;                ///< Gemma 4 full-attention head dim (0 = same as head_dim)
+    int num_key_value_heads = 0;
+    int num_global_key_value_heads = 0;     ///< Gemma 4 full-attention KV heads (0 = same)
+    bool attention_k_eq_v = false;          ///< Gemma 4: K and V are one tensor
+    // MLA (DeepSeek V2/V3, Kimi K2); kv_lora_rank == 0 when the model has no MLA.
+    int q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+    int index_head_dim = 0, index_n_heads = 0;  ///< DeepSeek V3.2 sparse-attention indexer
+    // Mamba (Jamba = Mamba-1; Nemotron-H, Falcon-H1 = Mamba-2). 0 when absent.
+    int mamba_num_heads = 0, mamba_head_dim = 0, mamba_d_state = 0, mamba_n_groups = 0;
+    int mamba_d_conv = 0, mamba_d_inner = 0;
+    std::string torch_dtype;                ///< "bfloat16", "float16", "float32"; empty = not stated
+    std::string quant_method;               ///< quantization_config.quant_method ("fp8", "mxfp4", "awq", "gptq", …)
+    int quant_bits = 0;                     ///< quantization_config bits / num_bits, 0 = not stated
+    int quant_group_size = 0;               ///< quantization_config group_size, 0 = not stated
+};
+
+/// What read_hf_config returns: the ModelSpec (layers typed, provenance filled), the extra dimensions, and
+/// every problem found. When `diagnostics` holds an error the spec must not be used.
+struct HfConfig {
+    ModelSpec spec;
+    HfArchitecture arch;
+    Diagnostics diagnostics;
+};
+
+/// Parses the text of a Hugging Face config.json and types every layer (full / sliding / MLA / linear or
+/// Mamba state / none). Follows `text_config` for multimodal wrappers, accepts the known key aliases and
+/// records in `spec.provenance` which key each fact came from. Never throws: malformed JSON, wrong value
+/// types and absurd values (0 layers, 1e12 heads) come back as error diagnostics naming the key path; missing
+/// optional keys come back as warnings saying what was assumed. `spec.family` is "generic",
+/// `spec.calibrated` false, `spec.id` empty (the caller names it); `spec.num_parameters` is filled from
+/// param_count.h when the MLP widths are known.
+HfConfig read_hf_config(std::string_view config_json_text);
+
+}  // namespace kvcalc

@@ -1,0 +1,370 @@
+// read_hf_config: config.json text → ModelSpec. Key aliases and typing rules: docs/CONFIG_JSON.md.
+#include "kvcalc/hf_config.h"
+
+#include <algorithm>
+
+#include "hf_config_keys.h"
+#include "hf_config_layers.h"
+#include "kvcalc/param_count.h"
+
+namespace kvcalc {
+
+namespace {
+
+using hf::KeyReader;
+using hf::MixerKind;
+
+// Plausibility limits: far beyond any published model, small enough that products stay in int64.
+constexpr std::int64_t kMaxLayers = 10000;
+constexpr std::int64_t kMaxHeads = 100000;
+constexpr std::int64_t kMaxDim = 1000000;
+constexpr std::int64_t kMaxTokens = 1000000000;
+
+int as_int(std::optional<std::int64_t> v, int fallback = 0) { return v ? static_cast<int>(*v) : fallback; }
+
+/// Bytes per element of the checkpoint dtype name ("bfloat16" → 2); 0 when unknown.
+int dtype_bytes(const std::string& name) {
+    if (name == "float32" || name == "fp32") return 4;
+    if (name == "bfloat16" || name == "float16" || name == "bf16" || name == "fp16" || name == "half") return 2;
+    return 0;
+}
+
+struct Attn {
+    int heads = 0, kv_heads = 0, head_dim = 0;
+    int global_kv_heads = 0, global_head_dim = 0;
+    int kv_tensors = 2;
+    std::int64_t window = 0;
+};
+
+void read_identity(KeyReader& keys, const nlohmann::json& root, HfConfig& out) {
+    out.arch.model_type = keys.string({"model_type"}, "model_type").value_or("");
+    auto it = root.find("architectures");
+    if (it != root.end() && it->is_array()) {
+        for (const auto& a : *it) {
+            if (a.is_string()) out.arch.architectures.push_back(a.get<std::string>());
+        }
+    }
+    out.spec.model_type = out.arch.model_type;
+    out.spec.family = "generic";
+    out.spec.display_name = out.arch.architectures.empty() ? out.arch.model_type : out.arch.architectures.front();
+}
+
+Attn read_attention(KeyReader& keys, HfConfig& out) {
+    Attn a;
+    ModelSpec& s = out.spec;
+    a.heads = as_int(keys.integer({"num_attention_heads", "n_head", "num_heads"}, "num_attention_heads", 1, kMaxHeads));
+    s.num_attention_heads = a.heads;
+    auto kv = keys.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"},
+                           "num_key_value_heads", 1, kMaxHeads);
+    if (kv) {
+        a.kv_heads = static_cast<int>(*kv);
+    } else if (a.heads > 0) {
+        a.kv_heads = a.heads;
+        keys.warning("assumed", keys.prefix() + "num_key_value_heads",
+                     "num_key_value_heads missing: assumed equal to num_attention_heads (" + std::to_string(a.heads) +
+                         ", plain multi-head attention)");
+        keys.note_source("num_key_value_heads", "assumed = num_attention_heads");
+    }
+    auto hd = keys.integer({"head_dim", "attention_head_dim", "kv_channels"}, "head_dim", 1, kMaxDim);
+    if (hd) {
+        a.head_dim = static_cast<int>(*hd);
+    } else if (a.heads > 0 && s.hidden_size > 0) {
+        a.head_dim = s.hidden_size / a.heads;
+        if (s.hidden_size % a.heads != 0) {
+            keys.warning("assumed", keys.prefix() + "head_dim",
+                         "head_dim missing and hidden_size " + std::to_string(s.hidden_size) +
+                             " is not a multiple of num_attention_heads " + std::to_string(a.heads) +
+                             ": assumed head_dim " + std::to_string(a.head_dim) + "; add head_dim to be exact");
+        } else {
+            keys.info("derived", keys.prefix() + "head_dim",
+                      "head_dim missing: derived as hidden_size / num_attention_heads = " +
+                          std::to_string(a.head_dim));
+        }
+        keys.note_source("head_dim", "hidden_size / num_attention_heads");
+    }
+    a.global_kv_heads =
+        as_int(keys.integer({"num_global_key_value_heads"}, "num_global_key_value_heads", 1, kMaxHeads), a.kv_heads);
+    a.global_head_dim = as_int(keys.integer({"global_head_dim"}, "global_head_dim", 1, kMaxDim), a.head_dim);
+    const bool k_eq_v = keys.boolean({"attention_k_eq_v"}, "attention_k_eq_v").value_or(false);
+    a.kv_tensors = k_eq_v ? 1 : 2;
+    a.window = keys.integer({"sliding_window", "attention_window_size"}, "sliding_window", 1, kMaxTokens).value_or(0);
+    auto& h = out.arch;
+    h.head_dim = a.head_dim;
+    h.num_key_value_heads = a.kv_heads;
+    h.num_global_key_value_heads = a.global_kv_heads == a.kv_heads ? 0 : a.global_kv_heads;
+    h.global_head_dim = a.global_head_dim == a.head_dim ? 0 : a.global_head_dim;
+    h.attention_k_eq_v = k_eq_v;
+    h.attention_bias = keys.boolean({"attention_bias", "qkv_bias", "bias"}, "attention_bias")
+                           .value_or(h.model_type == "qwen2" || h.model_type == "qwen2_moe");
+    h.qk_norm = h.model_type.rfind("qwen3", 0) == 0 || h.model_type.rfind("gemma3", 0) == 0 ||
+                h.model_type.rfind("gemma4", 0) == 0;
+    h.attention_sinks = h.model_type == "gpt_oss";
+    return a;
+}
+
+void read_mla(KeyReader& keys, HfArchitecture& h) {
+    h.kv_lora_rank = as_int(keys.integer({"kv_lora_rank"}, "kv_lora_rank", 1, kMaxDim));
+    if (h.kv_lora_rank == 0) return;
+    h.q_lora_rank = as_int(keys.integer({"q_lora_rank"}, "q_lora_rank", 1, kMaxDim));
+    h.qk_nope_head_dim = as_int(keys.integer({"qk_nope_head_dim"}, "qk_nope_head_dim", 0, kMaxDim));
+    h.v_head_dim = as_int(keys.integer({"v_head_dim"}, "v_head_dim", 1, kMaxDim), h.qk_nope_head_dim);
+    auto rope = keys.integer({"qk_rope_head_dim"}, "qk_rope_head_dim", 0, kMaxDim);
+    if (!rope) {
+        keys.error("missing_key", keys.prefix() + "qk_rope_head_dim",
+                   "kv_lora_rank is set (MLA) but qk_rope_head_dim is missing: add qk_rope_head_dim (64 for "
+                   "DeepSeek V2/V3 and Kimi K2)");
+    }
+    h.qk_rope_head_dim = as_int(rope);
+    h.index_head_dim = as_int(keys.integer({"index_head_dim"}, "index_head_dim", 1, kMaxDim));
+    h.index_n_heads = as_int(keys.integer({"index_n_heads"}, "index_n_heads", 1, kMaxHeads));
+}
+
+void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
+    auto& h = out.arch;
+    auto& s = out.spec;
+    h.vocab_size = as_int(keys.integer({"vocab_size", "padded_vocab_size"}, "vocab_size", 1, 100000000));
+    h.intermediate_size = as_int(keys.integer({"intermediate_size", "ffn_hidden_size", "n_inner"},
+                                              "intermediate_size", 1, kMaxDim));
+    s.num_experts = as_int(keys.integer({"n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts"},
+                                        "num_experts", 0, 1000000));
+    s.num_experts_per_tok = as_int(keys.integer(
+        {"num_experts_per_tok", "experts_per_token", "top_k_experts", "moe_topk", "moe_k"}, "num_experts_per_tok", 0,
+        1000000));
+    if (s.num_experts > 0) {
+        // Mixtral / gpt-oss name the expert width intermediate_size.
+        h.moe_intermediate_size = as_int(
+            keys.integer({"moe_intermediate_size", "expert_intermediate_size"}, "moe_intermediate_size", 1, kMaxDim),
+            h.intermediate_size);
+    }
+    h.n_shared_experts = as_int(keys.integer({"n_shared_experts", "num_shared_experts"}, "n_shared_experts", 0, 100000));
+    h.shared_expert_intermediate_size = as_int(
+        keys.integer({"shared_expert_intermediate_size"}, "shared_expert_intermediate_size", 0, kMaxDim));
+    h.first_k_dense_replace = as_int(keys.integer({"first_k_dense_replace"}, "first_k_dense_replace", 0, kMaxLayers));
+    auto tie = keys.boolean({"tie_word_embeddings"}, "tie_word_embeddings");
+    const bool gemma = h.model_type.rfind("gemma", 0) == 0;
+    h.tie_word_embeddings = tie.value_or(gemma);
+    if (!tie) {
+        keys.info("assumed", "tie_word_embeddings",
+                  std::string("tie_word_embeddings missing: assumed ") + (gemma ? "true (Gemma default)" : "false") +
+                      " for the parameter count");
+    }
+}
+
+void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
+    auto& h = out.arch;
+    auto& s = out.spec;
+    s.linear_num_key_heads = as_int(keys.integer({"linear_num_key_heads"}, "linear_num_key_heads", 1, kMaxHeads));
+    s.linear_num_value_heads =
+        as_int(keys.integer({"linear_num_value_heads"}, "linear_num_value_heads", 1, kMaxHeads));
+    s.linear_key_head_dim = as_int(keys.integer({"linear_key_head_dim"}, "linear_key_head_dim", 1, kMaxDim));
+    s.linear_value_head_dim = as_int(keys.integer({"linear_value_head_dim"}, "linear_value_head_dim", 1, kMaxDim));
+    s.linear_conv_kernel_dim =
+        as_int(keys.integer({"linear_conv_kernel_dim"}, "linear_conv_kernel_dim", 1, 1024));
+    h.mamba_num_heads = as_int(keys.integer({"mamba_num_heads", "mamba_n_heads"}, "mamba_num_heads", 1, kMaxHeads));
+    h.mamba_head_dim = as_int(keys.integer({"mamba_head_dim", "mamba_d_head"}, "mamba_head_dim", 1, kMaxDim));
+    h.mamba_d_state = as_int(keys.integer({"ssm_state_size", "mamba_d_state", "state_size"}, "ssm_state_size", 1, kMaxDim));
+    h.mamba_n_groups = as_int(keys.integer({"n_groups", "mamba_n_groups", "mamba_num_groups"}, "n_groups", 1, kMaxHeads), 1);
+    h.mamba_d_conv = as_int(keys.integer({"conv_kernel", "mamba_d_conv"}, "conv_kernel", 1, 1024));
+    h.mamba_d_inner = as_int(keys.integer({"mamba_d_ssm", "mamba_intermediate_size"}, "mamba_d_inner", 1, kMaxDim));
+    if (h.mamba_d_inner == 0) {
+        if (h.mamba_num_heads > 0 && h.mamba_head_dim > 0) {
+            h.mamba_d_inner = h.mamba_num_heads * h.mamba_head_dim;
+        } else if (auto expand = keys.number({"mamba_expand", "expand"}, "mamba_expand", 0.0, 1000.0)) {
+            h.mamba_d_inner = static_cast<int>(*expand * s.hidden_size);
+        }
+    }
+}
+
+void read_dtype_and_quant(KeyReader& keys, HfArchitecture& h) {
+    h.torch_dtype = keys.string({"torch_dtype", "dtype"}, "torch_dtype").value_or("");
+    std::string path;
+    const nlohmann::json* q = keys.raw({"quantization_config", "compression_config"}, path);
+    if (!q || !q->is_object()) return;
+    auto method = q->find("quant_method");
+    if (method != q->end() && method->is_string()) h.quant_method = method->get<std::string>();
+    for (const char* k : {"bits", "w_bit", "num_bits", "weight_bits"}) {
+        auto b = q->find(k);
+        if (b != q->end() && b->is_number_integer()) h.quant_bits = b->get<int>();
+    }
+    for (const char* k : {"group_size", "q_group_size"}) {
+        auto g = q->find(k);
+        if (g != q->end() && g->is_number_integer()) h.quant_group_size = g->get<int>();
+    }
+    // compressed-tensors keeps the weight scheme one level down: config_groups.<name>.weights.
+    auto groups = q->find("config_groups");
+    if (groups != q->end() && groups->is_object()) {
+        for (const auto& g : *groups) {
+            if (!g.is_object()) continue;
+            auto w = g.find("weights");
+            if (w == g.end() || !w->is_object()) continue;
+            auto nb = w->find("num_bits");
+            if (nb != w->end() && nb->is_number_integer() && h.quant_bits == 0) h.quant_bits = nb->get<int>();
+            auto gs = w->find("group_size");
+            if (gs != w->end() && gs->is_number_integer() && h.quant_group_size == 0) h.quant_group_size = gs->get<int>();
+            auto ty = w->find("type");
+            if (ty != w->end() && ty->is_string() && ty->get<std::string>() == "float" && h.quant_bits == 8) {
+                h.quant_method = "fp8";
+            }
+        }
+    }
+    keys.note_source("quantization", "config.json: " + path);
+}
+
+/// Recurrent state of one linear-attention (Gated DeltaNet) layer, vLLM layout at TP=1:
+/// temporal state num_v_heads × k_dim × v_dim, conv state (kernel − 1) × (2·key_dim + value_dim).
+RecurrentState gdn_state(const ModelSpec& s, int state_bytes, int conv_bytes) {
+    RecurrentState r;
+    const std::int64_t key_dim = static_cast<std::int64_t>(s.linear_num_key_heads) * s.linear_key_head_dim;
+    const std::int64_t value_dim = static_cast<std::int64_t>(s.linear_num_value_heads) * s.linear_value_head_dim;
+    r.state_elements = static_cast<std::int64_t>(s.linear_num_value_heads) * s.linear_key_head_dim *
+                       s.linear_value_head_dim;
+    r.conv_elements = static_cast<std::int64_t>(std::max(0, s.linear_conv_kernel_dim - 1)) * (2 * key_dim + value_dim);
+    r.num_heads = std::max(1, s.linear_num_key_heads);
+    r.state_dtype_bytes = state_bytes;
+    r.conv_dtype_bytes = conv_bytes;
+    return r;
+}
+
+/// Recurrent state of one Mamba layer at TP=1. Mamba-2 (heads given): state heads × head_dim × d_state, conv
+/// (d_conv − 1) × (d_inner + 2·n_groups·d_state). Mamba-1 (Jamba): state d_inner × d_state, conv
+/// (d_conv − 1) × d_inner.
+RecurrentState mamba_state(const HfArchitecture& h, int state_bytes, int conv_bytes) {
+    RecurrentState r;
+    const std::int64_t d_conv_keep = std::max(0, h.mamba_d_conv - 1);
+    if (h.mamba_num_heads > 0) {
+        r.state_elements = static_cast<std::int64_t>(h.mamba_num_heads) * h.mamba_head_dim * h.mamba_d_state;
+        r.conv_elements = d_conv_keep * (h.mamba_d_inner + 2LL * h.mamba_n_groups * h.mamba_d_state);
+        r.num_heads = h.mamba_num_heads;
+    } else {
+        r.state_elements = static_cast<std::int64_t>(h.mamba_d_inner) * h.mamba_d_state;
+        r.conv_elements = d_conv_keep * h.mamba_d_inner;
+        r.num_heads = std::max(1, h.mamba_d_inner);
+    }
+    r.state_dtype_bytes = state_bytes;
+    r.conv_dtype_bytes = conv_bytes;
+    return r;
+}
+
+void require_recurrent_dims(KeyReader& keys, const HfConfig& out, MixerKind kind) {
+    const auto& s = out.spec;
+    const auto& h = out.arch;
+    if (kind == MixerKind::linear &&
+        (s.linear_num_key_heads == 0 || s.linear_num_value_heads == 0 || s.linear_key_head_dim == 0 ||
+         s.linear_value_head_dim == 0 || s.linear_conv_kernel_dim == 0)) {
+        keys.error("missing_key", keys.prefix() + "linear_num_value_heads",
+                   "linear-attention layers need linear_num_key_heads, linear_num_value_heads, linear_key_head_dim, "
+                   "linear_value_head_dim and linear_conv_kernel_dim: add the missing ones");
+    }
+    if (kind == MixerKind::mamba && (h.mamba_d_state == 0 || h.mamba_d_conv == 0 || h.mamba_d_inner == 0)) {
+        keys.error("missing_key", keys.prefix() + "ssm_state_size",
+                   "Mamba layers need the state size (ssm_state_size / mamba_d_state), the conv kernel "
+                   "(conv_kernel / mamba_d_conv) and the inner width (mamba_num_heads × mamba_head_dim or "
+                   "mamba_expand): add the missing ones");
+    }
+}
+
+void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes) {
+    ModelSpec& s = out.spec;
+    const HfArchitecture& h = out.arch;
+    const auto pattern = hf::resolve_layer_pattern(keys, s.num_hidden_layers, h.model_type, a.window > 0);
+    if (pattern.kinds.empty()) return;  // an error was reported
+    auto ssm = keys.string({"mamba_ssm_dtype", "mamba_ssm_cache_dtype"}, "mamba_ssm_dtype");
+    int state_bytes = ssm ? dtype_bytes(*ssm) : 0;
+    if (state_bytes == 0) state_bytes = model_bytes;
+
+    bool need_attention = false;
+    for (std::size_t i = 0; i < pattern.kinds.size(); ++i) {
+        const MixerKind k = pattern.kinds[i];
+        if (k == MixerKind::full || k == MixerKind::sliding) need_attention = true;
+        if (k == MixerKind::linear || k == MixerKind::mamba) require_recurrent_dims(keys, out, k);
+        if (h.kv_lora_rank > 0 && (k == MixerKind::full || k == MixerKind::sliding)) {
+            s.layers.emplace_back(MlaLatent{h.kv_lora_rank, h.qk_rope_head_dim, h.index_head_dim});
+        } else if (k == MixerKind::full) {
+            s.layers.emplace_back(FullAttention{a.global_kv_heads, a.global_head_dim, a.global_head_dim, a.kv_tensors});
+        } else if (k == MixerKind::sliding) {
+            if (a.window <= 0) {
+                keys.error("missing_key", keys.prefix() + "sliding_window",
+                           "layer " + std::to_string(i) + " is a sliding-attention layer but sliding_window is "
+                           "missing: add sliding_window (tokens)");
+            }
+            s.layers.emplace_back(SlidingWindow{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors, a.window});
+        } else if (k == MixerKind::linear) {
+            s.layers.emplace_back(gdn_state(s, state_bytes, model_bytes));
+        } else if (k == MixerKind::mamba) {
+            s.layers.emplace_back(mamba_state(h, state_bytes, model_bytes));
+        } else {
+            s.layers.emplace_back(NoCache{});
+        }
+    }
+    if (pattern.parallel_mamba) {
+        require_recurrent_dims(keys, out, MixerKind::mamba);
+        s.parallel_caches.assign(s.layers.size(), LayerCache{mamba_state(h, state_bytes, model_bytes)});
+    }
+    if (need_attention && (a.heads == 0 || a.head_dim == 0) && h.kv_lora_rank == 0) {
+        keys.error("missing_key", keys.prefix() + "num_attention_heads",
+                   "attention layers need num_attention_heads (and head_dim or hidden_size): add them");
+    }
+    // Gemma 3n / Gemma 4 small: the last num_kv_shared_layers reuse an earlier layer's K/V and keep nothing.
+    s.num_kv_shared_layers =
+        as_int(keys.integer({"num_kv_shared_layers"}, "num_kv_shared_layers", 0, s.num_hidden_layers));
+    for (int i = 0; i < s.num_kv_shared_layers; ++i) s.layers[s.layers.size() - 1 - i] = NoCache{};
+}
+
+}  // namespace
+
+HfConfig read_hf_config(std::string_view text) {
+    HfConfig out;
+    const nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    if (root.is_discarded()) {
+        out.diagnostics.push_back({Severity::error, "bad_json", "",
+                                   "config.json is not valid JSON (check for a truncated paste or trailing commas)"});
+        return out;
+    }
+    if (!root.is_object()) {
+        out.diagnostics.push_back({Severity::error, "bad_json", "",
+                                   "config.json must be a JSON object ({ … }), got " + std::string(root.type_name())});
+        return out;
+    }
+    KeyReader keys(root, out.diagnostics, out.spec.provenance);
+    read_identity(keys, root, out);
+    ModelSpec& s = out.spec;
+    auto layers = keys.integer({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers", 1,
+                               kMaxLayers);
+    if (!layers && !has_error(out.diagnostics)) {
+        keys.error("missing_key", keys.prefix() + "num_hidden_layers",
+                   "num_hidden_layers is missing: add the number of transformer blocks (e.g. 32 for Llama 3.1 8B)");
+    }
+    s.num_hidden_layers = as_int(layers);
+    s.hidden_size = as_int(keys.integer({"hidden_size", "n_embd", "d_model"}, "hidden_size", 1, kMaxDim));
+    if (s.hidden_size == 0 && !has_error(out.diagnostics)) {
+        keys.error("missing_key", keys.prefix() + "hidden_size",
+                   "hidden_size is missing: add the model width (e.g. 4096 for Llama 3.1 8B)");
+    }
+    s.max_position_embeddings =
+        keys.integer({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"},
+                     "max_position_embeddings", 1, kMaxTokens)
+            .value_or(0);
+    if (s.max_position_embeddings == 0) {
+        keys.warning("assumed", keys.prefix() + "max_position_embeddings",
+                     "max_position_embeddings missing: the largest supported max_model_len is unknown; set "
+                     "max_model_len explicitly");
+    }
+    const Attn attn = read_attention(keys, out);
+    read_mla(keys, out.arch);
+    read_moe_and_mlp(keys, out);
+    read_recurrent_dims(keys, out);
+    read_dtype_and_quant(keys, out.arch);
+    int model_bytes = dtype_bytes(out.arch.torch_dtype);
+    if (model_bytes == 0) {
+        model_bytes = 2;
+        keys.warning("assumed", "torch_dtype",
+                     "torch_dtype missing or not a float type (" + out.arch.torch_dtype +
+                         "): assumed bfloat16 (2 bytes) for the model dtype");
+    }
+    if (has_error(out.diagnostics) || s.num_hidden_layers == 0) return out;
+    type_layers(keys, out, attn, model_bytes);
+    if (!has_error(out.diagnostics)) s.num_parameters = count_parameters(s, out.arch).total();
+    return out;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,137 @@
+#include "hf_config_keys.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace kvcalc::hf {
+
+namespace {
+std::string shown(const nlohmann::json& v) {
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 40) + "…" : s;
+}
+std::string num_text(double x) {
+    std::ostringstream os;
+    os << x;
+    return os.str();
+}
+}  // namespace
+
+KeyReader::KeyReader(const nlohmann::json& root, Diagnostics& diags, std::vector<Provenance>& provenance)
+    : root_(root), text_(&root), diags_(diags), provenance_(provenance) {
+    // Multimodal wrappers (Gemma 3/4, Mistral 3, Qwen 3.5 VL, Llama 4) nest the language model here.
+    for (const char* wrapper : {"text_config", "llm_config", "language_config"}) {
+        auto it = root.find(wrapper);
+        if (it != root.end() && it->is_object()) {
+            text_ = &*it;
+            prefix_ = std::string(wrapper) + ".";
+            break;
+        }
+    }
+}
+
+const nlohmann::json* KeyReader::find(const char* key, std::string& path) const {
+    auto it = text_->find(key);
+    if (it != text_->end() && !it->is_null()) {
+        path = prefix_ + key;
+        return &*it;
+    }
+    if (text_ != &root_) {
+        auto top = root_.find(key);
+        if (top != root_.end() && !top->is_null()) {
+            path = key;
+            return &*top;
+        }
+    }
+    return nullptr;
+}
+
+const nlohmann::json* KeyReader::raw(std::initializer_list<const char*> aliases, std::string& path) const {
+    for (const char* key : aliases) {
+        if (const nlohmann::json* v = find(key, path)) return v;
+    }
+    return nullptr;
+}
+
+std::optional<std::int64_t> KeyReader::integer(std::initializer_list<const char*> aliases, const char* fact,
+                                               std::int64_t lo, std::int64_t hi) {
+    std::string path;
+    const nlohmann::json* v = raw(aliases, path);
+    if (!v) return std::nullopt;
+    double x = 0.0;
+    if (v->is_number_integer() || v->is_number_unsigned()) {
+        x = v->get<double>();
+    } else if (v->is_number_float() && std::isfinite(v->get<double>()) &&
+               v->get<double>() == std::floor(v->get<double>())) {
+        x = v->get<double>();  // 128.0 is accepted as 128
+    } else {
+        error("wrong_type", path, path + " is " + shown(*v) + "; expected a whole number");
+        return std::nullopt;
+    }
+    if (x < static_cast<double>(lo) || x > static_cast<double>(hi)) {
+        error("out_of_range", path,
+              path + " = " + shown(*v) + " is outside the valid range " + num_text(static_cast<double>(lo)) + ".." +
+                  num_text(static_cast<double>(hi)));
+        return std::nullopt;
+    }
+    note_source(fact, "config.json: " + path);
+    return static_cast<std::int64_t>(x);
+}
+
+std::optional<double> KeyReader::number(std::initializer_list<const char*> aliases, const char* fact, double lo,
+                                        double hi) {
+    std::string path;
+    const nlohmann::json* v = raw(aliases, path);
+    if (!v) return std::nullopt;
+    if (!v->is_number() || !std::isfinite(v->get<double>())) {
+        error("wrong_type", path, path + " is " + shown(*v) + "; expected a number");
+        return std::nullopt;
+    }
+    const double x = v->get<double>();
+    if (x < lo || x > hi) {
+        error("out_of_range", path,
+              path + " = " + shown(*v) + " is outside the valid range " + num_text(lo) + ".." + num_text(hi));
+        return std::nullopt;
+    }
+    note_source(fact, "config.json: " + path);
+    return x;
+}
+
+std::optional<bool> KeyReader::boolean(std::initializer_list<const char*> aliases, const char* fact) {
+    std::string path;
+    const nlohmann::json* v = raw(aliases, path);
+    if (!v) return std::nullopt;
+    if (!v->is_boolean()) {
+        error("wrong_type", path, path + " is " + shown(*v) + "; expected true or false");
+        return std::nullopt;
+    }
+    note_source(fact, "config.json: " + path);
+    return v->get<bool>();
+}
+
+std::optional<std::string> KeyReader::string(std::initializer_list<const char*> aliases, const char* fact) {
+    std::string path;
+    const nlohmann::json* v = raw(aliases, path);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) {
+        error("wrong_type", path, path + " is " + shown(*v) + "; expected a string");
+        return std::nullopt;
+    }
+    note_source(fact, "config.json: " + path);
+    return v->get<std::string>();
+}
+
+void KeyReader::error(const std::string& code, const std::string& field, const std::string& message) {
+    diags_.push_back({Severity::error, code, field, message});
+}
+void KeyReader::warning(const std::string& code, const std::string& field, const std::string& message) {
+    diags_.push_back({Severity::warning, code, field, message});
+}
+void KeyReader::info(const std::string& code, const std::string& field, const std::string& message) {
+    diags_.push_back({Severity::info, code, field, message});
+}
+void KeyReader::note_source(const std::string& fact, const std::string& source) {
+    provenance_.push_back({fact, source});
+}
+
+}  // namespace kvcalc::hf

@@ -1,0 +1,47 @@
+// Internal: a non-throwing reader of config.json keys that tries aliases, checks ranges and records provenance.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/model_spec.h"
+
+namespace kvcalc::hf {
+
+/// Looks keys up first in the text sub-config (`text_config`, when present) and then at the top level.
+/// Every accessor returns nullopt when no alias is present (JSON null counts as absent) and appends an error
+/// diagnostic when a present value has the wrong type or lies outside [lo, hi].
+class KeyReader {
+public:
+    KeyReader(const nlohmann::json& root, Diagnostics& diags, std::vector<Provenance>& provenance);
+
+    std::optional<std::int64_t> integer(std::initializer_list<const char*> aliases, const char* fact,
+                                        std::int64_t lo, std::int64_t hi);
+    std::optional<double> number(std::initializer_list<const char*> aliases, const char* fact, double lo, double hi);
+    std::optional<bool> boolean(std::initializer_list<const char*> aliases, const char* fact);
+    std::optional<std::string> string(std::initializer_list<const char*> aliases, const char* fact);
+    /// The raw value of the first alias present (for arrays / objects), with its key path in `path`.
+    const nlohmann::json* raw(std::initializer_list<const char*> aliases, std::string& path) const;
+    /// Key path prefix of the text sub-config ("text_config." or "").
+    const std::string& prefix() const { return prefix_; }
+
+    void error(const std::string& code, const std::string& field, const std::string& message);
+    void warning(const std::string& code, const std::string& field, const std::string& message);
+    void info(const std::string& code, const std::string& field, const std::string& message);
+    void note_source(const std::string& fact, const std::string& source);
+
+private:
+    const nlohmann::json* find(const char* key, std::string& path) const;
+    const nlohmann::json& root_;
+    const nlohmann::json* text_;  // text_config object or &root_
+    std::string prefix_;
+    Diagnostics& diags_;
+    std::vector<Provenance>& provenance_;
+};
+
+}  // namespace kvcalc::hf

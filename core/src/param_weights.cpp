@@ -1,0 +1,70 @@
+// Weight bytes from a parameter breakdown and a dtype (see param_count.h for the rules).
+#include "kvcalc/param_count.h"
+
+namespace kvcalc {
+
+namespace {
+
+/// Bytes per weight of a linear layer, including group scales (and AWQ zero points).
+double linear_bytes_per_weight(const std::string& dtype, int group_size, bool zero_points) {
+    if (dtype == "fp8" || dtype == "int8") return 1.0;
+    if (dtype == "int4") {
+        const double g = group_size > 0 ? group_size : 128.0;
+        return 0.5 + 2.0 / g + (zero_points ? 0.5 / g : 0.0);  // fp16 scale (+ 4-bit zero) per group
+    }
+    if (dtype == "nvfp4") return 0.5 + 1.0 / 16.0;  // fp8 e4m3 scale per 16 weights
+    if (dtype == "mxfp4") return 0.5 + 1.0 / 32.0;  // e8m0 scale per 32 weights
+    if (dtype == "fp32") return 4.0;
+    return 2.0;
+}
+
+/// Resolves "auto" from quantization_config, then torch_dtype.
+std::string resolve_auto(const HfArchitecture& a, std::string& basis) {
+    const std::string& m = a.quant_method;
+    if (!m.empty()) {
+        basis = "quantization_config: " + m;
+        if (a.quant_bits > 0) basis.append(", ").append(std::to_string(a.quant_bits)).append("-bit");
+    }
+    if (m == "mxfp4") return "mxfp4";
+    if (m == "fp8" || m == "fbgemm_fp8") return "fp8";
+    if (m == "modelopt" || m == "nvfp4") return a.quant_bits == 8 ? "fp8" : "nvfp4";
+    if (!m.empty() && a.quant_bits == 4) return "int4";
+    if (!m.empty() && a.quant_bits == 8) return "int8";
+    basis = "torch_dtype: " + (a.torch_dtype.empty() ? std::string("not stated, bf16 assumed") : a.torch_dtype);
+    if (a.torch_dtype == "float32") return "fp32";
+    if (a.torch_dtype == "float16") return "fp16";
+    return "bf16";
+}
+
+}  // namespace
+
+WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& arch, std::string_view weights_dtype) {
+    WeightsEstimate out;
+    std::string dtype(weights_dtype);
+    const bool known = dtype == "bf16" || dtype == "fp16" || dtype == "fp32" || dtype == "fp8" || dtype == "int8" ||
+                       dtype == "int4" || dtype == "nvfp4" || dtype == "mxfp4" || dtype == "auto";
+    if (!known) {
+        out.diagnostics.push_back({Severity::error, "unknown_weights_dtype", "weights_dtype",
+                                   "weights dtype \"" + dtype +
+                                       "\" is not known; valid: auto, bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4"});
+        return out;
+    }
+    out.basis = "chosen dtype " + dtype;
+    if (dtype == "auto") dtype = resolve_auto(arch, out.basis);
+    out.dtype = dtype;
+    const double linear = static_cast<double>(p.attention + p.recurrent + p.dense_mlp + p.shared_experts);
+    const double experts = static_cast<double>(p.routed_experts);
+    const double rest = static_cast<double>(p.embedding + p.lm_head + p.router + p.norms);
+    const bool awq = arch.quant_method == "awq";
+    const double per_linear = linear_bytes_per_weight(dtype, arch.quant_group_size, awq);
+    if (dtype == "mxfp4") {  // gpt-oss: only the routed experts are mxfp4, attention stays bf16
+        out.bytes = experts * per_linear + (linear + rest) * 2.0;
+    } else if (dtype == "fp32") {
+        out.bytes = (linear + experts + rest) * 4.0;
+    } else {
+        out.bytes = (linear + experts) * per_linear + rest * 2.0;
+    }
+    return out;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,18 @@
+// Small private text helpers shared by the core's .cpp files (not part of the public API).
+#pragma once
+#include <string_view>
+
+namespace kvcalc::text {
+
+/// ASCII lower case (locale-free and inlined: look-ups run on every prediction).
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Case-insensitive ASCII equality.
+constexpr bool iequal(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+}  // namespace kvcalc::text

@@ -1,0 +1,56 @@
+// SGLang token pool, hand-worked; the QwQ-32B start-up log is checked in real_cases_test.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "kvcalc/catalog_popular.h"
+#include "kvcalc/engine_rules.h"
+#include "kvcalc/hf_config.h"
+
+namespace {
+kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
+constexpr std::int64_t kGiB = 1073741824;
+}  // namespace
+
+TEST_SUITE("engine_sglang") {
+    TEST_CASE("MHA pool: cell size and token count") {
+        kvcalc::SglangSettings s;
+        s.tp_size = 2;
+        const auto p = kvcalc::predict_sglang_kv(model("qwen3-32b"), s, 8 * kGiB);
+        CHECK(p.cell_size_bytes == 64 * 4 * 128 * 2 * 2);  // 131,072 B per token per rank
+        CHECK(p.max_total_num_tokens == 65536);          // 8 GiB / 131072 B
+        CHECK(p.k_bytes == 4 * kGiB);
+    }
+
+    TEST_CASE("MLA pool and the DeepSeek V3.2 indexer") {
+        kvcalc::SglangSettings s;
+        s.tp_size = 8;
+        CHECK(kvcalc::predict_sglang_kv(model("deepseek-v3"), s, kGiB).cell_size_bytes == 61 * 576 * 2);
+        const auto v32 = kvcalc::read_hf_config(R"({"model_type":"deepseek_v32","num_hidden_layers":61,
+            "hidden_size":7168,"num_attention_heads":128,"kv_lora_rank":512,"qk_rope_head_dim":64,"qk_nope_head_dim":128,
+            "v_head_dim":128,"q_lora_rank":1536,"index_head_dim":128,"index_n_heads":64,"max_position_embeddings":163840})");
+        REQUIRE_FALSE(kvcalc::has_error(v32.diagnostics));
+        // Per layer: latent 576 × 2 B + indexer key 128 fp8 + one 4-byte scale = 1,284 B.
+        CHECK(kvcalc::predict_sglang_kv(v32.spec, s, kGiB).cell_size_bytes == 61 * 1284);
+        s.kv_cache_dtype = "fp8_e4m3";
+        CHECK(kvcalc::predict_sglang_kv(v32.spec, s, kGiB).cell_size_bytes == 61 * (576 + 132));
+    }
+
+    TEST_CASE("pool budget from the start-up numbers") {
+        // QwQ-32B on L4 (real case): 6.09 − 21.63 × (1 − 0.85) = 2.8455 GiB.
+        const auto b = kvcalc::sglang_kv_pool_bytes(static_cast<std::int64_t>(21.63 * kGiB),
+                                                    static_cast<std::int64_t>(6.09 * kGiB), 0.85);
+        CHECK(static_cast<double>(b) / kGiB == doctest::Approx(2.8455).epsilon(1e-4));
+        CHECK(kvcalc::sglang_kv_pool_bytes(kGiB, kGiB, 1.5) == 0);
+        CHECK(kvcalc::sglang_kv_pool_bytes(10 * kGiB, kGiB, 0.5) == 0);
+    }
+
+    TEST_CASE("unknown dtype and bad TP are errors") {
+        kvcalc::SglangSettings s;
+        s.kv_cache_dtype = "q4_0";
+        CHECK(kvcalc::has_error(kvcalc::predict_sglang_kv(model("qwen3-8b"), s, kGiB).diagnostics));
+        s.kv_cache_dtype = "auto";
+        s.tp_size = 3;
+        CHECK(kvcalc::has_error(kvcalc::predict_sglang_kv(model("qwen3-8b"), s, kGiB).diagnostics));
+    }
+}

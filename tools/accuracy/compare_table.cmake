@@ -1,0 +1,10 @@
+# Regenerates the real-case table and compares it with the committed docs/REAL_CASES.md.
+execute_process(COMMAND "${TOOL}" "${FIXTURES}" OUTPUT_FILE "${OUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "kvcalc_real_cases failed (${rc})")
+endif()
+file(READ "${OUT}" generated)
+file(READ "${COMMITTED}" committed)
+if(NOT generated STREQUAL committed)
+  message(FATAL_ERROR "docs/REAL_CASES.md is stale: run `build/<preset>/tools/kvcalc_real_cases tests/data/real_cases > docs/REAL_CASES.md` and commit it")
+endif()
