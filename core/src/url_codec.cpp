@@ -1,7 +1,10 @@
 // URL-state codec: one table row per Scenario field, so adding a field is one line (docs/URL.md).
 #include "kvcalc/url_codec.h"
 
+#include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -31,17 +34,26 @@ struct Row {
 
 // ---- value text ----
 
+// Floating-point std::to_chars / from_chars are missing from Emscripten 3.1.6's libc++ (deleted overloads), so
+// doubles go through printf/strtod in the "C" locale: the shortest %.Ng text that reads back exactly.
 std::string format_double(double x) {
     char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest text that reads back exactly
-    return std::string(buf, r.ptr);
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+        if (std::strtod(buf, nullptr) == x) break;
+    }
+    return buf;
 }
 
 std::optional<double> parse_double(std::string_view t) {
-    double x = 0;
-    if (t.empty()) return std::nullopt;
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (r.ec != std::errc{} || r.ptr != t.data() + t.size() || !std::isfinite(x)) return std::nullopt;
+    if (t.empty() || t.size() > 64) return std::nullopt;
+    for (char c : t)  // the same grammar from_chars accepted: no spaces, no '+', no hex floats
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == 'e' || c == 'E'))
+            return std::nullopt;
+    const std::string text(t);
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(x)) return std::nullopt;
     return x;
 }
 
