@@ -21,6 +21,7 @@ render() {  # render SRC.md OUT.html TITLE LINK_PREFIX_TO_STRIP
     printf '<a href="ARCHITECTURE.html">Architecture</a> · <a href="EMBEDDING.html">Embedding</a></nav><main>\n'
     cmark-gfm --unsafe -e table -e autolink -e strikethrough "$src" \
       | sed -E -e "s#href=\"${strip}([A-Za-z0-9_./-]+)\\.md(\"|\\#)#href=\"\\1.html\\2#g" \
+               -e "s#(href|src)=\"${strip}(img|snapshots)/#\\1=\"\\2/#g" \
                -e "s#(href|src)=\"\\.\\./([A-Za-z0-9_-]+)\\.md#\\1=\"\\2.html#g" \
                -e "s#(href|src)=\"\\.\\./(web|tests|core|cli|imgui_ui|wasm)/#\\1=\"../#g" \
                -e "s#${site_url}#../#g"
@@ -34,7 +35,7 @@ for md in "$repo_dir"/docs/*.md; do
   render "$md" "$out_dir/$name.html" "$name" ""
 done
 # Images and SVG snapshots the docs refer to.
-for asset in "$repo_dir"/docs/*.svg "$repo_dir"/docs/*.png "$repo_dir"/docs/img/*; do
+for asset in "$repo_dir"/docs/*.svg "$repo_dir"/docs/*.png "$repo_dir"/docs/img/* "$repo_dir"/docs/snapshots/*; do
   [[ -f $asset ]] || continue
   rel="${asset#"$repo_dir"/docs/}"
   mkdir -p "$out_dir/$(dirname "$rel")"
