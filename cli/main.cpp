@@ -2,7 +2,6 @@
 // Exit status: 0 PASS/TIGHT (or an answer), 1 FAIL (or nothing fits), 2 bad input.
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 

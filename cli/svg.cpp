@@ -64,8 +64,10 @@ std::string render_svg(const kvcalc::Report& r) {
     const std::int64_t shortfall = std::max<std::int64_t>(0, t.kv_growing_requested_bytes - t.kv_growing_granted_bytes);
     const std::int64_t top = std::max({s.vram_bytes, t.demand_bytes, t.total_bytes, std::int64_t{1}});
 
-    const double bar_w = 56, gap = 28, left = 70, plot_top = 56, plot_h = 300, legend_w = 250;
-    const double width = left + cards * (bar_w + gap) + legend_w;
+    const double bar_w = 56, gap = 28, left = 70, plot_top = 72, plot_h = 300, legend_w = 250;
+    // wide enough for the title lines (about 6 px per character at 11-12 px sans-serif)
+    const double text_w = 20 + 6.2 * static_cast<double>(std::max<std::size_t>(r.reason.size(), 90));
+    const double width = std::max(left + cards * (bar_w + gap) + legend_w, text_w);
     const double height = plot_top + plot_h + 60;
     const auto y_of = [&](std::int64_t bytes) { return plot_top + plot_h * (1.0 - static_cast<double>(bytes) / top); };
 
@@ -80,7 +82,8 @@ std::string render_svg(const kvcalc::Report& r) {
                               kvcalc::verdict_name(r.verdict);
     o += "<title>" + xml_escape(title) + "</title>\n";
     o += "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">" + xml_escape(title) + "</text>\n";
-    o += "<text x=\"10\" y=\"40\">per card, GB = 1e9 bytes; " + xml_escape(r.reason) + "</text>\n";
+    o += "<text x=\"10\" y=\"40\">per card; GB = 1e9 bytes</text>\n";
+    o += "<text x=\"10\" y=\"56\" font-size=\"11\">" + xml_escape(r.reason) + "</text>\n";
 
     for (int c = 0; c < cards; ++c) {
         const double x = left + c * (bar_w + gap);
