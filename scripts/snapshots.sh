@@ -33,9 +33,9 @@ for row in "${examples[@]}"; do
   query="${link#*\?}"
   cat <<EOF
 <!-- $name: kvcalc ${args[*]} -->
-<iframe src="${site_url}embed.html?${query//&/&amp;}&amp;embed=1" width="520" height="420" style="border:0" title="kvcalc: $name" loading="lazy"></iframe>
+<iframe src="${site_url}embed.html?${query//&/&amp;}&amp;unit=gb&amp;embed=1" width="520" height="420" style="border:0" title="kvcalc: $name" loading="lazy"></iframe>
 
-[![kvcalc snapshot: $name](snapshots/$name.svg)](${site_url}?${query})
+[![kvcalc snapshot: $name](snapshots/$name.svg)](${site_url}?${query}&unit=gb)
 
 EOF
 done
