@@ -8,10 +8,7 @@
 #include "kvcalc/json_io.h"
 #include "platform.h"
 #include "text_export.h"
-#if __has_include("kvcalc/url_codec.h")
 #include "kvcalc/url_codec.h"
-#define KVCALC_HAVE_URL_CODEC 1
-#endif
 
 namespace kvcalc::ui {
 
@@ -71,19 +68,12 @@ void load_from_url(App& app) {
     app.ui.embed = query_value(query, "embed") == "1";
     app.ui.dark_theme = query_value(query, "theme") != "light";
     app.ui.unit = query_value(query, "unit") == "gb" ? ByteUnit::gb : ByteUnit::gib;
-#ifdef KVCALC_HAVE_URL_CODEC
     if (!query.empty()) app.scenario = decode_query(query, app.url_warnings);
-#endif
     app.dirty = true;
 }
 
 std::string current_query(const App& app, bool with_embed) {
-#ifdef KVCALC_HAVE_URL_CODEC
     return encode_query(app.scenario) + reserved_keys(app, with_embed);
-#else
-    const std::string keys = reserved_keys(app, with_embed);
-    return keys.empty() ? std::string() : keys.substr(1);
-#endif
 }
 
 void write_url(const App& app) { write_query_string(current_query(app, true)); }

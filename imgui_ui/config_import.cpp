@@ -1,39 +1,60 @@
-// A config.json from the page (paste overlay, clipboard, Hugging Face fetch) becomes the scenario's inline model.
+// A config.json from the page (paste overlay, clipboard, Hugging Face fetch) becomes the scenario's inline model:
+// layers typed by the core's reader, weights estimated from the parameter count ("auto" = the checkpoint's dtype).
+#include <algorithm>
+
 #include "app.h"
-#if __has_include("kvcalc/hf_config.h")
 #include "kvcalc/hf_config.h"
-#define KVCALC_HAVE_HF_CONFIG 1
-#endif
+#include "kvcalc/layer_cache.h"
+#include "kvcalc/param_count.h"
 
 namespace kvcalc::ui {
 
 bool apply_config_text(App& app, const std::string& text, const std::string& source) {
-#ifdef KVCALC_HAVE_HF_CONFIG
     HfConfig config = read_hf_config(text);
-    std::string status;
-    for (const Diagnostic& d : config.diagnostics) status += d.message + "\n";
+    std::string problems;
+    for (const Diagnostic& d : config.diagnostics) problems += "• " + d.message + "\n";
     if (has_error(config.diagnostics)) {
-        app.ui.model_status = "This config.json cannot be used:\n" + status;
+        app.ui.model_status = "This config.json cannot be used:\n" + problems;
         app.ui.model_status_is_error = true;
         return false;
     }
-    config.spec.id = source == "paste" || source == "clipboard" ? "pasted-config" : source;
-    if (config.spec.display_name.empty()) config.spec.display_name = config.spec.id;
-    app.scenario.model = std::move(config.spec);
-    app.scenario.compose.clear();
-    app.scenario.weights_variant.clear();
-    app.scenario.drafter.clear();
-    app.ui.model_status = "Read config.json from " + source + (status.empty() ? "." : ":\n" + status);
+    const bool from_hub = source != "paste" && source != "clipboard";
+    ModelSpec spec = std::move(config.spec);
+    spec.id = from_hub ? source : "pasted-config";
+    spec.display_name = from_hub ? source : "Pasted config.json (" + config.arch.model_type + ")";
+    spec.family = "generic";
+    spec.calibrated = false;
+    const WeightsEstimate w = estimate_weights(count_parameters(spec, config.arch), config.arch, "auto");
+    for (const Diagnostic& d : w.diagnostics) problems += "• " + d.message + "\n";
+    if (w.bytes <= 0.0) {
+        app.ui.model_status = "Read the layers, but could not price the weights (missing widths):\n" + problems +
+                              "Pick a catalog model, or set the weights size by hand.";
+        app.ui.model_status_is_error = true;
+        return false;
+    }
+    spec.weights.push_back({w.dtype, w.bytes / 1e9, from_hub ? source : std::string(), {}, w.basis});
+    spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
+    spec.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
+    Scenario& s = app.scenario;
+    s.model = std::move(spec);
+    s.compose.clear();
+    s.weights_variant.clear();
+    s.weights_gb.reset();
+    s.drafter.clear();
+    s.mtp.reset();
+    s.num_speculative_tokens.reset();
+    const std::vector<int> tp = valid_tensor_parallel_sizes(*s.model);
+    if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
+        s.tensor_parallel_size = tp.front();
+        s.gpus = 0;
+    }
+    if (s.model->max_position_embeddings > 0 && s.max_model_len > s.model->max_position_embeddings)
+        s.max_model_len = s.model->max_position_embeddings;
+    app.ui.model_status = "Read config.json from " + source + ". Not in the link: a shared link carries only the "
+                          "catalog model id." + (problems.empty() ? "" : "\n" + problems);
     app.ui.model_status_is_error = false;
     app.dirty = true;
     return true;
-#else
-    (void)text;
-    (void)source;
-    app.ui.model_status = "Reading a config.json needs the config reader, which this build does not have yet.";
-    app.ui.model_status_is_error = true;
-    return false;
-#endif
 }
 
 }  // namespace kvcalc::ui

@@ -1,4 +1,5 @@
 // Share: copy the link, a Markdown table, the vllm serve command or an embed snippet to the clipboard.
+#include "kvcalc/url_codec.h"
 #include "panels.h"
 #include "platform.h"
 #include "text_export.h"
@@ -26,6 +27,7 @@ void panel_share(App& app) {
     ImGui::SameLine(0, spacing);
     copy_button(app, "Copy embed snippet", "copy_embed", embed_snippet(folder, query), "Embed snippet copied.");
     if (!app.ui.copied_note.empty()) ImGui::TextWrapped("%s", app.ui.copied_note.c_str());
+    for (const Diagnostic& d : url_unrepresentable(app.scenario)) bullet_wrapped(d.message);
     if (ImGui::TreeNode("vllm serve command")) {
         ImGui::TextUnformatted(vllm_serve_command(app).c_str());
         ImGui::TreePop();

@@ -73,7 +73,15 @@
     document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; });
   }
 
+  // SDL cancels the canvas's mousedown, which also cancels the browser's focus change: without this the canvas
+  // never has focus and typing into the app's text fields does nothing.
+  function focusCanvasOnPress() {
+    const canvas = document.getElementById('canvas');
+    if (canvas) canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }), true);
+  }
+
   window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wirePasteOverlay);
-  else wirePasteOverlay();
+  function wire() { wirePasteOverlay(); focusCanvasOnPress(); }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
+  else wire();
 })();

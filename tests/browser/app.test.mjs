@@ -98,3 +98,41 @@ test('idle: no frames are drawn after a second without input', async () => {
   assert.equal(end - start, 0, `frames drawn while idle: ${end - start}`);
   await context.close();
 });
+
+const llamaConfig = JSON.stringify({ architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 4096,
+  num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, intermediate_size: 14336,
+  vocab_size: 128256, max_position_embeddings: 131072, torch_dtype: 'bfloat16' });
+
+test('a config.json pasted into the HTML overlay becomes the model', async () => {
+  const { context, page, errors } = await openApp(browser, `${server.url}?v=1&g=rtx-4090`, desktop);
+  await clickHitbox(page, 'paste_config');
+  await page.locator('#paste').waitFor({ state: 'visible' });
+  await page.locator('#paste-text').fill(llamaConfig);
+  await page.locator('#paste-use').click();
+  await page.waitForFunction(() => /Read config.json/.test(window.kvcalcState.model_status), null, { timeout: 10000 });
+  const state = await appState(page);
+  assert.equal(state.ok, true);
+  assert.equal(state.scenario.model.num_hidden_layers, 32);
+  await shot(page, 'desktop-pasted-config');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a gated Hugging Face model gives a clear message and points to the paste route', async () => {
+  const context = await browser.newContext(desktop);
+  await context.route('https://huggingface.co/**', (route) => route.fulfill({ status: 401, body: 'gated' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(server.url);
+  await page.waitForFunction(() => (window.kvcalcFramesDrawn || 0) >= 2, null, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  const field = (await appState(page)).hitboxes.hf_load;
+  await page.mouse.click(field[0] - 60, field[1] + field[3] / 2);  // the id box left of "Load"
+  await page.keyboard.type('meta-llama/Llama-3.1-8B');
+  await clickHitbox(page, 'hf_load');
+  await page.waitForFunction(() => /gated or private/.test(window.kvcalcState.model_status), null, { timeout: 10000 });
+  assert.match((await appState(page)).model_status, /paste its config\.json/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
