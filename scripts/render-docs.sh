@@ -22,7 +22,7 @@ render() {  # render SRC.md OUT.html TITLE LINK_PREFIX_TO_STRIP
                -e "s#(href|src)=\"${strip}(img|snapshots)/#\\1=\"\\2/#g" \
                -e "s#(href|src)=\"\\.\\./([A-Za-z0-9_-]+)\\.md#\\1=\"\\2.html#g" \
                -e "s#(href|src)=\"\\.\\./(web|tests|core|cli|imgui_ui|wasm)/#\\1=\"../#g" \
-               -e "s#${site_url}#../#g"
+               -e "s#(href|src)=\"${site_url}#\1=\"../#g"
     printf '</main></body></html>\n'
   } >"$out"
 }
