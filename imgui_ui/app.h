@@ -1,27 +1,114 @@
-// The app's whole state, owned by main(): what the user set, UI-only state, and the last report.
+// The app's whole state, owned by main(): what the user set (Scenario), UI-only state, and derived results.
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
+
+#include "kvcalc/calibration.h"
+#include "kvcalc/diagnostic.h"
+#include "kvcalc/report.h"
+#include "kvcalc/scenario.h"
+#include "kvcalc/solver.h"
 
 namespace kvcalc::ui {
 
-/// UI-only state (not part of the scenario or the URL).
+/// Unit every byte figure is shown in (the term table shows both).
+enum class ByteUnit { gb, gib };
+
+/// Column the GPU-shopping table is sorted by.
+enum class ShopSort { gpu, vram, cards, verdict, max_context };
+
+/// A widget's rectangle in CSS px, published for the browser tests (they click by name, not by pixel guess).
+struct Hitbox {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+/// UI-only state (not part of the scenario; theme and unit travel in the URL as reserved keys).
 struct UiState {
     bool dark_theme = true;
+    bool theme_applied = false;  ///< ImGui style matches dark_theme
+    ByteUnit unit = ByteUnit::gib;
+    bool embed = false;          ///< embed=1: compact result-only view
     bool narrow_layout = false;  ///< single column (phones), decided from the view width each frame
     float dpr = 1.0f;            ///< devicePixelRatio the fonts were built for
+    char model_search[64] = "";
+    char hf_id[128] = "";
+    std::string model_status;    ///< last paste / Hub fetch message
+    bool model_status_is_error = false;
+    ShopSort shop_sort = ShopSort::max_context;
+    bool shop_sort_descending = true;
+    std::string copied_note;     ///< "Link copied" etc., shown next to the share buttons
+    std::map<std::string, Hitbox> hitboxes;
+    unsigned drag_scroll_window = 0;  ///< ImGuiID of the window a press may scroll, 0 = none
+    float drag_start_x = 0, drag_start_y = 0;  ///< where that press began
+    bool drag_scrolling = false;
+    bool touch_input = false;         ///< the pointer is a finger this frame (set by the main loop)      ///< the press became a vertical drag: it scrolls, widgets ignore it
+};
+
+/// One GPU-shopping row: a catalog GPU × a card count at the current model and settings.
+struct ShopRow {
+    int gpu_index = 0;           ///< into gpu_catalog()
+    int cards = 1;               ///< tensor_parallel_size = gpus
+    bool valid = false;          ///< TP value accepted by the model and the scenario resolves
+    Verdict verdict = Verdict::fail;
+    std::int64_t max_model_len = 0;  ///< largest context that boots, 0 when none
+    std::string note;            ///< why invalid, or the limiting term
+};
+
+/// One point of the memory-vs-context curve (per card).
+struct CurvePoint {
+    std::int64_t max_model_len = 0;
+    std::int64_t demand_bytes = 0;
+};
+
+/// Results derived from the scenario besides the Report: solvers, shopping sweep, curve.
+struct Derived {
+    SolveResult max_len, max_seqs, min_gpus;
+    std::vector<ShopRow> shop;
+    std::vector<CurvePoint> curve;
+    std::int64_t budget_bytes = 0;       ///< per card, for the curve's budget line
+    double recompute_ms = 0.0;           ///< last recompute, predict + solvers + sweep
 };
 
 /// Everything the app owns. No globals, no static locals: panels get this by reference.
 struct App {
-    std::string request_json;  ///< the scenario, as the core's JSON request (schema 1)
-    std::string report_json;   ///< the core's last answer
-    long long kv_growing_bytes_per_token = 0;
+    Scenario scenario;
+    Report report;
+    Derived derived;
     UiState ui;
-    bool dirty = true;         ///< scenario changed since the last evaluation
+    Diagnostics url_warnings;            ///< problems found in the link the page was opened with
+    bool calibration_done = false;       ///< run lazily, the first time its panel opens
+    CalibrationSummary calibration;
+    bool dirty = true;                   ///< scenario changed since the last evaluation
+    bool url_dirty = false;              ///< the query string should be rewritten
 };
 
-/// Re-evaluates the scenario when it changed. Returns true if the report changed.
+/// Reads the page's query string (scenario + reserved keys) into `app`; warnings go to app.url_warnings.
+void load_from_url(App& app);
+
+/// Writes the scenario and the reserved keys (embed, theme, unit) to the query string.
+void write_url(const App& app);
+
+/// The query string describing the app's state (scenario + theme/unit; embed=1 only when `with_embed`).
+std::string current_query(const App& app, bool with_embed = false);
+
+/// After each drawn frame: publishes window.kvcalcState; after a change (app.url_dirty) also rewrites the URL
+/// and the aria-live text.
+void sync_host(App& app);
+
+/// "gb" / "gib": the unit's spelling in the URL and in kvcalcState.
+const char* unit_name_key(ByteUnit unit);
+
+/// Re-evaluates the scenario when it changed: report, solvers, shopping sweep, curve. Returns true if it ran.
 bool recompute_if_dirty(App& app);
+
+/// Reads a config.json (pasted, from the clipboard or fetched from the Hub) into the scenario's inline model.
+/// Problems go to app.ui.model_status. Returns true when the scenario changed.
+bool apply_config_text(App& app, const std::string& text, const std::string& source);
+
+/// Handles text the page delivered (a pasted config.json, a Hub fetch result). Returns true if the app changed.
+bool poll_host(App& app);
 
 /// Draws every panel for one frame. `view_w`/`view_h` are in CSS px (points). Returns true when the user
 /// changed something (the caller then draws a few more frames and recomputes).

@@ -21,6 +21,7 @@
 
 #include "app.h"
 #include "platform.h"
+#include "touch_input.h"
 
 namespace {
 
@@ -45,6 +46,7 @@ struct Runtime {
     int frames_to_draw = kSettleFrames;
     long frames_drawn = 0;
     float font_dpr = 0.0f;
+    kvcalc::ui::TouchInput touch;
     bool quit = false;
 };
 
@@ -77,11 +79,14 @@ void frame(void* arg) {
     auto& rt = *static_cast<Runtime*>(arg);
     bool had_input = false;
     SDL_Event event;
+    int event_w = 0, event_h = 0;
+    SDL_GetWindowSize(rt.window, &event_w, &event_h);
     while (SDL_PollEvent(&event)) {
-        ImGui_ImplSDL2_ProcessEvent(&event);
+        if (!kvcalc::ui::touch_event(rt.touch, event, event_w, event_h)) ImGui_ImplSDL2_ProcessEvent(&event);
         had_input = true;
         if (event.type == SDL_QUIT) rt.quit = true;
     }
+    if (kvcalc::ui::poll_host(rt.app)) had_input = true;  // a pasted or fetched config.json
     // The page may resize the canvas (rotation, window resize): follow it.
     const kvcalc::ui::ViewSize host = kvcalc::ui::host_view_size();
     int win_w = 0, win_h = 0;
@@ -104,10 +109,13 @@ void frame(void* arg) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    kvcalc::ui::touch_apply(rt.touch, ImGui::GetIO());
+    rt.app.ui.touch_input = kvcalc::ui::touch_busy(rt.touch);
     ImGui::NewFrame();
     if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
         rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
-    if (ImGui::IsAnyItemActive()) rt.frames_to_draw = std::max(rt.frames_to_draw, 1);  // dragging a slider
+    if (ImGui::IsAnyItemActive() || kvcalc::ui::touch_busy(rt.touch))  // dragging a slider or a finger
+        rt.frames_to_draw = std::max(rt.frames_to_draw, 1);
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -120,12 +128,14 @@ void frame(void* arg) {
     SDL_GL_SwapWindow(rt.window);
     ++rt.frames_drawn;
     kvcalc::ui::report_frames_drawn(rt.frames_drawn);
+    kvcalc::ui::sync_host(rt.app);
     if (rt.frames_drawn == 1) kvcalc::ui::notify_ready();
 }
 
 }  // namespace
 
 int main(int, char**) {
+    SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0");  // fingers are mapped by touch_input.cpp, not twice
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
         std::fprintf(stderr, "kvcalc: SDL_Init failed: %s\n", SDL_GetError());
         return 1;
@@ -170,7 +180,7 @@ int main(int, char**) {
     ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
 
-    rt.app.request_json = R"({"schema":1,"model":"qwen3.6-27b","kv_cache_dtype":"fp8_e5m2"})";
+    kvcalc::ui::load_from_url(rt.app);
     load_fonts(rt, kvcalc::ui::device_pixel_ratio());
 
 #ifdef __EMSCRIPTEN__

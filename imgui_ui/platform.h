@@ -20,6 +20,9 @@ ViewSize host_view_size();
 /// The page's query string without the leading '?', or "" on a desktop.
 std::string read_query_string();
 
+/// The page's address without query or fragment (location.origin + pathname), or "" on a desktop.
+std::string page_url();
+
 /// Replaces the page's query string in place (history.replaceState); no-op on a desktop.
 void write_query_string(const std::string& query);
 
@@ -31,5 +34,37 @@ void report_frames_drawn(long frames);
 
 /// Tells the shell page that the app is up (hides the loading bar).
 void notify_ready();
+
+/// Milliseconds from a monotonic clock (emscripten_get_now in the browser).
+double now_ms();
+
+/// Publishes the app state as JSON for tests and tools (window.kvcalcState) and the last recompute time
+/// (window.kvcalcRecomputeMs).
+void publish_state(const std::string& json, double recompute_ms);
+
+/// Puts `text` on the clipboard (navigator.clipboard, with a fallback in web/bridge.js). Returns false when the
+/// host has no clipboard (the desktop build prints the text to stdout instead).
+bool copy_text(const std::string& text);
+
+/// Opens `url` (relative to the page) in a new tab; no-op on a desktop.
+void open_url(const std::string& url);
+
+/// Asks the page to fetch https://huggingface.co/<id>/resolve/main/config.json; the answer arrives through
+/// take_host_message(). Returns false when the host cannot fetch (desktop).
+bool request_hf_config(const std::string& hf_id);
+
+/// Shows the page's HTML textarea for pasting a config.json (it opens the soft keyboard on phones).
+/// Returns false when the host has none (desktop).
+bool show_paste_overlay();
+
+/// Text the page delivered for the app.
+struct HostMessage {
+    std::string kind;  ///< "config" (pasted or fetched config.json text) or "error" (fetch failed); "" = none
+    std::string text;  ///< the document, or the error sentence
+    std::string source;  ///< "paste" or the Hugging Face id
+};
+
+/// Takes the oldest pending message from the page (kind "" when there is none). Cheap: called every frame.
+HostMessage take_host_message();
 
 }  // namespace kvcalc::ui

@@ -1,16 +1,31 @@
-// Desktop host: no page, no URL; sizes come from the SDL window itself.
+// Desktop host: no page, no URL; sizes come from the SDL window itself, the clipboard is SDL's.
 #ifndef __EMSCRIPTEN__
 #include "platform.h"
+
+#include <SDL.h>
+
+#include <chrono>
 
 namespace kvcalc::ui {
 
 float device_pixel_ratio() { return 1.0f; }
 ViewSize host_view_size() { return {0, 0}; }
 std::string read_query_string() { return {}; }
+std::string page_url() { return {}; }
 void write_query_string(const std::string&) {}
 void announce_result(const std::string&) {}
 void report_frames_drawn(long) {}
 void notify_ready() {}
+double now_ms() {
+    using clock = std::chrono::steady_clock;
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+void publish_state(const std::string&, double) {}
+bool copy_text(const std::string& text) { return SDL_SetClipboardText(text.c_str()) == 0; }
+void open_url(const std::string&) {}
+bool request_hf_config(const std::string&) { return false; }
+bool show_paste_overlay() { return false; }
+HostMessage take_host_message() { return {}; }
 
 }  // namespace kvcalc::ui
 #endif

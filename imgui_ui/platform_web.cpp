@@ -1,5 +1,6 @@
 // Browser glue: canvas size, devicePixelRatio, URL, aria-live mirror. Everything through emscripten::val.
 #ifdef __EMSCRIPTEN__
+#include <emscripten.h>
 #include <emscripten/html5.h>
 #include <emscripten/val.h>
 
@@ -26,6 +27,11 @@ std::string read_query_string() {
     return search;
 }
 
+std::string page_url() {
+    val location = val::global("location");
+    return location["origin"].as<std::string>() + location["pathname"].as<std::string>();
+}
+
 void write_query_string(const std::string& query) {
     val location = val::global("location");
     std::string url = location["pathname"].as<std::string>();
@@ -44,6 +50,50 @@ void report_frames_drawn(long frames) { val::global("window").set("kvcalcFramesD
 void notify_ready() {
     val hook = val::global("window")["kvcalcReady"];
     if (hook.typeOf().as<std::string>() == "function") hook();
+}
+
+double now_ms() { return emscripten_get_now(); }
+
+void publish_state(const std::string& json, double recompute_ms) {
+    val window = val::global("window");
+    window.set("kvcalcState", val::global("JSON").call<val>("parse", json));
+    window.set("kvcalcRecomputeMs", recompute_ms);
+}
+
+namespace {
+/// window.kvcalcBridge (web/bridge.js), or undefined when the page has none.
+val bridge() { return val::global("window")["kvcalcBridge"]; }
+bool has_bridge() { return bridge().typeOf().as<std::string>() == "object"; }
+}  // namespace
+
+bool copy_text(const std::string& text) {
+    if (!has_bridge()) return false;
+    bridge().call<void>("copy", text);
+    return true;
+}
+
+void open_url(const std::string& url) {
+    if (has_bridge()) bridge().call<void>("open", url);
+}
+
+bool request_hf_config(const std::string& hf_id) {
+    if (!has_bridge()) return false;
+    bridge().call<void>("fetchHfConfig", hf_id);
+    return true;
+}
+
+bool show_paste_overlay() {
+    if (!has_bridge()) return false;
+    bridge().call<void>("showPaste");
+    return true;
+}
+
+HostMessage take_host_message() {
+    if (!has_bridge()) return {};
+    val inbox = bridge()["inbox"];
+    if (inbox["length"].as<int>() == 0) return {};
+    val m = inbox.call<val>("shift");
+    return {m["kind"].as<std::string>(), m["text"].as<std::string>(), m["source"].as<std::string>()};
 }
 
 }  // namespace kvcalc::ui

@@ -16,17 +16,22 @@ render() {  # render SRC.md OUT.html TITLE LINK_PREFIX_TO_STRIP
     printf '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n'
     printf '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
     printf '<title>%s — kvcalc</title><link rel="icon" href="../favicon.svg" type="image/svg+xml">\n' "$title"
-    printf '<link rel="stylesheet" href="docs.css"></head><body><nav><a href="../index.html">kvcalc calculator</a> · '
-    printf '<a href="README.html">README</a> · <a href="KV_MATH.html">KV math</a> · <a href="ACCURACY.html">Accuracy</a> · '
-    printf '<a href="ARCHITECTURE.html">Architecture</a> · <a href="EMBEDDING.html">Embedding</a></nav><main>\n'
+    printf '<link rel="stylesheet" href="docs.css"></head><body><nav><a href="../index.html">kvcalc calculator</a>%s</nav><main>\n' "$nav"
     cmark-gfm --unsafe -e table -e autolink -e strikethrough "$src" \
       | sed -E -e "s#href=\"${strip}([A-Za-z0-9_./-]+)\\.md(\"|\\#)#href=\"\\1.html\\2#g" \
+               -e "s#(href|src)=\"${strip}(img|snapshots)/#\\1=\"\\2/#g" \
                -e "s#(href|src)=\"\\.\\./([A-Za-z0-9_-]+)\\.md#\\1=\"\\2.html#g" \
                -e "s#(href|src)=\"\\.\\./(web|tests|core|cli|imgui_ui|wasm)/#\\1=\"../#g" \
-               -e "s#${site_url}#../#g"
+               -e "s#(href|src)=\"${site_url}#\1=\"../#g"
     printf '</main></body></html>\n'
   } >"$out"
 }
+
+# Navigation bar: the main pages that exist in this checkout (ACCURACY.md is generated, and may be absent).
+nav=" · <a href=\"README.html\">README</a>"
+for page in KV_MATH:KV\ math ACCURACY:Accuracy ARCHITECTURE:Architecture EMBEDDING:Embedding CLI:CLI URL:Links; do
+  if [[ -f "$repo_dir/docs/${page%%:*}.md" ]]; then nav+=" · <a href=\"${page%%:*}.html\">${page#*:}</a>"; fi
+done
 
 render "$repo_dir/README.md" "$out_dir/README.html" "README" "docs/"
 for md in "$repo_dir"/docs/*.md; do
@@ -34,7 +39,7 @@ for md in "$repo_dir"/docs/*.md; do
   render "$md" "$out_dir/$name.html" "$name" ""
 done
 # Images and SVG snapshots the docs refer to.
-for asset in "$repo_dir"/docs/*.svg "$repo_dir"/docs/*.png "$repo_dir"/docs/img/*; do
+for asset in "$repo_dir"/docs/*.svg "$repo_dir"/docs/*.png "$repo_dir"/docs/img/* "$repo_dir"/docs/snapshots/*; do
   [[ -f $asset ]] || continue
   rel="${asset#"$repo_dir"/docs/}"
   mkdir -p "$out_dir/$(dirname "$rel")"

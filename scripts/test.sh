@@ -50,6 +50,9 @@ scripts/build-site.sh
 step "embind module under node"
 run_tests node node --test tests/node/
 
+step "docs: relative links, site links decode cleanly, rendered site docs"
+run_tests docs node --test tests/docs/
+
 step "page in headless Chromium"
 run_tests browser node --test tests/browser/
 

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "kvcalc/api.h"
+#include "kvcalc/json_io.h"
+#include "kvcalc/url_codec.h"
 
 namespace {
 
@@ -30,8 +32,54 @@ std::string evaluate(const std::string& request_json) {
     }
 }
 
+/// decodeQuery(query) → {"schema":1, "ok", "scenario": {…every Scenario key…}, "diagnostics": [...]}.
+/// Accepts "v=1&…", "?v=1&…" or a whole URL (cut at '?'). Unknown keys and bad values are warnings and keep
+/// the default, so "ok" is false only when the codec reports an error. See docs/URL.md for the keys.
+std::string decode_query(const std::string& query) {
+    try {
+        kvcalc::Diagnostics d;
+        const kvcalc::Scenario s = kvcalc::decode_query(query, d);
+        nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", !kvcalc::has_error(d)}};
+        out["scenario"] = s;
+        out["diagnostics"] = d;
+        return out.dump();
+    } catch (const std::exception& e) {
+        return error_document(e.what());
+    } catch (...) {
+        return error_document(nullptr);
+    }
+}
+
+/// encodeQuery(scenarioJson) → {"schema":1, "ok", "query": "v=1&…", "diagnostics": [...]}.
+/// The input is a Scenario document (docs/SCHEMA.md; a "compose" key applies that preset first). Reading
+/// errors give ok=false and an empty query; an inline "model" cannot travel in a URL and adds a warning.
+std::string encode_query(const std::string& scenario_json) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(scenario_json, nullptr, false);
+        kvcalc::Diagnostics d;
+        if (j.is_discarded() || !j.is_object()) {
+            d.push_back({kvcalc::Severity::error, "bad_json", "", "scenario is not a JSON object"});
+        }
+        kvcalc::Scenario s;
+        if (d.empty()) kvcalc::read_scenario(j, s, d);
+        const bool ok = !kvcalc::has_error(d);
+        if (ok)
+            for (auto& w : kvcalc::url_unrepresentable(s)) d.push_back(std::move(w));
+        nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", ok},
+                           {"query", ok ? kvcalc::encode_query(s) : std::string()}};
+        out["diagnostics"] = d;
+        return out.dump();
+    } catch (const std::exception& e) {
+        return error_document(e.what());
+    } catch (...) {
+        return error_document(nullptr);
+    }
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(kvcalc) {
     emscripten::function("evaluate", &evaluate);
+    emscripten::function("decodeQuery", &decode_query);
+    emscripten::function("encodeQuery", &encode_query);
 }

@@ -32,7 +32,10 @@
     }
   }
 
-  window.kvcalcReady = function () { overlay.classList.add('hidden'); };
+  window.kvcalcReady = function () {
+    window.kvcalcFirstFrameMs = performance.now();  // since navigation start (read by tests/browser/budget.mjs)
+    overlay.classList.add('hidden');
+  };
 
   async function fetchWithProgress(url) {
     const response = await fetch(url);

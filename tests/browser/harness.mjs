@@ -79,3 +79,33 @@ export async function pixelVariance(page, png) {
     return sum2 / n - mean * mean;
   }, png.toString('base64'));
 }
+
+/** The app's published state (window.kvcalcState, written after every drawn frame). */
+export async function appState(page) {
+  return page.evaluate(() => window.kvcalcState);
+}
+
+/** Centre of a widget the app published under `name` in kvcalcState.hitboxes (CSS px). */
+export async function hitboxCentre(page, name) {
+  const box = (await appState(page)).hitboxes[name];
+  if (!box) throw new Error(`no hitbox "${name}" in kvcalcState`);
+  return { x: box[0] + box[2] / 2, y: box[1] + box[3] / 2 };
+}
+
+/** Clicks a published widget with the mouse. */
+export async function clickHitbox(page, name) {
+  const { x, y } = await hitboxCentre(page, name);
+  await page.mouse.click(x, y);
+}
+
+/** A finger drag from (x, y) by dy CSS px, through Chrome's touch events (what a phone sends). */
+export async function touchDrag(page, x, y, dy, steps = 8) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (let i = 1; i <= steps; i++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + (dy * i) / steps }] });
+    await page.waitForTimeout(30);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}

@@ -1,0 +1,148 @@
+// Model panel: catalog search, weights variant, config.json paste / Hugging Face id, facts with provenance.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/layer_cache.h"
+#include "model_lookup.h"
+#include "panels.h"
+#include "platform.h"
+#include "widgets.h"
+
+namespace kvcalc::ui {
+
+namespace {
+
+bool contains_ci(const std::string& text, const char* needle) {
+    const std::string n(needle);
+    return n.empty() || std::search(text.begin(), text.end(), n.begin(), n.end(), [](char a, char b) {
+                            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+                        }) != text.end();
+}
+
+/// Switches to a catalog model, dropping settings that belonged to the previous one.
+void pick_model(Scenario& s, const ModelSpec& m) {
+    s.model_id = m.id;
+    s.model.reset();
+    s.compose.clear();
+    s.weights_variant.clear();
+    s.weights_gb.reset();
+    s.drafter.clear();
+    s.mtp.reset();
+    s.num_speculative_tokens.reset();
+    const std::vector<int> tp = valid_tensor_parallel_sizes(m);
+    if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
+        s.tensor_parallel_size = tp.front();
+        s.gpus = 0;
+    }
+    if (m.max_position_embeddings > 0) s.max_model_len = std::min(s.max_model_len, m.max_position_embeddings);
+}
+
+int count_kind(const ModelSpec& m, std::size_t variant_index) {
+    return static_cast<int>(std::count_if(m.layers.begin(), m.layers.end(),
+                                          [&](const LayerCache& c) { return c.index() == variant_index; }));
+}
+
+void model_facts(const ModelSpec& m) {
+    ImGui::TextWrapped("%s  (%s)", m.display_name.c_str(), m.id.c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("family %s%s", m.family.c_str(), m.calibrated ? ", calibrated against measured boots" : "");
+    ImGui::PopTextWrapPos();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("num_hidden_layers %d · hidden_size %d · num_attention_heads %d", m.num_hidden_layers, m.hidden_size,
+                m.num_attention_heads);
+    ImGui::Text("layers: %d full attention, %d sliding window, %d MLA, %d recurrent", count_kind(m, 1),
+                count_kind(m, 2), count_kind(m, 3), count_kind(m, 4));
+    ImGui::PopTextWrapPos();
+    ImGui::Text("max_position_embeddings %s", format_count(m.max_position_embeddings).c_str());
+    if (m.num_experts > 0) ImGui::Text("MoE: %d experts, %d per token", m.num_experts, m.num_experts_per_tok);
+    if (ImGui::TreeNode("Where each fact comes from")) {
+        if (!m.source.empty()) ImGui::TextWrapped("entry: %s", m.source.c_str());
+        for (const Provenance& p : m.provenance) bullet_wrapped(p.fact + ": " + p.source);
+        for (const WeightsVariant& w : m.weights) {
+            char size[32];
+            std::snprintf(size, sizeof size, "%.2f", w.size_gb);
+            bullet_wrapped("weights " + w.id + " = " + size + " GB: " + w.source);
+        }
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace
+
+bool panel_model(App& app) {
+    bool changed = false;
+    Scenario& s = app.scenario;
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputTextWithHint("##search", "search models (name, id, family)", app.ui.model_search,
+                             sizeof app.ui.model_search);
+    ImGui::BeginChild("##models", ImVec2(0, em * 7.5f), true);
+    for (const ModelSpec& m : model_catalog()) {
+        if (!contains_ci(m.display_name, app.ui.model_search) && !contains_ci(m.id, app.ui.model_search) &&
+            !contains_ci(m.family, app.ui.model_search))
+            continue;
+        const bool selected = !s.model && m.id == s.model_id;
+        if (ImGui::Selectable(m.display_name.c_str(), selected) && !selected) {
+            pick_model(s, m);
+            changed = true;
+        }
+        if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    }
+    ImGui::EndChild();
+
+    const ModelSpec* model = current_model(s);
+    if (model && model->weights.size() > 1) {
+        const std::string current = s.weights_variant.empty() ? model->weights.front().id : s.weights_variant;
+        ImGui::SetNextItemWidth(em * 14);
+        if (ImGui::BeginCombo("weights variant", current.c_str())) {
+            for (const WeightsVariant& w : model->weights) {
+                char label[160];
+                std::snprintf(label, sizeof label, "%s (%.1f GB)", w.id.c_str(), w.size_gb);
+                if (ImGui::Selectable(label, w.id == current)) {
+                    s.weights_variant = w.id;
+                    changed = true;
+                }
+            }
+            ImGui::EndCombo();
+        }
+        help_marker("Checkpoint quantization: sets the weights term (on-disk size in decimal GB, split over the "
+                    "tensor-parallel cards).");
+    }
+
+    if (ImGui::Button("Paste config.json…")) {
+        if (!show_paste_overlay()) {  // desktop: take it from the clipboard
+            const char* text = ImGui::GetClipboardText();
+            app.ui.model_status = text && *text ? "" : "The clipboard is empty: copy a config.json first.";
+            app.ui.model_status_is_error = !(text && *text);
+            if (text && *text) changed |= apply_config_text(app, text, "clipboard");
+        }
+    }
+    record_hitbox(app.ui, "paste_config");
+    help_marker("Any model's config.json from Hugging Face: kvcalc reads the layer layout from it.");
+    ImGui::SetNextItemWidth(em * 14);
+    ImGui::InputTextWithHint("##hf", "Hugging Face id, e.g. Qwen/Qwen3-8B", app.ui.hf_id, sizeof app.ui.hf_id);
+    ImGui::SameLine();
+    if (ImGui::Button("Load")) {
+        app.ui.model_status = "Fetching config.json for " + std::string(app.ui.hf_id) + "…";
+        app.ui.model_status_is_error = false;
+        if (!request_hf_config(app.ui.hf_id)) {
+            app.ui.model_status = "This build cannot fetch from the Hub: use Paste config.json.";
+            app.ui.model_status_is_error = true;
+        }
+    }
+    record_hitbox(app.ui, "hf_load");
+    if (!app.ui.model_status.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, app.ui.model_status_is_error
+                                                 ? ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::fail, app.ui.dark_theme))
+                                                 : ImGui::GetStyle().Colors[ImGuiCol_Text]);
+        ImGui::TextWrapped("%s", app.ui.model_status.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (model) model_facts(*model);
+    else ImGui::TextWrapped("Unknown model \"%s\": pick one from the list.", s.model_id.c_str());
+    return changed;
+}
+
+}  // namespace kvcalc::ui

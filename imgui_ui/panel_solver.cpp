@@ -1,0 +1,110 @@
+// Solver panel: the largest context and concurrency, the fewest GPUs, and the memory-vs-context curve.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "panels.h"
+#include "text_export.h"
+#include "widgets.h"
+
+namespace kvcalc::ui {
+
+namespace {
+
+/// One answer line with its limiting term and an "apply" button. Returns true when applied.
+bool answer(const char* what, const SolveResult& r, const std::string& value_text, const char* apply_id) {
+    if (!r.ok) {
+        ImGui::Text("%s: ", what);
+        ImGui::SameLine(0, 0);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message.c_str());
+        ImGui::PopTextWrapPos();
+        return false;
+    }
+    const bool applied = ImGui::SmallButton(apply_id);
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s: %s", what, value_text.c_str());
+    ImGui::TextDisabled("  limited by %s%s%s", r.bound == "budget" ? "the budget; largest term " : "",
+                        r.bound == "budget" ? term_label(r.limiting_term) : r.bound.c_str(), "");
+    ImGui::PopTextWrapPos();
+    return applied;
+}
+
+void curve(const App& app) {
+    const Derived& d = app.derived;
+    if (d.curve.size() < 2) return;
+    const float em = ImGui::GetFontSize();
+    const float w = ImGui::GetContentRegionAvail().x, h = em * 9.0f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float left = p.x + em * 3.2f, right = p.x + w - em * 0.5f, top = p.y + em * 0.5f, bottom = p.y + h - em * 1.5f;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(ImVec2(left, top), ImVec2(right, bottom), ImGui::GetColorU32(ImGuiCol_FrameBg));
+    const double x0 = std::log(static_cast<double>(d.curve.front().max_model_len));
+    const double x1 = std::log(static_cast<double>(d.curve.back().max_model_len));
+    std::int64_t y_max = d.budget_bytes;
+    for (const CurvePoint& c : d.curve) y_max = std::max(y_max, c.demand_bytes);
+    y_max = y_max * 11 / 10;
+    auto px = [&](std::int64_t len) {
+        return left + static_cast<float>((std::log(static_cast<double>(std::max<std::int64_t>(len, 1))) - x0) / (x1 - x0)) * (right - left);
+    };
+    auto py = [&](std::int64_t bytes) {
+        return bottom - static_cast<float>(static_cast<double>(bytes) / static_cast<double>(y_max)) * (bottom - top);
+    };
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 budget = verdict_color(Verdict::tight, app.ui.dark_theme);
+    draw->AddLine(ImVec2(left, py(d.budget_bytes)), ImVec2(right, py(d.budget_bytes)), budget, 2.0f);
+    for (std::size_t i = 1; i < d.curve.size(); ++i)
+        draw->AddLine(ImVec2(px(d.curve[i - 1].max_model_len), py(d.curve[i - 1].demand_bytes)),
+                      ImVec2(px(d.curve[i].max_model_len), py(d.curve[i].demand_bytes)), term_color(0), 2.5f);
+    const float cur = px(app.report.settings.max_model_len);
+    draw->AddLine(ImVec2(cur, top), ImVec2(cur, bottom), text, 1.5f);
+    if (d.max_len.ok) {
+        const float best = px(d.max_len.value);
+        const ImU32 pass = verdict_color(Verdict::pass, app.ui.dark_theme);
+        for (float y = top; y < bottom; y += em * 0.6f) draw->AddLine(ImVec2(best, y), ImVec2(best, y + em * 0.3f), pass, 2.0f);
+    }
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.0f", in_unit(y_max, app.ui.unit));
+    draw->AddText(ImVec2(p.x, top), dim, buf);
+    draw->AddText(ImVec2(p.x, bottom - em), dim, unit_name(app.ui.unit));
+    const std::string lo = format_count(d.curve.front().max_model_len), hi = format_count(d.curve.back().max_model_len);
+    draw->AddText(ImVec2(left, bottom + em * 0.2f), dim, lo.c_str());
+    draw->AddText(ImVec2(right - ImGui::CalcTextSize(hi.c_str()).x, bottom + em * 0.2f), dim, hi.c_str());
+    ImGui::Dummy(ImVec2(w, h));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+bool panel_solver(App& app) {
+    const Derived& d = app.derived;
+    bool changed = false;
+    if (!app.report.ok) {
+        ImGui::TextDisabled("Fix the settings first.");
+        return false;
+    }
+    const std::string rounded = d.max_len.value_rounded != d.max_len.value
+                                    ? " (" + format_count(d.max_len.value_rounded) + " rounded)"
+                                    : std::string();
+    if (answer("Largest max_model_len", d.max_len, format_count(d.max_len.value) + " tokens" + rounded, "use##len")) {
+        app.scenario.max_model_len = std::max<std::int64_t>(d.max_len.value_rounded, 1);
+        changed = true;
+    }
+    if (answer("Largest max_num_seqs", d.max_seqs, format_count(d.max_seqs.value) + " at full length", "use##seqs")) {
+        app.scenario.max_num_seqs = d.max_seqs.value;
+        changed = true;
+    }
+    if (answer("Fewest GPUs", d.min_gpus, std::to_string(d.min_gpus.value) + " (tensor_parallel_size)", "use##gpus")) {
+        app.scenario.tensor_parallel_size = static_cast<int>(d.min_gpus.value);
+        app.scenario.gpus = 0;
+        changed = true;
+    }
+    curve(app);
+    if (changed) app.scenario.compose.clear();
+    return changed;
+}
+
+}  // namespace kvcalc::ui

@@ -1,0 +1,82 @@
+// decodeQuery / encodeQuery of the embind module: the URL codec as a script sees it (errors as data, never throws).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const createKvcalcCore = require(path.resolve(here, '../../build/wasm-release/site/kvcalc-core.js'));
+const core = await createKvcalcCore();
+
+// The link `kvcalc --model qwen3.6-27b --compose dual-turbo --vram 20 --mem-util 0.82 --url BASE` prints.
+const dualTurbo = 'v=1&c=qwen3.6-27b%3Adual-turbo&vram=20&tp=2&kv=turboquant_3bit_nc&ctx=262144&seqs=4&util=0.82&mtp=1&dr=qwen-mtp-builtin';
+
+test('decodeQuery reads a CLI link into the scenario, with no diagnostics', () => {
+  const out = JSON.parse(core.decodeQuery(dualTurbo));
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.diagnostics, []);
+  assert.equal(out.scenario.model_id, 'qwen3.6-27b');
+  assert.equal(out.scenario.vram_gb, 20);
+  assert.equal(out.scenario.tensor_parallel_size, 2);
+  assert.equal(out.scenario.kv_cache_dtype, 'turboquant_3bit_nc');
+  assert.equal(out.scenario.max_model_len, 262144);
+  assert.equal(out.scenario.max_num_seqs, 4);
+  assert.equal(out.scenario.gpu_memory_utilization, 0.82);
+  assert.equal(out.scenario.drafter, 'qwen-mtp-builtin');
+});
+
+test('decodeQuery accepts a whole URL and skips the front-end keys (embed) silently', () => {
+  const out = JSON.parse(core.decodeQuery('https://kvcalc.github.io/kvcalc/embed.html?' + dualTurbo + '&embed=1#x'));
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.diagnostics, []);
+  assert.equal(out.scenario.max_num_seqs, 4);
+});
+
+test('decodeQuery turns an unknown key and a bad value into warnings, keeping the defaults', () => {
+  const out = JSON.parse(core.decodeQuery('v=1&nope=3&tp=banana'));
+  assert.equal(out.ok, true);
+  assert.equal(out.scenario.tensor_parallel_size, 1);
+  const fields = out.diagnostics.map((d) => d.severity + ':' + d.field);
+  assert.ok(out.diagnostics.length >= 2, JSON.stringify(out.diagnostics));
+  assert.ok(out.diagnostics.every((d) => d.severity === 'warning'), fields.join(' '));
+});
+
+test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.56 sequences)', () => {
+  const decoded = JSON.parse(core.decodeQuery(dualTurbo));
+  const enc = JSON.parse(core.encodeQuery(JSON.stringify(decoded.scenario)));
+  assert.equal(enc.ok, true);
+  assert.deepEqual(JSON.parse(core.decodeQuery(enc.query)).scenario, decoded.scenario);
+  const report = JSON.parse(core.evaluate(JSON.stringify(decoded.scenario)));
+  assert.equal(report.ok, true);
+  assert.equal(report.verdict, 'TIGHT');
+  assert.ok(Math.abs(report.effective_max_num_seqs - 2.56) < 0.01, String(report.effective_max_num_seqs));
+});
+
+// format_double() in core/src/url_codec.cpp tries %.1g first, and "2e+01" reads back as 20, so whole numbers of
+// two or more digits come out in exponent form. Still decodes to the same scenario (test above); fix pending.
+test('encodeQuery writes the CLI link byte for byte (vram=20, not 2e+01)', { todo: 'url_codec.cpp format_double picks %.1g exponent text' }, () => {
+  const decoded = JSON.parse(core.decodeQuery(dualTurbo));
+  assert.equal(JSON.parse(core.encodeQuery(JSON.stringify(decoded.scenario))).query, dualTurbo);
+});
+
+test('encodeQuery applies a compose preset and writes only non-default keys', () => {
+  const enc = JSON.parse(core.encodeQuery(JSON.stringify({ schema: 1, model_id: 'gemma-4-31b', tensor_parallel_size: 2 })));
+  assert.equal(enc.ok, true);
+  assert.equal(enc.query, 'v=1&m=gemma-4-31b&tp=2');
+  assert.equal(JSON.parse(core.encodeQuery('{}')).query, 'v=1');
+});
+
+test('encodeQuery errors are data: malformed JSON, wrong types, an inline model warns', () => {
+  for (const bad of ['{not json', '[1,2]', JSON.stringify({ max_model_len: 'long' })]) {
+    const out = JSON.parse(core.encodeQuery(bad));
+    assert.equal(out.ok, false, bad);
+    assert.equal(out.query, '', bad);
+    assert.ok(out.diagnostics.some((d) => d.severity === 'error'), bad);
+  }
+  const inline = JSON.parse(core.evaluate(JSON.stringify({ action: 'catalog' }))).models.find((m) => m.id === 'llama-3.1-8b');
+  const out = JSON.parse(core.encodeQuery(JSON.stringify({ model: inline })));
+  assert.equal(out.ok, true);
+  assert.ok(out.diagnostics.some((d) => d.severity === 'warning'), JSON.stringify(out.diagnostics));
+});

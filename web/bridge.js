@@ -1,0 +1,87 @@
+// What the app (C++ through emscripten::val) asks of the page: clipboard, new tabs, the config.json paste
+// overlay and the Hugging Face fetch. Answers go into `inbox`, which the app polls once per frame.
+(function () {
+  'use strict';
+  const inbox = [];
+
+  function deliver(kind, text, source) {
+    inbox.push({ kind: kind, text: String(text), source: String(source) });  // the app polls every frame
+  }
+
+  function copyFallback(text) {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand('copy'); } catch (e) { /* nothing more to try */ }
+    area.remove();
+  }
+
+  function copy(text) {
+    window.kvcalcLastCopied = text;
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).catch(() => copyFallback(text));
+    } else {
+      copyFallback(text);
+    }
+  }
+
+  function open(url) { window.open(url, '_blank', 'noopener'); }
+
+  async function fetchHfConfig(id) {
+    const clean = String(id).trim().replace(/^https?:\/\/huggingface\.co\//, '').replace(/\/+$/, '');
+    if (!/^[\w.-]+\/[\w.-]+$/.test(clean)) {
+      deliver('error', '"' + id + '" is not a Hugging Face model id (expected owner/name, e.g. Qwen/Qwen3-8B).', id);
+      return;
+    }
+    const url = 'https://huggingface.co/' + clean + '/resolve/main/config.json';
+    try {
+      const response = await fetch(url, { credentials: 'omit' });
+      if (response.status === 401 || response.status === 403) {
+        deliver('error', clean + ' is gated or private on the Hub (HTTP ' + response.status + '). Open its page, ' +
+          'accept the license, then paste its config.json here instead.', clean);
+      } else if (!response.ok) {
+        deliver('error', 'The Hub answered HTTP ' + response.status + ' for ' + clean +
+          '/config.json. Check the id, or paste the config.json instead.', clean);
+      } else {
+        deliver('config', await response.text(), clean);
+      }
+    } catch (err) {
+      deliver('error', 'Could not reach huggingface.co (offline, or blocked by the network). ' +
+        'Paste the config.json instead.', clean);
+    }
+  }
+
+  function showPaste() {
+    const overlay = document.getElementById('paste');
+    if (!overlay) return;
+    overlay.hidden = false;
+    document.getElementById('paste-text').focus();
+  }
+
+  function wirePasteOverlay() {
+    const overlay = document.getElementById('paste');
+    if (!overlay) return;
+    const area = document.getElementById('paste-text');
+    document.getElementById('paste-use').addEventListener('click', () => {
+      overlay.hidden = true;
+      deliver('config', area.value, 'paste');
+    });
+    document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; });
+  }
+
+  // SDL cancels the canvas's mousedown, which also cancels the browser's focus change: without this the canvas
+  // never has focus and typing into the app's text fields does nothing.
+  function focusCanvasOnPress() {
+    const canvas = document.getElementById('canvas');
+    if (canvas) canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }), true);
+  }
+
+  window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste };
+  function wire() { wirePasteOverlay(); focusCanvasOnPress(); }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
+  else wire();
+})();
