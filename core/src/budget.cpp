@@ -53,6 +53,7 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
     t.demand_bytes = t.fixed_bytes + t.kv_growing_requested_bytes;
     t.total_bytes = t.fixed_bytes + t.kv_growing_granted_bytes;
+    t.tight_band_bytes = std::max(kTightBandBytes, r.error_band_bytes);
     return t;
 }
 
@@ -60,7 +61,7 @@ Verdict classify(const BudgetTerms& t) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
-    if (t.budget_bytes - t.demand_bytes < kTightBandBytes) return Verdict::tight;
+    if (t.budget_bytes - t.demand_bytes < t.tight_band_bytes) return Verdict::tight;
     return Verdict::pass;
 }
 

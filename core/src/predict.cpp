@@ -46,7 +46,8 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
         return out;
     }
     if (v == Verdict::tight)
-        return "demand " + gb(t.demand_bytes) + " is within 1.5 GB of the budget " + gb(t.budget_bytes);
+        return "demand " + gb(t.demand_bytes) + " is within " + gb(t.tight_band_bytes) + " of the budget " +
+               gb(t.budget_bytes);
     return "demand " + gb(t.demand_bytes) + " leaves " + gb(t.budget_bytes - t.demand_bytes) + " of the " +
            gb(t.budget_bytes) + " budget";
 }

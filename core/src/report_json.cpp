@@ -60,7 +60,8 @@ void to_json(json& j, const Report& r) {
                   {"total_bytes", t.total_bytes},
                   {"kv_one_sequence_bytes", t.kv_one_sequence_bytes},
                   {"kv_tokens_per_sequence", t.kv_tokens_per_sequence},
-                  {"kv_bytes_per_token", t.kv_bytes_per_token}};
+                  {"kv_bytes_per_token", t.kv_bytes_per_token},
+                  {"tight_band_bytes", t.tight_band_bytes}};
     j["verdict"] = verdict_name(r.verdict);
     j["reason"] = r.reason;
     j["limiting_term"] = r.limiting_term;

@@ -94,12 +94,29 @@ TEST_SUITE("predict wiring") {
         CHECK(r.verdict == Verdict::fail);
     }
 
+    TEST_CASE("uncalibrated models are TIGHT within their wider error band") {
+        // Llama 3.1 8B, fp8 KV, RTX 4090: 1,763,591,783 B are left after the fixed terms (hand-worked in the
+        // solver case below). 2,048 tokens × 65,536 B = 134,217,728 B leave 1,629,374,055 B: above the seed
+        // band of 1.5 GB but below the 2 GiB uncalibrated band → TIGHT.
+        Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.gpu = "rtx-4090";
+        s.kv_cache_dtype = "fp8_e4m3";
+        s.max_model_len = 2048;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.budget_bytes - r.terms.demand_bytes == 1'629'374'055);
+        CHECK(r.terms.tight_band_bytes == std::llround(2.0 * kGiB));
+        CHECK(r.verdict == Verdict::tight);
+    }
+
     TEST_CASE("seed models keep the seed math and stay calibrated") {
         Scenario s;  // qwen3.6-27b defaults
         const Report r = predict(s);
         REQUIRE(r.ok);
         CHECK(r.calibrated);
         CHECK(r.error_band_bytes == kTightBandBytes);
+        CHECK(r.terms.tight_band_bytes == kTightBandBytes);
         CHECK_FALSE(mentions(r.notes, "uncalibrated"));
         // Seed 000 §4: CUDA graphs + workspace 0.5 + 1.0 × 0.95 GB at TP 1.
         CHECK(r.terms.cudagraph_workspace_bytes == 1'450'000'000);

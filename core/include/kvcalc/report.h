@@ -11,7 +11,8 @@
 
 namespace kvcalc {
 
-/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within ±1.5 GB of the budget.
+/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within the error band of the
+/// budget (±1.5 GB for seed fits; the wider uncalibrated band for config.json / popular models).
 /// FAIL: the fixed terms leave less KV room than one max_model_len sequence needs (vLLM refuses to start).
 enum class Verdict { pass, tight, fail };
 
@@ -42,6 +43,7 @@ struct BudgetTerms {
     std::int64_t kv_one_sequence_bytes = 0;       ///< growing KV of one max_model_len sequence
     std::int64_t kv_tokens_per_sequence = 0;      ///< max_model_len + MTP extra positions
     double kv_bytes_per_token = 0.0;              ///< growing KV per token per sequence on one card (exact rational)
+    std::int64_t tight_band_bytes = kTightBandBytes;  ///< TIGHT when budget − demand is below this (the error band)
 };
 
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
