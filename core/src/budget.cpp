@@ -31,13 +31,20 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
                              ? ceil_div(fp.sliding_fixed_x400, kBpeDenominator)
                              : sliding_fixed_bytes(*r.model, *r.format, tp, max_model_len);
     t.recurrent_state_bytes = fp.state_bytes_per_sequence * max_num_seqs;
-    t.activation_bytes = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers, *r.format,
-                                               max_model_len, tp, s.max_num_batched_tokens);
-    if (r.activation->gdn_prefill_scratch && s.max_num_batched_tokens)
-        t.gdn_scratch_delta_bytes = gdn_prefill_scratch_bytes(*r.model, tp, *s.max_num_batched_tokens) -
-                                    gdn_prefill_scratch_bytes(*r.model, tp, kGdnCalibrationBatchedTokens);
-    // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
-    t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
+    if (r.engine != EngineId::vllm) {
+        // llama.cpp / SGLang: only weights and KV are modelled (Report notes say so).
+    } else if (r.uncalibrated_overheads) {
+        t.activation_bytes = r.overhead_activation_bytes;
+        t.cudagraph_workspace_bytes = r.overhead_workspace_bytes;
+    } else {
+        t.activation_bytes = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers, *r.format,
+                                                   max_model_len, tp, s.max_num_batched_tokens);
+        if (r.activation->gdn_prefill_scratch && s.max_num_batched_tokens)
+            t.gdn_scratch_delta_bytes = gdn_prefill_scratch_bytes(*r.model, tp, *s.max_num_batched_tokens) -
+                                        gdn_prefill_scratch_bytes(*r.model, tp, kGdnCalibrationBatchedTokens);
+        // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
+        t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
+    }
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.fixed_bytes = t.weights_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes + t.activation_bytes +
                     t.cudagraph_workspace_bytes + t.drafter_bytes;
@@ -46,6 +53,7 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
     t.demand_bytes = t.fixed_bytes + t.kv_growing_requested_bytes;
     t.total_bytes = t.fixed_bytes + t.kv_growing_granted_bytes;
+    t.tight_band_bytes = std::max(kTightBandBytes, r.error_band_bytes);
     return t;
 }
 
@@ -53,7 +61,7 @@ Verdict classify(const BudgetTerms& t) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
-    if (t.budget_bytes - t.demand_bytes < kTightBandBytes) return Verdict::tight;
+    if (t.budget_bytes - t.demand_bytes < t.tight_band_bytes) return Verdict::tight;
     return Verdict::pass;
 }
 

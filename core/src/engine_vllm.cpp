@@ -1,10 +1,10 @@
 // vLLM V1 KV-cache allocation rules. Each step names the upstream function it follows (docs/ENGINE_RULES.md).
 #include <algorithm>
-#include <map>
 #include <tuple>
 
 #include "engine_common.h"
 #include "kvcalc/engine_rules.h"
+#include "kvcalc/layer_cache.h"
 
 namespace kvcalc {
 
@@ -38,7 +38,8 @@ struct Spec {
     Kind kind = Kind::full;
     std::int64_t bytes = 0;   ///< per token (attention) or per sequence (mamba)
     std::int64_t window = 0;
-    auto key() const { return std::make_tuple(static_cast<int>(kind), bytes, window); }
+    int count = 1;            ///< layers with this spec
+    bool same(const Spec& o) const { return kind == o.kind && bytes == o.bytes && window == o.window; }
 };
 
 struct Type {
@@ -53,21 +54,23 @@ std::int64_t attention_bytes(int heads, int head_dim_k, int head_dim_v, int tens
     return tensors == 1 ? k : k + heads * engine::head_vector_bytes(head_dim_v, f);
 }
 
-/// Per-layer specs on one rank; NoCache layers are skipped.
-std::vector<Spec> layer_specs(const ModelSpec& m, const VllmSettings& s, const ElemFormat& f, bool fp8,
-                              Diagnostics& d) {
+/// Specs on one rank, one per distinct layer cache with its layer count; NoCache layers are skipped.
+std::vector<Spec> layer_specs(const std::vector<LayerGroup>& groups, const VllmSettings& s, const ElemFormat& f,
+                              bool fp8, Diagnostics& d) {
     std::vector<Spec> out;
-    auto add = [&](const LayerCache& c) {
+    out.reserve(groups.size());
+    for (const auto& g : groups) {
+        const LayerCache& c = g.cache;
         if (const auto* a = std::get_if<FullAttention>(&c)) {
             const int h = engine::kv_heads_per_rank(a->num_key_value_heads, s.tensor_parallel_size, d);
-            out.push_back({Kind::full, attention_bytes(h, a->head_dim_k, a->head_dim_v, a->k_v_tensors, f), 0});
+            out.push_back({Kind::full, attention_bytes(h, a->head_dim_k, a->head_dim_v, a->k_v_tensors, f), 0, g.count});
         } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
             const int h = engine::kv_heads_per_rank(w->num_key_value_heads, s.tensor_parallel_size, d);
             const std::int64_t b = attention_bytes(h, w->head_dim_k, w->head_dim_v, w->k_v_tensors, f);
             if (s.disable_hybrid_kv_cache_manager) {
-                out.push_back({Kind::full, b, 0});
+                out.push_back({Kind::full, b, 0, g.count});
             } else {
-                out.push_back({Kind::sliding, b, w->sliding_window});
+                out.push_back({Kind::sliding, b, w->sliding_window, g.count});
             }
         } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
             // One latent per token, not split by TP. DeepSeek V3.2 fp8 layout: 512 fp8 + 4 fp32 scales + 64
@@ -77,13 +80,11 @@ std::vector<Spec> layer_specs(const ModelSpec& m, const VllmSettings& s, const E
                 if (fp8) b = l->kv_lora_rank + l->kv_lora_rank / 128 * 4 + 2LL * l->qk_rope_head_dim;
                 b += l->index_head_dim + cdiv(l->index_head_dim, 128) * 4;
             }
-            out.push_back({Kind::full, b, 0});
+            out.push_back({Kind::full, b, 0, g.count});
         } else if (const auto* r = std::get_if<RecurrentState>(&c)) {
-            out.push_back({Kind::mamba, engine::recurrent_bytes_per_rank(*r, s.tensor_parallel_size), 0});
+            out.push_back({Kind::mamba, engine::recurrent_bytes_per_rank(*r, s.tensor_parallel_size), 0, g.count});
         }
-    };
-    for (const auto& c : m.layers) add(c);
-    for (const auto& c : m.parallel_caches) add(c);
+    }
     return out;
 }
 
@@ -105,7 +106,7 @@ std::int64_t needed_bytes(const std::vector<Spec>& specs, std::int64_t len, cons
     std::int64_t total = 0;
     for (const auto& sp : specs) {
         const std::int64_t page = sp.kind == Kind::mamba ? sp.bytes : sp.bytes * s.block_size;
-        total += blocks_per_request(sp, s.block_size, len, s) * page;
+        total += blocks_per_request(sp, s.block_size, len, s) * page * sp.count;
     }
     return total;
 }
@@ -113,14 +114,17 @@ std::int64_t needed_bytes(const std::vector<Spec>& specs, std::int64_t len, cons
 /// Groups identical specs and unifies page sizes (kv_cache_utils.py unify_kv_cache_spec_page_size and the
 /// Mamba/attention block-size alignment in config of hybrid models).
 std::vector<Type> unify(const std::vector<Spec>& specs, const VllmSettings& s, std::vector<std::string>& notes) {
-    std::map<std::tuple<int, std::int64_t, std::int64_t>, Type> by_key;
+    std::vector<Type> types;  // distinct specs in (kind, bytes, window) order, as vLLM groups them
     for (const auto& sp : specs) {
-        auto& t = by_key[sp.key()];
-        t.spec = sp;
-        ++t.count;
+        std::size_t i = 0;
+        while (i < types.size() && !types[i].spec.same(sp)) ++i;
+        if (i == types.size()) types.push_back({sp, 0});
+        types[i].count += sp.count;
     }
-    std::vector<Type> types;
-    for (auto& kv : by_key) types.push_back(kv.second);
+    std::sort(types.begin(), types.end(), [](const Type& a, const Type& b) {
+        return std::make_tuple(static_cast<int>(a.spec.kind), a.spec.bytes, a.spec.window) <
+               std::make_tuple(static_cast<int>(b.spec.kind), b.spec.bytes, b.spec.window);
+    });
     std::int64_t target = 0, mamba_page = 0, max_bpt = 0;
     for (auto& t : types) {
         t.block = s.block_size;
@@ -157,6 +161,11 @@ std::vector<Type> unify(const std::vector<Spec>& specs, const VllmSettings& s, s
 
 VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const VllmSettings& s,
                                  const std::vector<std::int64_t>& available_per_rank) {
+    return predict_vllm_kv(m, group_layers(m), s, available_per_rank);
+}
+
+VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGroup>& groups, const VllmSettings& s,
+                                 const std::vector<std::int64_t>& available_per_rank) {
     VllmKvPrediction p;
     ElemFormat f;
     if (!vllm_format(s.kv_cache_dtype, s.model_dtype_bytes, f)) {
@@ -190,7 +199,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const VllmSettings& s,
                                      "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set"});
     }
     const bool fp8 = f.num == 1 && f.den == 1 && f.scale_bytes_per_head == 0;
-    const auto specs = layer_specs(m, s, f, fp8, p.diagnostics);
+    const auto specs = layer_specs(groups, s, f, fp8, p.diagnostics);
     if (has_error(p.diagnostics)) return p;
     if (specs.empty()) {
         p.diagnostics.push_back({Severity::error, "no_cache_layers", "layers", "the model has no cache layers"});
@@ -202,12 +211,15 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const VllmSettings& s,
         p.notes.push_back("the KV pool is sized by the rank with the least free memory");
     }
     for (const auto& sp : specs) {
-        if (sp.kind == Kind::full) p.kv_bytes_per_token += sp.bytes;
-        if (sp.kind == Kind::sliding) p.sliding_bytes_per_sequence += blocks_per_request(sp, s.block_size, max_len, s) * sp.bytes * s.block_size;
-        if (sp.kind == Kind::mamba) p.state_bytes_per_sequence += sp.bytes * (s.mamba_prefix_caching_align ? 2 : 1);
+        if (sp.kind == Kind::full) p.kv_bytes_per_token += sp.bytes * sp.count;
+        if (sp.kind == Kind::sliding)
+            p.sliding_bytes_per_sequence += blocks_per_request(sp, s.block_size, max_len, s) * sp.bytes * s.block_size * sp.count;
+        if (sp.kind == Kind::mamba) p.state_bytes_per_sequence += sp.bytes * (s.mamba_prefix_caching_align ? 2 : 1) * sp.count;
     }
     const auto types = unify(specs, s, p.notes);
-    int min_count = specs.size() > 0 ? static_cast<int>(specs.size()) : 1, max_count = 0, min_block = s.block_size;
+    int layers = 0;
+    for (const auto& sp : specs) layers += sp.count;
+    int min_count = layers > 0 ? layers : 1, max_count = 0, min_block = s.block_size;
     for (const auto& t : types) {
         min_count = std::min(min_count, t.count);
         max_count = std::max(max_count, t.count);

@@ -66,17 +66,19 @@ std::vector<LayerGroup> group_layers(const ModelSpec& model) {
     std::vector<LayerGroup> out;
     out.reserve(4);
     std::size_t last = 0;
-    for (const auto& c : model.layers) {
+    auto add = [&](const LayerCache& c) {
         if (!out.empty() && same_layer(out[last].cache, c)) {
             ++out[last].count;
-            continue;
+            return;
         }
         std::size_t i = 0;
         while (i < out.size() && !same_layer(out[i].cache, c)) ++i;
         if (i == out.size()) out.push_back({c, 0});
         ++out[i].count;
         last = i;
-    }
+    };
+    for (const auto& c : model.layers) add(c);
+    for (const auto& c : model.parallel_caches) add(c);  // Falcon-H1: a Mamba state beside each attention layer
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kvcalc/units.h"
+#include "predict_internal.h"
 
 namespace kvcalc {
 
@@ -45,7 +46,8 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
         return out;
     }
     if (v == Verdict::tight)
-        return "demand " + gb(t.demand_bytes) + " is within 1.5 GB of the budget " + gb(t.budget_bytes);
+        return "demand " + gb(t.demand_bytes) + " is within " + gb(t.tight_band_bytes) + " of the budget " +
+               gb(t.budget_bytes);
     return "demand " + gb(t.demand_bytes) + " leaves " + gb(t.budget_bytes - t.demand_bytes) + " of the " +
            gb(t.budget_bytes) + " budget";
 }
@@ -77,7 +79,15 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
     } else if (f.min_sm_x10 > 0) {
         notes.push_back(std::string("hardware: ") + f.hardware_note);
     }
-    if (!m.calibrated)
+    if (r.engine != EngineId::vllm)
+        notes.push_back(std::string("engine ") + detail::engine_name(r.engine) +
+                        ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
+                        "not); the verdict covers what is modelled");
+    else if (r.uncalibrated_overheads)
+        notes.push_back("uncalibrated: activation, non-torch memory and CUDA graphs are estimates from published "
+                        "vLLM start-up logs (no measured boot of " + m.id + "), ±" + gb(r.error_band_bytes) +
+                        " per card");
+    else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
     if (t.kv_growing_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_growing_requested_bytes * 3 / 2)
@@ -140,6 +150,11 @@ Report predict(const Scenario& scenario) {
     rep.breakdown = breakdown_for(scenario, *r, rep.terms);
     rep.buckets = cache_buckets(*r->model, r->groups, *r->format, set.tensor_parallel_size, set.max_model_len,
                                 set.max_num_seqs);
+    rep.engine = detail::engine_name(r->engine);
+    rep.calibrated = r->model->calibrated && !r->uncalibrated_overheads && r->engine == EngineId::vllm;
+    rep.error_band_bytes = r->error_band_bytes;
+    rep.model_facts = detail::shared_model_facts(*r->model);
+    rep.startup = detail::predict_startup(*r, rep.terms);
     rep.settings = std::move(r->settings);  // last use of `set`
     return rep;
 }

@@ -6,9 +6,11 @@
 #include <string>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/engine_rules.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
+#include "predict_internal.h"
 #include "text.h"
 
 namespace kvcalc {
@@ -58,8 +60,19 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     Diagnostics d;
     ResolvedScenario r;
 
-    // Model.
-    if (s.model) {
+    // Engine.
+    if (iequal(s.engine, "vllm") || s.engine.empty()) r.engine = EngineId::vllm;
+    else if (iequal(s.engine, "llama.cpp") || iequal(s.engine, "llama-cpp") || iequal(s.engine, "llamacpp"))
+        r.engine = EngineId::llama_cpp;
+    else if (iequal(s.engine, "sglang")) r.engine = EngineId::sglang;
+    else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: vllm, llama.cpp, sglang");
+
+    // Model: config_json text, else inline spec, else catalog id (a popular id with weights_dtype is re-read).
+    const bool reprice = s.config_json.empty() && !s.model && !s.weights_dtype.empty();
+    if (!s.config_json.empty() || reprice) {
+        r.owned_model = detail::model_from_config(s, d);
+        r.model = r.owned_model.get();
+    } else if (s.model) {
         r.model = &*s.model;
         if (r.model->layers.empty())
             error(d, "model_no_layers", "model.layers", "the inline model " + r.model->id + " has no layers");
@@ -84,7 +97,7 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
 
     const int tp = s.tensor_parallel_size;
     if (r.model && !r.model->layers.empty()) {
-        const auto* cached = catalog_layer_groups(r.model);
+        const auto* cached = r.owned_model ? nullptr : catalog_layer_groups(r.model);
         r.groups = cached ? *cached : group_layers(*r.model);
         for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
@@ -98,6 +111,8 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
                          "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
             r.activation = find_activation_fit("generic-dense");
         }
+        // Config.json and popular models: non-KV terms from published vLLM start-up logs, not a seed fit.
+        r.uncalibrated_overheads = r.model->family == "generic";
     } else if (tp < 1 || tp > kMaxTensorParallel) {
         error(d, "tp_invalid", "tensor_parallel_size",
               "tensor_parallel_size " + std::to_string(tp) + " must be 1..8");
@@ -236,6 +251,16 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.drafter_bytes_total = drafter_total;
     out.num_speculative_tokens = spec_tokens;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
+    r.error_band_bytes = kTightBandBytes;
+    if (r.uncalibrated_overheads) {
+        VllmSettings vs;
+        vs.tensor_parallel_size = tp;
+        vs.max_num_batched_tokens = s.max_num_batched_tokens.value_or(vs.max_num_batched_tokens);
+        const UncalibratedOverheads o = estimate_vllm_overheads(*r.model, vs);
+        r.overhead_activation_bytes = o.activation_peak_bytes;
+        r.overhead_workspace_bytes = o.non_torch_bytes + o.cuda_graph_bytes;
+        r.error_band_bytes = o.error_band_bytes;
+    }
     r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
     return r;
 }

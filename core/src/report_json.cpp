@@ -60,7 +60,8 @@ void to_json(json& j, const Report& r) {
                   {"total_bytes", t.total_bytes},
                   {"kv_one_sequence_bytes", t.kv_one_sequence_bytes},
                   {"kv_tokens_per_sequence", t.kv_tokens_per_sequence},
-                  {"kv_bytes_per_token", t.kv_bytes_per_token}};
+                  {"kv_bytes_per_token", t.kv_bytes_per_token},
+                  {"tight_band_bytes", t.tight_band_bytes}};
     j["verdict"] = verdict_name(r.verdict);
     j["reason"] = r.reason;
     j["limiting_term"] = r.limiting_term;
@@ -81,6 +82,26 @@ void to_json(json& j, const Report& r) {
                            {"bytes_per_token_per_card", x.bytes_per_token_per_card},
                            {"fixed_bytes_per_card", x.fixed_bytes_per_card}});
     j["buckets"] = buckets;
+    j["engine"] = r.engine;
+    j["calibrated"] = r.calibrated;
+    j["error_band_bytes"] = r.error_band_bytes;
+    json facts = json::array();
+    if (r.model_facts)
+        for (const auto& f : *r.model_facts) facts.push_back({{"fact", f.fact}, {"value", f.value}, {"source", f.source}});
+    j["model_facts"] = facts;
+    const StartupPrediction& p = r.startup;
+    j["startup"] = {{"engine_rules", p.engine_rules},
+                    {"available", p.available},
+                    {"available_kv_bytes", p.available_kv_bytes},
+                    {"available_kv_gib", p.available_kv_gib},
+                    {"kv_bytes_per_token", p.kv_bytes_per_token},
+                    {"gpu_kv_cache_tokens", p.gpu_kv_cache_tokens},
+                    {"max_concurrency", p.max_concurrency},
+                    {"num_kv_cache_groups", p.num_kv_cache_groups},
+                    {"refuses_to_start", p.refuses_to_start},
+                    {"estimated_max_model_len", p.estimated_max_model_len},
+                    {"llama_cpp_kv_total_bytes", p.llama_cpp_kv_total_bytes},
+                    {"notes", p.notes}};
 }
 
 void to_json(json& j, const SolveResult& r) {

@@ -248,6 +248,14 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
                  s.model = std::move(m);
              }
          }},
+        {"config_json", [&](const json& v) { if (v.is_null()) s.config_json.clear(); else get_str(v, s.config_json, d, "config_json"); }},
+        {"config", [&](const json& v) {
+             if (v.is_null()) s.config_json.clear();
+             else if (v.is_object()) s.config_json = v.dump();
+             else type_error(d, "config", "a config.json object", v);
+         }},
+        {"weights_dtype", [&](const json& v) { get_str(v, s.weights_dtype, d, "weights_dtype"); }},
+        {"engine", [&](const json& v) { get_str(v, s.engine, d, "engine"); }},
         {"weights_variant", [&](const json& v) { get_str(v, s.weights_variant, d, "weights_variant"); }},
         {"weights_gb", [&](const json& v) { get_opt(v, s.weights_gb, d, "weights_gb"); }},
         {"gpu", [&](const json& v) { if (v.is_null()) s.gpu.clear(); else get_str(v, s.gpu, d, "gpu"); }},
@@ -355,6 +363,9 @@ void to_json(json& j, const Scenario& s) {
              {"compressed_head_dim", s.compressed_head_dim}, {"indexer_ratio_layers", s.indexer_ratio_layers},
              {"indexer_compress_ratio", s.indexer_compress_ratio}, {"indexer_head_dim", s.indexer_head_dim},
              {"indexer_format", s.indexer_format}};
+    j["engine"] = s.engine;
+    if (!s.weights_dtype.empty()) j["weights_dtype"] = s.weights_dtype;
+    if (!s.config_json.empty()) j["config_json"] = s.config_json;
     if (s.model) j["model"] = *s.model;
     // The scenario is already expanded: "compose" is informational only (reading it would re-apply the preset).
     if (!s.compose.empty()) j["compose_source"] = s.compose;

@@ -1,10 +1,13 @@
-# Regenerates the real-case table and compares it with the committed docs/REAL_CASES.md.
+# Regenerates a generated doc (docs/REAL_CASES.md by default, or -DNAME=...) and compares it with the committed copy.
+if(NOT NAME)
+  set(NAME REAL_CASES.md)
+endif()
 execute_process(COMMAND "${TOOL}" "${FIXTURES}" OUTPUT_FILE "${OUT}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "kvcalc_real_cases failed (${rc})")
+  message(FATAL_ERROR "${TOOL} failed (${rc})")
 endif()
 file(READ "${OUT}" generated)
 file(READ "${COMMITTED}" committed)
 if(NOT generated STREQUAL committed)
-  message(FATAL_ERROR "docs/REAL_CASES.md is stale: run `build/<preset>/tools/kvcalc_real_cases tests/data/real_cases > docs/REAL_CASES.md` and commit it")
+  message(FATAL_ERROR "docs/${NAME} is stale: run `${TOOL} tests/data/real_cases > docs/${NAME}` and commit it")
 endif()

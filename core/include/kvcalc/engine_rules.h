@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kvcalc/diagnostic.h"
+#include "kvcalc/layer_cache.h"
 #include "kvcalc/model_spec.h"
 
 namespace kvcalc {
@@ -48,6 +49,10 @@ struct VllmKvPrediction {
 /// Predicts vLLM's KV start-up lines. `available_kv_bytes_per_rank` holds the memory left for KV on each
 /// tensor-parallel rank (the core's budget computes it; tests take it from the log); the pool is the minimum.
 VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const VllmSettings& settings,
+                                 const std::vector<std::int64_t>& available_kv_bytes_per_rank);
+/// Same, from groups already made by group_layers(model) (predict() reuses its cached groups).
+VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const std::vector<LayerGroup>& groups,
+                                 const VllmSettings& settings,
                                  const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
 /// Non-KV memory of a vLLM worker for models without a measured calibration, from published start-up logs

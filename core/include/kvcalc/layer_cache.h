@@ -18,7 +18,8 @@ struct LayerGroup {
     int count = 0;
 };
 
-/// Groups model.layers into distinct values, so per-layer math runs once per kind of layer.
+/// Groups model.layers, then model.parallel_caches (Falcon-H1's Mamba state beside each attention layer), into
+/// distinct values, so per-layer math runs once per kind of cache and both lists are priced.
 std::vector<LayerGroup> group_layers(const ModelSpec& model);
 
 /// KV heads one rank holds: heads / tp when tp divides heads, 1 (replicated) when tp > heads and heads

@@ -1,6 +1,7 @@
 // The prediction pipeline: Scenario → resolved facts → per-card terms → verdict → Report.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "kvcalc/activation.h"
@@ -10,6 +11,9 @@
 #include "kvcalc/scenario.h"
 
 namespace kvcalc {
+
+/// The serving engine whose rules apply (Scenario::engine).
+enum class EngineId { vllm, llama_cpp, sglang };
 
 /// A Scenario with every look-up done and every input validated; cheap to evaluate many times (solvers,
 /// sweeps). Holds pointers into the Scenario (inline model) and the catalogs: it must not outlive them.
@@ -23,6 +27,14 @@ struct ResolvedScenario {
     std::vector<LayerGroup> groups;     ///< group_layers(*model)
     ModelFootprint footprint;           ///< per card at settings.tensor_parallel_size
     std::int64_t kv_extra_tokens = 0;   ///< MTP positions added to every sequence
+    std::shared_ptr<const ModelSpec> owned_model;  ///< the model read from Scenario::config_json (model points here)
+    EngineId engine = EngineId::vllm;
+    /// true for family "generic" (config.json / popular models): activation and CUDA-graph/workspace come from
+    /// estimate_vllm_overheads instead of a seed fit. Both are per card and independent of length and seqs.
+    bool uncalibrated_overheads = false;
+    std::int64_t overhead_activation_bytes = 0;  ///< estimate_vllm_overheads activation peak
+    std::int64_t overhead_workspace_bytes = 0;   ///< non-torch + CUDA graphs
+    std::int64_t error_band_bytes = 0;           ///< ± per card on the non-KV terms
 };
 
 /// Validates and resolves `scenario`; appends diagnostics (errors name the field, the value and what is valid).

@@ -1,6 +1,7 @@
 // Report: the per-card budget terms, the verdict and the cache breakdown for one Scenario.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +11,8 @@
 
 namespace kvcalc {
 
-/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within ±1.5 GB of the budget.
+/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within the error band of the
+/// budget (±1.5 GB for seed fits; the wider uncalibrated band for config.json / popular models).
 /// FAIL: the fixed terms leave less KV room than one max_model_len sequence needs (vLLM refuses to start).
 enum class Verdict { pass, tight, fail };
 
@@ -41,6 +43,7 @@ struct BudgetTerms {
     std::int64_t kv_one_sequence_bytes = 0;       ///< growing KV of one max_model_len sequence
     std::int64_t kv_tokens_per_sequence = 0;      ///< max_model_len + MTP extra positions
     double kv_bytes_per_token = 0.0;              ///< growing KV per token per sequence on one card (exact rational)
+    std::int64_t tight_band_bytes = kTightBandBytes;  ///< TIGHT when budget − demand is below this (the error band)
 };
 
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
@@ -74,6 +77,30 @@ struct ResolvedSettings {
     int num_speculative_tokens = 0;
 };
 
+/// One model fact for display, with where it came from (config.json key path, catalog source, estimate).
+struct ModelFact {
+    std::string fact;    ///< e.g. "num_key_value_heads"
+    std::string value;   ///< e.g. "8"
+    std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads"
+};
+
+/// What the chosen engine prints at start-up, predicted per rank from the budget's available_for_kv_bytes
+/// (vLLM) or from the same KV room (SGLang), or the KV buffers alone (llama.cpp). Zeros when not applicable.
+struct StartupPrediction {
+    std::string engine_rules;                   ///< which rules were applied (engine_rules.h)
+    bool available = false;                     ///< false when the engine rules could not be applied (see notes)
+    std::int64_t available_kv_bytes = 0;        ///< per rank: vLLM "Available KV cache memory", SGLang pool
+    double available_kv_gib = 0.0;              ///< available_kv_bytes / 2^30
+    std::int64_t kv_bytes_per_token = 0;        ///< growing layers, per rank (SGLang: cell size incl. indexer)
+    std::int64_t gpu_kv_cache_tokens = 0;       ///< vLLM "GPU KV cache size: N tokens"; SGLang max_total_num_tokens
+    double max_concurrency = 0.0;               ///< vLLM "Maximum concurrency for max_model_len tokens per request"
+    int num_kv_cache_groups = 0;                ///< vLLM KV cache groups (> 1 for hybrid models)
+    bool refuses_to_start = false;              ///< vLLM raises at start-up (not enough KV for one request)
+    std::int64_t estimated_max_model_len = 0;   ///< vLLM's suggestion printed with the refusal (0 = none)
+    std::int64_t llama_cpp_kv_total_bytes = 0;  ///< llama.cpp "llama_kv_cache: size" summed over caches, all devices
+    std::vector<std::string> notes;             ///< engine notes (hybrid token count, rounding, what is not modelled)
+};
+
 /// Everything predict() answers. When `ok` is false only `diagnostics` is meaningful.
 struct Report {
     bool ok = false;
@@ -87,6 +114,16 @@ struct Report {
     double effective_max_num_seqs = 0;  ///< granted pool / one full-length sequence
     CacheBreakdown breakdown;
     std::vector<CacheBucket> buckets;
+    // ---- engine rules and model provenance (issue 5 wiring; additive) ----
+    std::string engine;                  ///< "vllm", "llama.cpp" or "sglang"
+    /// true: the non-KV terms come from a seed family fit with ≥ 4 measured anchors. false: a projection
+    /// (seed family with few anchors) or estimate_vllm_overheads (config.json / popular models, "uncalibrated").
+    bool calibrated = false;
+    std::int64_t error_band_bytes = 0;   ///< ± on the non-KV terms per card (1.5 GB for seed fits)
+    /// What the model was read as, with sources. Shared and immutable (catalog models reuse one list, which keeps
+    /// predict() under a microsecond); never null when ok.
+    std::shared_ptr<const std::vector<ModelFact>> model_facts;
+    StartupPrediction startup;
 };
 
 }  // namespace kvcalc

@@ -14,6 +14,12 @@ struct Scenario {
     // --- model ---
     std::string model_id = "qwen3.6-27b";      ///< catalog id; ignored when `model` is set
     std::optional<ModelSpec> model;            ///< inline spec (e.g. from a config.json), wins over model_id
+    /// Text of a Hugging Face config.json, read with read_hf_config (docs/CONFIG_JSON.md); wins over `model`
+    /// and model_id. Its diagnostics come back prefixed "config_json." and its provenance as Report::model_facts.
+    std::string config_json;
+    /// Weights dtype for a config_json model: bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, or empty/"auto" = the
+    /// config's quantization_config, else torch_dtype (param_count.h estimate_weights). weights_gb wins.
+    std::string weights_dtype;
     std::string compose;                       ///< preset id it came from (informational; JSON applies it)
     std::string weights_variant;               ///< variant id or alias; empty = model default
     std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)
@@ -22,6 +28,10 @@ struct Scenario {
     std::optional<double> vram_gb;             ///< per card, decimal GB (seed --vram: 24 means 24e9 B)
     std::optional<double> vram_gib;            ///< per card, GiB
     int gpus = 0;                              ///< physical GPUs in the box, 1..8; 0 = equal to tensor_parallel_size
+    // --- serving engine ---
+    /// Whose allocation rules price the KV cache: "vllm" (default), "llama.cpp" or "sglang" (docs/ENGINE_RULES.md).
+    /// llama.cpp and SGLang: only weights and KV are modelled (no activation / CUDA-graph terms).
+    std::string engine = "vllm";
     // --- vLLM serving settings ---
     int tensor_parallel_size = 1;
     std::string kv_cache_dtype = "fp8_e5m2";

@@ -1,0 +1,74 @@
+// Scenario::config_json → ModelSpec with weights priced by estimate_weights (issue 5 wiring).
+#include <cmath>
+
+#include "kvcalc/catalog_popular.h"
+#include "kvcalc/hf_config.h"
+#include "kvcalc/param_count.h"
+#include "predict_internal.h"
+
+namespace kvcalc::detail {
+
+namespace {
+
+// A popular model's embedded config, when `id` names one (weights_dtype re-pricing).
+const PopularModelSource* popular_source(const std::string& id) {
+    static const std::vector<PopularModelSource> sources = popular_model_sources();
+    for (const auto& x : sources)
+        if (x.id == id) return &x;
+    return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostics& d) {
+    const PopularModelSource* popular = s.config_json.empty() ? popular_source(s.model_id) : nullptr;
+    if (s.config_json.empty() && !popular) {
+        d.push_back({Severity::error, "weights_dtype_unsupported", "weights_dtype",
+                     "weights_dtype \"" + s.weights_dtype + "\" re-prices config.json and popular models only; \"" +
+                         s.model_id + "\" is not one: pick weights_variant or give weights_gb"});
+        return nullptr;
+    }
+    const std::string& text = popular ? popular->config_json : s.config_json;
+    HfConfig cfg = read_hf_config(text);
+    bool failed = false;
+    for (auto& x : cfg.diagnostics) {
+        failed = failed || x.severity == Severity::error;
+        x.field = x.field.empty() ? "config_json" : "config_json." + x.field;
+        d.push_back(std::move(x));
+    }
+    if (failed) return nullptr;
+    auto m = std::make_shared<ModelSpec>(std::move(cfg.spec));
+    if (popular) {
+        m->id = popular->id;
+        m->display_name = popular->display_name;
+        m->provenance.push_back({"config.json", "huggingface.co/" + popular->hf_repo + " config.json (embedded facts)"});
+    } else {
+        m->id = "config.json";
+        m->display_name = cfg.arch.architectures.empty() ? cfg.arch.model_type : cfg.arch.architectures.front();
+        if (m->display_name.empty()) m->display_name = "config.json model";
+        m->source = "config.json given in the request";
+    }
+    m->family = "generic";
+    m->calibrated = false;
+    if (s.weights_gb) return m;  // resolve() checks and applies the override
+    const std::string dtype = s.weights_dtype.empty() ? "auto" : s.weights_dtype;
+    const WeightsEstimate w = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, dtype);
+    for (auto x : w.diagnostics) {
+        if (x.field.empty()) x.field = "weights_dtype";
+        failed = failed || x.severity == Severity::error;
+        d.push_back(std::move(x));
+    }
+    if (failed) return nullptr;
+    if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
+        d.push_back({Severity::error, "weights_unknown", "weights_gb",
+                     "the weights of this config.json cannot be estimated (vocab_size or the MLP widths "
+                     "intermediate_size / moe_intermediate_size are missing): give weights_gb"});
+        return nullptr;
+    }
+    m->weights.push_back({w.dtype, w.bytes / 1e9, popular ? popular->hf_repo : std::string(), {},
+                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
+    m->provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
+    return m;
+}
+
+}  // namespace kvcalc::detail
