@@ -108,10 +108,10 @@ const Flag kFlags[] = {
      "Hugging Face config.json to describe the model (replaces --model)",
      [](Options& o, std::string_view v) { o.config_path = std::string(v); return std::string(); }},
     {"", "--engine", "", "NAME", "engine",
-     "serving engine: vllm (default); llama.cpp and sglang are not in this build yet",
+     "serving engine whose allocation rules apply: vllm (default, full budget), llama.cpp or sglang (weights + KV only)",
      [](Options& o, std::string_view v) {
          if (v != "vllm" && v != "llama.cpp" && v != "sglang") return std::string("one of vllm, llama.cpp, sglang");
-         o.engine = std::string(v);
+         o.scenario.engine = std::string(v);
          return std::string();
      }},
     {"", "--compose", "", "NAME", "compose",

@@ -134,10 +134,6 @@ int main(int argc, char** argv) {
             return kExitFits;
         default: break;
     }
-    if (o.engine != "vllm") {
-        return bad_input("--engine: '" + o.engine +
-                         "' is not available in this build (the core's Scenario has no engine field yet); valid: vllm");
-    }
     if (!o.config_path.empty()) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
         if (!error.empty()) return bad_input(error);

@@ -20,7 +20,6 @@ struct Options {
     std::string url_base;        ///< --url BASE: print BASE?query after the answer
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json
-    std::string engine = "vllm"; ///< --engine
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
 };
 
