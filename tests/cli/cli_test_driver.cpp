@@ -187,7 +187,6 @@ TEST_SUITE("bad_input") {
         check_bad("--tp 4 --gpus 2", {"--gpus", "2", "4"});              // fewer GPUs than TP
         check_bad("--vram 24 --gpu rtx-3090", {"--vram", "--gpu"});      // both VRAM sources
         check_bad("--gpus 9", {"--gpus", "9"});
-        check_bad("--engine sglang", {"--engine", "sglang", "vllm"});
         check_bad("--engine foo", {"--engine", "foo", "vllm"});
         check_bad("--json=yes", {"--json", "yes"});
         check_bad("--calibration --solve-max-ctx", {"--solve-max-ctx"});
@@ -310,6 +309,21 @@ TEST_SUITE("help") {
         CHECK(contains(r.out, "Default: 180000"));
         CHECK(contains(r.out, "decimal GB"));
         CHECK(contains(kvcalc("--version").out, "kvcalc "));
+    }
+}
+
+TEST_SUITE("engine") {
+    TEST_CASE("--engine llama.cpp prices weights + KV only and says so") {
+        // Llama 3.1 8B bf16 KV: 32 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 131,072 B per token.
+        const Run r = kvcalc("--model llama-3.1-8b --gpu rtx-3090 --max-ctx 32768 --kv-format bf16 --engine llama.cpp --json");
+        CHECK_MESSAGE(r.status == 0, r.err);
+        const json j = one_document(r);
+        CHECK(j["engine"] == "llama.cpp");
+        CHECK(j["terms"]["kv_bytes_per_token"] == 131072.0);
+        CHECK(j["terms"]["kv_growing_requested_bytes"] == 131072LL * 32768);
+        bool noted = false;
+        for (const auto& n : j["notes"]) noted = noted || n.get<std::string>().find("llama.cpp") != std::string::npos;
+        CHECK(noted);
     }
 }
 
