@@ -34,21 +34,32 @@ struct Row {
 // ---- value text ----
 
 // Floating-point std::to_chars / from_chars are missing from Emscripten 3.1.6's libc++ (deleted overloads), so
-// doubles go through printf/strtod in the "C" locale: the shortest %.Ng text that reads back exactly.
-std::string format_double(double x) {
-    char buf[64];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
-        if (std::strtod(buf, nullptr) == x) break;
+// doubles go through printf/strtod: the shorter of the shortest fixed and the shortest %g text that reads back
+// exactly (fixed on a tie), which is what to_chars prints ("20", "0.82", "1e-07").
+std::string shortest_round_trip(double x, const char* format, int max_precision) {
+    char buf[400];
+    for (int precision = 0; precision <= max_precision; ++precision) {
+        std::snprintf(buf, sizeof buf, format, precision, x);
+        if (std::strtod(buf, nullptr) == x) return buf;
     }
     return buf;
 }
 
+std::string format_double(double x) {
+    const std::string fixed = shortest_round_trip(x, "%.*f", 20);
+    const std::string sci = shortest_round_trip(x, "%.*g", 17);
+    return sci.size() < fixed.size() ? sci : fixed;
+}
+
 std::optional<double> parse_double(std::string_view t) {
     if (t.empty() || t.size() > 64) return std::nullopt;
-    for (char c : t)  // the same grammar from_chars accepted: no spaces, no '+', no hex floats
-        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == 'e' || c == 'E'))
+    for (std::size_t i = 0; i < t.size(); ++i) {  // from_chars' grammar: no spaces, no leading '+', no hex
+        const char c = t[i];
+        const bool exponent_sign = (c == '+' || c == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E');
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || exponent_sign ||
+              (c == '-' && i == 0)))
             return std::nullopt;
+    }
     const std::string text(t);
     char* end = nullptr;
     const double x = std::strtod(text.c_str(), &end);
