@@ -1,11 +1,9 @@
 // A config.json from the page (paste overlay, clipboard, Hugging Face fetch) becomes the scenario's inline model:
 // layers typed by the core's reader, weights estimated from the parameter count ("auto" = the checkpoint's dtype).
-#include <algorithm>
-
 #include "app.h"
 #include "kvcalc/hf_config.h"
-#include "kvcalc/layer_cache.h"
 #include "kvcalc/param_count.h"
+#include "model_lookup.h"
 
 namespace kvcalc::ui {
 
@@ -35,21 +33,7 @@ bool apply_config_text(App& app, const std::string& text, const std::string& sou
     spec.weights.push_back({w.dtype, w.bytes / 1e9, from_hub ? source : std::string(), {}, w.basis});
     spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
     spec.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
-    Scenario& s = app.scenario;
-    s.model = std::move(spec);
-    s.compose.clear();
-    s.weights_variant.clear();
-    s.weights_gb.reset();
-    s.drafter.clear();
-    s.mtp.reset();
-    s.num_speculative_tokens.reset();
-    const std::vector<int> tp = valid_tensor_parallel_sizes(*s.model);
-    if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
-        s.tensor_parallel_size = tp.front();
-        s.gpus = 0;
-    }
-    if (s.model->max_position_embeddings > 0 && s.max_model_len > s.model->max_position_embeddings)
-        s.max_model_len = s.model->max_position_embeddings;
+    switch_model(app.scenario, std::move(spec), true);
     app.ui.model_status = "Read config.json from " + source + ". Not in the link: a shared link carries only the "
                           "catalog model id." + (problems.empty() ? "" : "\n" + problems);
     app.ui.model_status_is_error = false;

@@ -20,6 +20,7 @@
 #endif
 
 #include "app.h"
+#include "kvcalc/catalog.h"
 #include "platform.h"
 #include "touch_input.h"
 
@@ -103,7 +104,10 @@ void frame(void* arg) {
         had_input = true;
     }
     if (had_input) rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
-    if (kvcalc::ui::recompute_if_dirty(rt.app)) rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
+    if (kvcalc::ui::recompute_if_dirty(rt.app)) {
+        rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
+        if (rt.frames_drawn == 0) kvcalc::ui::mark_startup("first_recompute_done");
+    }
     if (rt.frames_to_draw <= 0) return;  // idle: nothing changed, keep the last picture
     --rt.frames_to_draw;
 
@@ -135,6 +139,7 @@ void frame(void* arg) {
 }  // namespace
 
 int main(int, char**) {
+    kvcalc::ui::mark_startup("main");
     SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0");  // fingers are mapped by touch_input.cpp, not twice
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
         std::fprintf(stderr, "kvcalc: SDL_Init failed: %s\n", SDL_GetError());
@@ -169,6 +174,7 @@ int main(int, char**) {
         return 1;
     }
     SDL_GL_MakeCurrent(rt.window, rt.gl);
+    kvcalc::ui::mark_startup("gl_context");
     SDL_GL_SetSwapInterval(1);
 
     IMGUI_CHECKVERSION();
@@ -180,8 +186,11 @@ int main(int, char**) {
     ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
 
+    kvcalc::model_catalog();  // built once (parses the embedded config.json texts); timed apart from the first recompute
+    kvcalc::ui::mark_startup("catalog");
     kvcalc::ui::load_from_url(rt.app);
     load_fonts(rt, kvcalc::ui::device_pixel_ratio());
+    kvcalc::ui::mark_startup("fonts");
 
 #ifdef __EMSCRIPTEN__
     emscripten_set_main_loop_arg(frame, &rt, 0, true);

@@ -21,24 +21,6 @@ bool contains_ci(const std::string& text, const char* needle) {
                         }) != text.end();
 }
 
-/// Switches to a catalog model, dropping settings that belonged to the previous one.
-void pick_model(Scenario& s, const ModelSpec& m) {
-    s.model_id = m.id;
-    s.model.reset();
-    s.compose.clear();
-    s.weights_variant.clear();
-    s.weights_gb.reset();
-    s.drafter.clear();
-    s.mtp.reset();
-    s.num_speculative_tokens.reset();
-    const std::vector<int> tp = valid_tensor_parallel_sizes(m);
-    if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
-        s.tensor_parallel_size = tp.front();
-        s.gpus = 0;
-    }
-    if (m.max_position_embeddings > 0) s.max_model_len = std::min(s.max_model_len, m.max_position_embeddings);
-}
-
 int count_kind(const ModelSpec& m, std::size_t variant_index) {
     return static_cast<int>(std::count_if(m.layers.begin(), m.layers.end(),
                                           [&](const LayerCache& c) { return c.index() == variant_index; }));
@@ -85,7 +67,7 @@ bool panel_model(App& app) {
             continue;
         const bool selected = !s.model && m.id == s.model_id;
         if (ImGui::Selectable(m.display_name.c_str(), selected) && !selected) {
-            pick_model(s, m);
+            switch_model(s, m, false);
             changed = true;
         }
         if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();

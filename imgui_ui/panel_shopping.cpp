@@ -73,7 +73,8 @@ bool panel_shopping(App& app) {
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
         const ShopRow& ra = rows[static_cast<std::size_t>(a)];
         const ShopRow& rb = rows[static_cast<std::size_t>(b)];
-        return desc ? less(rb, ra, key) : less(ra, rb, key);
+        if (less(ra, rb, key) || less(rb, ra, key)) return desc ? less(rb, ra, key) : less(ra, rb, key);
+        return less(ra, rb, ShopSort::vram);  // ties: the least total VRAM first, the cheaper buy
     });
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(order.size()));

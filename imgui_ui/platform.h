@@ -35,6 +35,9 @@ void report_frames_drawn(long frames);
 /// Tells the shell page that the app is up (hides the loading bar).
 void notify_ready();
 
+/// Records a start-up milestone (window.kvcalcStartup[name] = now_ms()) for the budget script; no-op on a desktop.
+void mark_startup(const char* name);
+
 /// Milliseconds from a monotonic clock (emscripten_get_now in the browser).
 double now_ms();
 

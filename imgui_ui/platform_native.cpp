@@ -20,6 +20,7 @@ double now_ms() {
     using clock = std::chrono::steady_clock;
     return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
 }
+void mark_startup(const char*) {}
 void publish_state(const std::string&, double) {}
 bool copy_text(const std::string& text) { return SDL_SetClipboardText(text.c_str()) == 0; }
 void open_url(const std::string&) {}

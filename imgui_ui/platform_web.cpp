@@ -54,6 +54,12 @@ void notify_ready() {
 
 double now_ms() { return emscripten_get_now(); }
 
+void mark_startup(const char* name) {
+    val window = val::global("window");
+    if (window["kvcalcStartup"].isUndefined()) window.set("kvcalcStartup", val::object());
+    window["kvcalcStartup"].set(name, val::global("performance").call<double>("now"));
+}
+
 void publish_state(const std::string& json, double recompute_ms) {
     val window = val::global("window");
     window.set("kvcalcState", val::global("JSON").call<val>("parse", json));

@@ -39,12 +39,12 @@ std::int64_t largest_booting_len(const ResolvedScenario& r, std::int64_t seqs, s
 /// changes the VRAM (a compute_terms argument) and whether the KV format runs on it.
 void shop_rows_for_cards(const Scenario& base, const std::vector<int>& valid_tp, int cards, std::vector<ShopRow>& out) {
     const std::vector<GpuSpec>& gpus = gpu_catalog();
+    Scenario s = base;  // outlives `r`, which points into it (an inline model from a pasted config.json)
     std::optional<ResolvedScenario> r;
     std::string why;
     if (std::find(valid_tp.begin(), valid_tp.end(), cards) == valid_tp.end()) {
         why = "TP " + std::to_string(cards) + " does not split this model's heads";
     } else {
-        Scenario s = base;
         s.gpu = gpus.front().id;  // any card: the VRAM comes from each row below
         s.vram_gb.reset();
         s.vram_gib.reset();
