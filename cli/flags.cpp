@@ -123,6 +123,10 @@ const Flag kFlags[] = {
     {"", "--weights-gb", "", "GB", "weights_gb",
      "override the checkpoint size, decimal GB total (> 0)",
      [](Options& o, std::string_view v) { return set_opt(o.scenario.weights_gb, v, set_num); }},
+    {"", "--weights-dtype", "", "DTYPE", "weights_dtype",
+     "weights dtype for --config and catalog models priced from their parameter count: auto (quantization_config, "
+     "else torch_dtype), bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4",
+     [](Options& o, std::string_view v) { o.scenario.weights_dtype = std::string(v); return std::string(); }},
 
     {"Hardware", "--vram", "", "GB", "vram_gb",
      "VRAM per card in decimal GB (24 means 24e9 B). Default: 24 when neither --vram nor --gpu is given",

@@ -114,11 +114,30 @@ bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
     return changed;
 }
 
+/// Serving engine whose allocation rules apply (Scenario::engine): vLLM prices every term; llama.cpp and
+/// SGLang are priced for weights and KV cache only (engine_rules.h).
+bool engine_picker(Scenario& s) {
+    static constexpr const char* kEngines[] = {"vllm", "llama.cpp", "sglang"};
+    bool changed = false;
+    ImGui::TextUnformatted("engine");
+    for (const char* e : kEngines) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
+            s.engine = e;
+            changed = true;
+        }
+    }
+    help_marker("vllm: the whole per-card budget. llama.cpp and sglang: weights and KV cache sized by that engine's "
+                "rules; their activation and runtime buffers are not modelled (the notes say so).");
+    return changed;
+}
+
 }  // namespace
 
 bool panel_hardware(App& app) {
     bool changed = gpu_picker(app.scenario);
     changed |= parallel_picker(app.scenario, current_model(app.scenario), app.ui);
+    changed |= engine_picker(app.scenario);
     return changed;
 }
 

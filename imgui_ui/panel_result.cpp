@@ -62,22 +62,38 @@ void term_table(const App& app) {
     ImGui::EndTable();
 }
 
-/// What vLLM prints at start-up for these settings (KV cache size in tokens, maximum concurrency).
+/// What the engine prints at start-up, as the core predicts it from the per-rank KV room (Report::startup,
+/// engine_rules.h): vLLM's available KV memory, KV cache size in tokens, maximum concurrency, or its refusal.
 void startup_numbers(const App& app) {
-    const BudgetTerms& t = app.report.terms;
-    if (t.kv_bytes_per_token <= 0.0) return;
-    const auto pool_tokens = static_cast<std::int64_t>(std::floor(static_cast<double>(t.kv_growing_granted_bytes) /
-                                                                  t.kv_bytes_per_token));
-    ImGui::TextUnformatted("Predicted vLLM start-up log:");
+    const StartupPrediction& st = app.report.startup;
+    if (!st.available) {
+        for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
+        return;
+    }
+    const std::string& engine = app.report.engine;
+    ImGui::Text("Predicted %s start-up log:", engine.c_str());
     ImGui::Indent();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("Available KV cache memory: %s", format_bytes(t.available_for_kv_bytes, ByteUnit::gib).c_str());
-    ImGui::Text("GPU KV cache size: %s tokens", format_count(pool_tokens).c_str());
-    ImGui::Text("Maximum concurrency for %s tokens per request: %.2fx",
-                format_count(app.report.settings.max_model_len).c_str(), app.report.effective_max_num_seqs);
+    if (engine == "llama.cpp") {
+        ImGui::Text("KV cache size (all devices): %s", format_bytes(st.llama_cpp_kv_total_bytes, app.ui.unit).c_str());
+    } else {
+        ImGui::Text("Available KV cache memory: %.2f GiB", st.available_kv_gib);
+        ImGui::Text("%s: %s tokens", engine == "sglang" ? "max_total_num_tokens" : "GPU KV cache size",
+                    format_count(st.gpu_kv_cache_tokens).c_str());
+        if (engine == "vllm")
+            ImGui::Text("Maximum concurrency for %s tokens per request: %.2fx",
+                        format_count(app.report.settings.max_model_len).c_str(), st.max_concurrency);
+        if (st.refuses_to_start) {
+            ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1.0f), "Refuses to start: not enough KV cache for one request");
+            if (st.estimated_max_model_len > 0)
+                ImGui::Text("Estimated maximum model length: %s", format_count(st.estimated_max_model_len).c_str());
+        }
+    }
+    for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Unindent();
-    ImGui::TextDisabled("KV per token per card: %.1f B", t.kv_bytes_per_token);
+    ImGui::TextDisabled("%s; KV per token per rank: %s B", st.engine_rules.c_str(),
+                        format_count(st.kv_bytes_per_token).c_str());
 }
 
 }  // namespace

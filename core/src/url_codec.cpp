@@ -179,6 +179,17 @@ Problem check_indexer(std::string_view t) {
     return std::string("one of fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
 }
 
+Problem check_engine(std::string_view t) {
+    if (t == "vllm" || t == "llama.cpp" || t == "sglang") return std::nullopt;
+    return std::string("one of vllm, llama.cpp, sglang");
+}
+
+Problem check_weights_dtype(std::string_view t) {
+    for (const char* d : {"auto", "bf16", "fp16", "fp32", "fp8", "int8", "int4", "nvfp4", "mxfp4"})
+        if (t == d) return std::nullopt;
+    return std::string("one of auto, bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4");
+}
+
 /// The key table. Keys are stable forever: never rename or reuse one; add new rows at the end.
 const std::vector<Row>& rows() {
     static const std::vector<Row> table = {
@@ -211,6 +222,8 @@ const std::vector<Row>& rows() {
         value_row("icr", "indexer_compress_ratio", &Scenario::indexer_compress_ratio, 1, false, 1000000, "an integer >= 1"),
         value_row("ihd", "indexer_head_dim", &Scenario::indexer_head_dim, 0, false, 1000000, "an integer >= 0"),
         string_row("ixf", "indexer_format", &Scenario::indexer_format, "an indexer format", check_indexer),
+        string_row("e", "engine", &Scenario::engine, "vllm, llama.cpp or sglang", check_engine),
+        string_row("wd", "weights_dtype", &Scenario::weights_dtype, "a weights dtype", check_weights_dtype),
     };
     return table;
 }

@@ -199,3 +199,27 @@ TEST_SUITE("url_codec numbers") {
         }
     }
 }
+
+TEST_SUITE("url_codec engine") {
+    TEST_CASE("engine and weights_dtype travel in links; a bad engine is a warning naming the valid ones") {
+        kvcalc::Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.engine = "llama.cpp";
+        s.weights_dtype = "int4";
+        const std::string q = kvcalc::encode_query(s);
+        CHECK(q.find("e=llama.cpp") != std::string::npos);
+        CHECK(q.find("wd=int4") != std::string::npos);
+        kvcalc::Diagnostics d;
+        const kvcalc::Scenario back = kvcalc::decode_query(q, d);
+        CHECK(d.empty());
+        CHECK(back.engine == "llama.cpp");
+        CHECK(back.weights_dtype == "int4");
+        CHECK(kvcalc::encode_query(back) == q);
+
+        kvcalc::Diagnostics bad;
+        const kvcalc::Scenario fallback = kvcalc::decode_query("v=1&e=tgi", bad);
+        REQUIRE(bad.size() == 1);
+        CHECK(bad[0].message.find("vllm, llama.cpp, sglang") != std::string::npos);
+        CHECK(fallback.engine == "vllm");
+    }
+}
