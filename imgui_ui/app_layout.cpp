@@ -96,6 +96,7 @@ bool draw_app(App& app, float view_w, float view_h) {
     if (app.ui.embed) {
         panel_embed(app);
     } else if (narrow) {
+        verdict_summary(app);
         changed |= inputs_column(app);
         result_column(app);
         changed |= analysis_column(app, true);

@@ -122,6 +122,12 @@ void result_banner(const App& app) {
                    r.reason + "\nLargest term: " + term_label(r.limiting_term) + ".");
 }
 
+void verdict_summary(const App& app) {
+    if (app.report.ok) result_banner(app);
+    else invalid_banner(app);
+    ImGui::Spacing();
+}
+
 void panel_result(App& app) {
     const Report& r = app.report;
     if (!r.ok) {

@@ -12,6 +12,8 @@ bool panel_hardware(App& app);
 bool panel_serving(App& app);
 /// Verdict banner, per-card stacked bar, term table (GB and GiB), predicted start-up numbers, notes.
 void panel_result(App& app);
+/// The verdict banner alone (phones show it above the inputs, so the answer is visible without scrolling).
+void verdict_summary(const App& app);
 /// The verdict banner alone (result panel and embed view).
 void result_banner(const App& app);
 /// The per-card stacked bar with its legend (result panel and embed view).

@@ -56,4 +56,10 @@ int indexer_bpe_x400(std::string_view name) {
     return -1;
 }
 
+bool kv_format_runs_on(const KvFormat& format, int sm_x10) {
+    if (format.min_sm_x10 == 0) return true;
+    if (sm_x10 == 0 || sm_x10 < format.min_sm_x10) return false;
+    return format.max_sm_x10 == 0 || sm_x10 <= format.max_sm_x10;
+}
+
 }  // namespace kvcalc

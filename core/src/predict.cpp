@@ -73,8 +73,7 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
         notes.push_back("single-card prompts above 50K tokens are Cliff 2 territory for the DeltaNet forward pass "
                         "(seed 000 CLIFFS)");
     if (r.gpu) {
-        const int sm = r.gpu->sm_x10;
-        if (f.min_sm_x10 > 0 && (sm == 0 || sm < f.min_sm_x10 || (f.max_sm_x10 > 0 && sm > f.max_sm_x10)))
+        if (f.min_sm_x10 > 0 && !kv_format_runs_on(f, r.gpu->sm_x10))
             notes.push_back(std::string("not runnable on ") + r.gpu->display_name + ": " + f.hardware_note);
     } else if (f.min_sm_x10 > 0) {
         notes.push_back(std::string("hardware: ") + f.hardware_note);

@@ -40,4 +40,8 @@ std::string kv_format_name_list();
 /// Returns -1 for an unknown name.
 int indexer_bpe_x400(std::string_view name);
 
+/// True when `format` has a kernel on a card of compute capability `sm_x10` (e.g. 86 for sm_86); 0 means the
+/// card is unknown, which runs only formats without a hardware requirement. Source: seed 000 KV-format table.
+bool kv_format_runs_on(const KvFormat& format, int sm_x10);
+
 }  // namespace kvcalc
