@@ -3,7 +3,12 @@
 # emcc must never see /usr/include itself (glibc headers break the wasm build), so the two header-only
 # libraries are exposed through a build-tree folder holding only links to them.
 
-set(KVCALC_DEPS_DIR "$ENV{HOME}/.cache/kvcalc" CACHE PATH "Where scripts/setup.sh keeps third-party sources and the SDL2 wasm build")
+if(DEFINED ENV{KVCALC_DEPS_DIR})
+  set(_deps_default "$ENV{KVCALC_DEPS_DIR}")
+else()
+  set(_deps_default "$ENV{HOME}/.cache/kvcalc")
+endif()
+set(KVCALC_DEPS_DIR "${_deps_default}" CACHE PATH "Where scripts/setup.sh keeps third-party sources and the SDL2 wasm build")
 
 set(_hdr_dir "${CMAKE_BINARY_DIR}/third_party_include")
 file(MAKE_DIRECTORY "${_hdr_dir}")
