@@ -11,6 +11,7 @@
 #include "catalog_json.h"
 #include "config_loader.h"
 #include "kvcalc/calibration.h"
+#include "kvcalc/json_safety.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/solver.h"
@@ -29,6 +30,15 @@ constexpr int kExitFails = 1;
 constexpr int kExitBadInput = 2;
 
 /// Prints diagnostics of at least `min` severity on stderr, naming the flag behind each field.
+/// `text` with control characters (ESC, NUL, …) shown as '?', so a hostile value echoed in an error message
+/// cannot drive the terminal.
+std::string printable(const std::string& text) {
+    std::string out = text;
+    for (char& c : out)
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f) c = '?';
+    return out;
+}
+
 void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
     for (const auto& x : d) {
         if (static_cast<int>(x.severity) < static_cast<int>(min)) continue;
@@ -37,12 +47,13 @@ void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
         if (!flag.empty()) std::cerr << flag << " (" << x.field << "): ";
         else if (!x.field.empty()) std::cerr << x.field << ": ";
         // the core speaks in Scenario field names; this one is about three flags at once
-        std::cerr << (x.code == "vram_ambiguous" ? "give only one of --gpu, --vram, --vram-gib" : x.message) << "\n";
+        std::cerr << (x.code == "vram_ambiguous" ? "give only one of --gpu, --vram, --vram-gib" : printable(x.message))
+                  << "\n";
     }
 }
 
 int bad_input(const std::string& message) {
-    std::cerr << "kvcalc: error: " << message << "\n";
+    std::cerr << "kvcalc: error: " << printable(message) << "\n";
     return kExitBadInput;
 }
 
@@ -70,11 +81,11 @@ int run_predict(const kvcli::Options& o) {
     const kvcalc::Report r = kvcalc::predict(o.scenario);
     if (!r.ok) {
         print_diagnostics(r.diagnostics, Severity::error);
-        if (o.json) std::cout << nlohmann::json(r).dump(2) << "\n";
+        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
         return kExitBadInput;
     }
     if (o.json) {
-        std::cout << nlohmann::json(r).dump(2) << "\n";
+        std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
     } else {
         kvcli::print_report(std::cout, r);
         if (o.kv_breakdown) kvcli::print_breakdown(std::cout, r);
@@ -89,11 +100,11 @@ int run_solve(const kvcli::Options& o) {
     // The max_model_len solver searches the length itself, so the default length (180,000) must not be
     // rejected first for models whose context is shorter (Llama 3.1: 131,072; Qwen3: 40,960).
     kvcalc::Scenario checked = o.scenario;
-    if (ctx) checked.max_model_len = 1024;
+    if (ctx && checked.max_model_len > 0) checked.max_model_len = 1024;  // 0 or less is still an error
     const kvcalc::Report given = kvcalc::predict(checked);
     if (!given.ok) {
         print_diagnostics(given.diagnostics, Severity::error);
-        if (o.json) std::cout << nlohmann::json(given).dump(2) << "\n";
+        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(given), 2) << "\n";
         return kExitBadInput;
     }
     const kvcalc::SolveResult s = ctx ? kvcalc::solve_max_model_len(o.scenario) : kvcalc::solve_max_num_seqs(o.scenario);
@@ -106,7 +117,7 @@ int run_solve(const kvcli::Options& o) {
     if (o.json) {
         nlohmann::json j = r;
         j["solvers"] = {{what, s}};
-        std::cout << j.dump(2) << "\n";
+        std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         kvcli::print_solve(std::cout, what, s, r);
         if (o.kv_breakdown) kvcli::print_breakdown(std::cout, r);
@@ -142,14 +153,14 @@ int main(int argc, char** argv) {
         case kvcli::Mode::list_models:
         case kvcli::Mode::list_gpus:
         case kvcli::Mode::list_composes:
-            if (o.json) std::cout << kvcli::catalog_json(o.mode).dump(2) << "\n";
+            if (o.json) std::cout << kvcalc::dump_safe(kvcli::catalog_json(o.mode), 2) << "\n";
             else if (o.mode == kvcli::Mode::list_models) kvcli::print_models(std::cout);
             else if (o.mode == kvcli::Mode::list_gpus) kvcli::print_gpus(std::cout);
             else kvcli::print_composes(std::cout);
             return kExitFits;
         case kvcli::Mode::calibration: {
             const kvcalc::CalibrationSummary c = kvcalc::run_calibration();
-            if (o.json) std::cout << nlohmann::json(c).dump(2) << "\n";
+            if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(c), 2) << "\n";
             else kvcli::print_calibration(std::cout, c);
             return kExitFits;
         }

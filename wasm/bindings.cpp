@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kvcalc/api.h"
+#include "kvcalc/json_safety.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/url_codec.h"
 
@@ -42,7 +43,7 @@ std::string decode_query(const std::string& query) {
         nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", !kvcalc::has_error(d)}};
         out["scenario"] = s;
         out["diagnostics"] = d;
-        return out.dump();
+        return kvcalc::dump_safe(out);
     } catch (const std::exception& e) {
         return error_document(e.what());
     } catch (...) {
@@ -55,9 +56,12 @@ std::string decode_query(const std::string& query) {
 /// errors give ok=false and an empty query; an inline "model" cannot travel in a URL and adds a warning.
 std::string encode_query(const std::string& scenario_json) {
     try {
-        const nlohmann::json j = nlohmann::json::parse(scenario_json, nullptr, false);
         kvcalc::Diagnostics d;
-        if (j.is_discarded() || !j.is_object()) {
+        const bool too_deep = kvcalc::json_too_deep(scenario_json);
+        const nlohmann::json j = too_deep ? nlohmann::json() : nlohmann::json::parse(scenario_json, nullptr, false);
+        if (too_deep) {
+            d.push_back({kvcalc::Severity::error, "too_deep", "", "scenario nests arrays/objects too deeply"});
+        } else if (j.is_discarded() || !j.is_object()) {
             d.push_back({kvcalc::Severity::error, "bad_json", "", "scenario is not a JSON object"});
         }
         kvcalc::Scenario s;
@@ -68,7 +72,7 @@ std::string encode_query(const std::string& scenario_json) {
         nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", ok},
                            {"query", ok ? kvcalc::encode_query(s) : std::string()}};
         out["diagnostics"] = d;
-        return out.dump();
+        return kvcalc::dump_safe(out);
     } catch (const std::exception& e) {
         return error_document(e.what());
     } catch (...) {

@@ -1,6 +1,7 @@
 // evaluate_json: the one JSON entry point (CLI --json, embind, page). Request = Scenario keys plus
 // "action" ("predict" default, "solve", "catalog", "calibration"), "solve" (list of solvers) and "criterion".
 #include "kvcalc/api.h"
+#include "kvcalc/json_safety.h"
 
 #include <exception>
 
@@ -51,7 +52,7 @@ json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
         const json& c = req["criterion"];
         if (c == "uncapped") criterion = FitCriterion::uncapped;
         else if (c != "boots")
-            d.push_back({Severity::error, "bad_value", "criterion", "criterion must be \"boots\" or \"uncapped\", got " + c.dump()});
+            d.push_back({Severity::error, "bad_value", "criterion", "criterion must be \"boots\" or \"uncapped\", got " + shown_value(c)});
     }
     json names = req.contains("solve") ? req["solve"] : json::array({"max_model_len", "max_num_seqs", "min_vram", "min_gpus"});
     if (!names.is_array()) {
@@ -66,36 +67,45 @@ json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
         else if (n == "min_gpus") out["min_gpus"] = solve_min_gpus(s, criterion);
         else
             d.push_back({Severity::error, "solver_unknown", "solve",
-                         "unknown solver " + n.dump() + ". Valid: max_model_len, max_num_seqs, min_vram, min_gpus"});
+                         "unknown solver " + shown_value(n) + ". Valid: max_model_len, max_num_seqs, min_vram, min_gpus"});
     }
     return out;
 }
 
 std::string evaluate(std::string_view text) {
+    if (json_too_deep(text))
+        return dump_safe(failure({{Severity::error, "too_deep", "",
+                                   "request nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +
+                                       " levels"}}));
     json req = json::parse(text.begin(), text.end(), nullptr, false);
-    if (req.is_discarded() || !req.is_object())
-        return failure({{Severity::error, "bad_json", "", "request is not a JSON object"}}).dump();
+    if (req.is_discarded())
+        return dump_safe(failure({{Severity::error, "bad_json", "",
+                                   "request is not valid JSON (RFC 8259): check quotes, commas and brackets; NaN "
+                                   "and Infinity are not JSON"}}));
+    if (!req.is_object())
+        return dump_safe(failure({{Severity::error, "bad_json", "",
+                                   "request must be a JSON object ({ ... }), got " + std::string(req.type_name())}}));
     std::string action = "predict";
     if (req.contains("action")) {
         if (!req["action"].is_string())
-            return failure({{Severity::error, "bad_type", "action", "action must be a string"}}).dump();
+            return dump_safe(failure({{Severity::error, "bad_type", "action", "action must be a string"}}));
         action = req["action"].get<std::string>();
     }
-    if (action == "catalog") return catalog_json().dump();
+    if (action == "catalog") return dump_safe(catalog_json());
     if (action == "calibration") {
         json j = run_calibration();
         j["ok"] = true;
         j["diagnostics"] = json::array();
-        return j.dump();
+        return dump_safe(j);
     }
     if (action != "predict" && action != "solve")
-        return failure({{Severity::error, "bad_value", "action",
-                         "unknown action \"" + action + "\". Valid: predict, solve, catalog, calibration"}})
-            .dump();
+        return dump_safe(failure({{Severity::error, "bad_value", "action",
+                                   "unknown action " + shown_value(req["action"]) +
+                                       ". Valid: predict, solve, catalog, calibration"}}));
     Scenario s;
     Diagnostics d;
     read_scenario(req, s, d);
-    if (has_error(d)) return failure(d).dump();
+    if (has_error(d)) return dump_safe(failure(d));
     Report report = predict(s);
     report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());
     json out = report;
@@ -105,7 +115,7 @@ std::string evaluate(std::string_view text) {
         for (const auto& x : sd) out["diagnostics"].push_back(x);
         if (has_error(sd)) out["ok"] = false;
     }
-    return out.dump();
+    return dump_safe(out);
 }
 
 }  // namespace
@@ -114,9 +124,9 @@ std::string evaluate_json(std::string_view request_json) {
     try {
         return evaluate(request_json);
     } catch (const std::exception& e) {
-        return failure({{Severity::error, "internal_error", "", std::string("internal error: ") + e.what()}}).dump();
+        return dump_safe(failure({{Severity::error, "internal_error", "", std::string("internal error: ") + e.what()}}));
     } catch (...) {
-        return failure({{Severity::error, "internal_error", "", "internal error"}}).dump();
+        return dump_safe(failure({{Severity::error, "internal_error", "", "internal error"}}));
     }
 }
 

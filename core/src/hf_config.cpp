@@ -1,5 +1,6 @@
 // read_hf_config: config.json text → ModelSpec. Key aliases and typing rules: docs/CONFIG_JSON.md.
 #include "kvcalc/hf_config.h"
+#include "kvcalc/json_safety.h"
 
 #include <algorithm>
 
@@ -314,6 +315,12 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
 
 HfConfig read_hf_config(std::string_view text) {
     HfConfig out;
+    if (json_too_deep(text)) {
+        out.diagnostics.push_back({Severity::error, "too_deep", "",
+                                   "config.json nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +
+                                       " levels; a real config.json nests 3-4"});
+        return out;
+    }
     const nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
     if (root.is_discarded()) {
         out.diagnostics.push_back({Severity::error, "bad_json", "",

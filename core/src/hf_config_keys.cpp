@@ -1,15 +1,14 @@
 #include "hf_config_keys.h"
 
+#include "kvcalc/json_safety.h"
+
 #include <cmath>
 #include <sstream>
 
 namespace kvcalc::hf {
 
 namespace {
-std::string shown(const nlohmann::json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 40) + "…" : s;
-}
+std::string shown(const nlohmann::json& v) { return shown_value(v, 40); }
 std::string num_text(double x) {
     std::ostringstream os;
     os << x;

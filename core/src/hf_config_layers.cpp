@@ -1,4 +1,5 @@
 #include "hf_config_layers.h"
+#include "kvcalc/json_safety.h"
 
 #include <string>
 
@@ -42,7 +43,7 @@ bool from_layer_types(KeyReader& keys, int n, LayerPattern& p) {
         const std::string where = path + "[" + std::to_string(i) + "]";
         if (!e.is_string() || !parse_layer_type(e.get<std::string>(), p.kinds[i])) {
             keys.warning("unknown_layer_type", where,
-                         where + " = " + e.dump() +
+                         where + " = " + shown_value(e) +
                              " is not a known layer type (full_attention, sliding_attention, linear_attention, "
                              "mamba); assumed it keeps no cache");
             p.kinds[i] = MixerKind::none;

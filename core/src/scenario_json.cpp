@@ -1,5 +1,6 @@
 // Scenario (and inline ModelSpec) ⇄ JSON. Reading never throws: every problem is a diagnostic naming the field.
 #include <cmath>
+#include "kvcalc/json_safety.h"
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -14,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 void type_error(Diagnostics& d, const std::string& field, const char* want, const json& v) {
-    d.push_back({Severity::error, "bad_type", field, field + " must be " + want + ", got " + v.dump()});
+    d.push_back({Severity::error, "bad_type", field, field + " must be " + want + ", got " + shown_value(v)});
 }
 
 bool get_int(const json& v, std::int64_t& out, Diagnostics& d, const std::string& field) {
@@ -214,7 +215,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
         const json& v = j["schema"];
         if (!v.is_number_integer() || v.get<std::int64_t>() != kSchemaVersion)
             d.push_back({Severity::error, "schema_unsupported", "schema",
-                         "schema " + v.dump() + " is not supported; this build reads schema 1"});
+                         "schema " + shown_value(v) + " is not supported; this build reads schema 1"});
     }
     if (j.contains("compose") && !j["compose"].is_null()) {
         std::string name;
@@ -251,7 +252,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
         {"config_json", [&](const json& v) { if (v.is_null()) s.config_json.clear(); else get_str(v, s.config_json, d, "config_json"); }},
         {"config", [&](const json& v) {
              if (v.is_null()) s.config_json.clear();
-             else if (v.is_object()) s.config_json = v.dump();
+             else if (v.is_object()) s.config_json = dump_safe(v);
              else type_error(d, "config", "a config.json object", v);
          }},
         {"weights_dtype", [&](const json& v) { get_str(v, s.weights_dtype, d, "weights_dtype"); }},

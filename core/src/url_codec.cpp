@@ -354,8 +354,8 @@ Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
 
 Diagnostics url_unrepresentable(const Scenario& s) {
     Diagnostics d;
-    if (s.model) {
-        warn(d, "url_inline_model", "model",
+    if (s.model || !s.config_json.empty()) {
+        warn(d, "url_inline_model", s.model ? "model" : "config_json",
              "an inline model (from a config.json) cannot travel in a link; the link names model '" + s.model_id +
                  "' instead");
     }

@@ -342,3 +342,15 @@ TEST_SUITE("solve") {
         CHECK(j["terms"]["kv_bytes_per_token"] == 131072.0);
     }
 }
+
+TEST_SUITE("hostile input") {
+    TEST_CASE("invalid UTF-8 values, deep and huge configs, folders and empty files exit 2 without crashing") {
+        // Regressions from the QA pass: each of these used to abort (134), segfault (139) or price the default
+        // model silently.
+        CHECK(kvcalc("--json --model \xff\xfe").status == 2);
+        CHECK(kvcalc("--json --from-url '?v=1&dr=%ff&wv=%fe'").status == 2);
+        CHECK(kvcalc("--config /dev/zero").status == 2);
+        CHECK(kvcalc("--config /").status == 2);
+        CHECK(kvcalc("--solve-max-ctx --max-ctx 0").status == 2);
+    }
+}

@@ -1,0 +1,25 @@
+// Guards for JSON that crosses a boundary (requests, config.json files, reports leaving the core).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace kvcalc {
+
+/// Deepest array/object nesting kvcalc accepts in a document. Real config.json files nest 3–4 levels; the
+/// limit keeps recursive printing and destruction far from the stack's end (native and wasm).
+inline constexpr int kMaxJsonDepth = 64;
+
+/// True when `text` nests arrays/objects deeper than `max_depth` (brackets inside strings do not count).
+/// O(n), no allocation; run it before json::parse on anything a user supplied.
+bool json_too_deep(std::string_view text, int max_depth = kMaxJsonDepth);
+
+/// Serialises `j`; invalid UTF-8 in strings (e.g. a model id typed as raw bytes) becomes U+FFFD instead of
+/// throwing. `indent` as in nlohmann::json::dump (-1 = compact).
+std::string dump_safe(const nlohmann::json& j, int indent = -1);
+
+/// A value as short text for a diagnostic: at most `max_chars` characters of its JSON, then "…".
+std::string shown_value(const nlohmann::json& v, std::size_t max_chars = 60);
+
+}  // namespace kvcalc

@@ -1,0 +1,48 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kvcalc/api.h"
+#include "kvcalc/hf_config.h"
+#include "kvcalc/json_safety.h"
+
+using nlohmann::json;
+
+TEST_SUITE("json_safety") {
+    TEST_CASE("nesting depth is counted outside strings only") {
+        // { [ { [ : four levels
+        CHECK_FALSE(kvcalc::json_too_deep(R"({"a": [1, {"b": [2]}]})", 4));
+        CHECK(kvcalc::json_too_deep(R"({"a": [1, {"b": [2]}]})", 3));
+        CHECK_FALSE(kvcalc::json_too_deep(R"({"s": "[[[[[[[[[[\"[[[["})", 1));
+    }
+    TEST_CASE("a 100,000-deep request is an error document, not a stack overflow") {
+        // Regression (QA): the wrong-type message printed the value recursively and crashed at this depth.
+        const std::string deep = "{\"vram_gb\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+        const json out = json::parse(kvcalc::evaluate_json(deep));
+        CHECK(out["ok"] == false);
+        CHECK(out["diagnostics"][0]["code"] == "too_deep");
+    }
+    TEST_CASE("a 100,000-deep config.json is a diagnostic") {
+        const std::string deep = "{\"num_hidden_layers\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+        const kvcalc::HfConfig cfg = kvcalc::read_hf_config(deep);
+        REQUIRE_FALSE(cfg.diagnostics.empty());
+        CHECK(cfg.diagnostics[0].code == "too_deep");
+    }
+    TEST_CASE("invalid UTF-8 in a request value comes back as U+FFFD, not an exception") {
+        // Regression (QA): a model id of raw bytes 0xFF 0xFE made nlohmann's dump() throw (type_error.316).
+        std::string req = "{\"model\":\"";
+        req += '\xff';
+        req += '\xfe';
+        req += "\"}";
+        const std::string out_text = kvcalc::evaluate_json(req);
+        const json out = json::parse(out_text, nullptr, false);
+        REQUIRE_FALSE(out.is_discarded());
+        CHECK(out["ok"] == false);
+    }
+    TEST_CASE("NaN is not JSON, and the message says so") {
+        const json out = json::parse(kvcalc::evaluate_json(R"({"vram_gb": NaN})"));
+        CHECK(out["ok"] == false);
+        CHECK(out["diagnostics"][0]["message"].get<std::string>().find("not valid JSON") != std::string::npos);
+    }
+}
