@@ -223,3 +223,18 @@ TEST_SUITE("url_codec engine") {
         CHECK(fallback.engine == "vllm");
     }
 }
+
+TEST_SUITE("url_codec ranges") {
+    TEST_CASE("the codec accepts the schema's whole range, so every valid scenario round-trips") {
+        // Regression (QA): num_speculative_tokens 0 and max_num_batched_tokens 134,217,728 are valid in the
+        // JSON schema but the link reader rejected them, so the link did not reproduce the scenario.
+        kvcalc::Scenario s;
+        s.num_speculative_tokens = 0;
+        s.max_num_batched_tokens = 134217728;
+        kvcalc::Diagnostics d;
+        const kvcalc::Scenario back = kvcalc::decode_query(kvcalc::encode_query(s), d);
+        CHECK(d.empty());
+        CHECK(back.num_speculative_tokens == 0);
+        CHECK(back.max_num_batched_tokens == 134217728);
+    }
+}
