@@ -343,7 +343,7 @@ TEST_SUITE("solve") {
     }
 }
 
-TEST_SUITE("hostile input") {
+TEST_SUITE("hostile_input") {
     TEST_CASE("invalid UTF-8 values, deep and huge configs, folders and empty files exit 2 without crashing") {
         // Regressions from the QA pass: each of these used to abort (134), segfault (139) or price the default
         // model silently.
