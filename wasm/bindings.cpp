@@ -11,51 +11,49 @@
 
 namespace {
 
+/// An error document for whatever escaped the core (it should not: the core reports problems as data).
 std::string error_document(const char* what) {
-    std::string msg = what ? what : "unknown error";
-    std::string escaped;
-    for (char c : msg) {
-        if (c == '"' || c == '\\') escaped += '\\';
-        if (static_cast<unsigned char>(c) >= 0x20) escaped += c;
-    }
-    return R"({"schema":1,"ok":false,"diagnostics":[{"severity":"error","code":"internal","field":"","message":")" +
-           escaped + "\"}]}";
+    nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", false}};
+    out["diagnostics"] = kvcalc::Diagnostics{
+        {kvcalc::Severity::error, "internal", "", what ? std::string("internal error: ") + what : "internal error"}};
+    return kvcalc::dump_safe(out);
 }
 
-/// evaluate(requestJson) → reportJson. See docs/SCHEMA.md for both documents.
-std::string evaluate(const std::string& request_json) {
+/// Runs one entry point so that nothing crosses into JavaScript as an exception or an abort.
+template <class F> std::string guarded(F&& body) {
     try {
-        return kvcalc::evaluate_json(request_json);
+        return body();
     } catch (const std::exception& e) {
         return error_document(e.what());
     } catch (...) {
         return error_document(nullptr);
     }
+}
+
+/// evaluate(requestJson) → reportJson. See docs/SCHEMA.md for both documents.
+std::string evaluate(const std::string& request_json) {
+    return guarded([&] { return kvcalc::evaluate_json(request_json); });
 }
 
 /// decodeQuery(query) → {"schema":1, "ok", "scenario": {…every Scenario key…}, "diagnostics": [...]}.
 /// Accepts "v=1&…", "?v=1&…" or a whole URL (cut at '?'). Unknown keys and bad values are warnings and keep
 /// the default, so "ok" is false only when the codec reports an error. See docs/URL.md for the keys.
 std::string decode_query(const std::string& query) {
-    try {
+    return guarded([&] {
         kvcalc::Diagnostics d;
         const kvcalc::Scenario s = kvcalc::decode_query(query, d);
         nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", !kvcalc::has_error(d)}};
         out["scenario"] = s;
         out["diagnostics"] = d;
         return kvcalc::dump_safe(out);
-    } catch (const std::exception& e) {
-        return error_document(e.what());
-    } catch (...) {
-        return error_document(nullptr);
-    }
+    });
 }
 
 /// encodeQuery(scenarioJson) → {"schema":1, "ok", "query": "v=1&…", "diagnostics": [...]}.
 /// The input is a Scenario document (docs/SCHEMA.md; a "compose" key applies that preset first). Reading
 /// errors give ok=false and an empty query; an inline "model" cannot travel in a URL and adds a warning.
 std::string encode_query(const std::string& scenario_json) {
-    try {
+    return guarded([&] {
         kvcalc::Diagnostics d;
         const bool too_deep = kvcalc::json_too_deep(scenario_json);
         const nlohmann::json j = too_deep ? nlohmann::json() : nlohmann::json::parse(scenario_json, nullptr, false);
@@ -73,11 +71,7 @@ std::string encode_query(const std::string& scenario_json) {
                            {"query", ok ? kvcalc::encode_query(s) : std::string()}};
         out["diagnostics"] = d;
         return kvcalc::dump_safe(out);
-    } catch (const std::exception& e) {
-        return error_document(e.what());
-    } catch (...) {
-        return error_document(nullptr);
-    }
+    });
 }
 
 }  // namespace
