@@ -52,6 +52,14 @@ std::int64_t kv_pool_bytes(const BudgetTerms& t) {
     return std::max<std::int64_t>(0, t.budget_bytes - non_kv);
 }
 
+/// When an engine's rules reported an error, its messages become the prediction's notes (the prediction stays
+/// unavailable). Returns true in that case.
+bool failed_into_notes(const Diagnostics& d, StartupPrediction& p) {
+    if (!has_error(d)) return false;
+    for (const auto& x : d) p.notes.push_back(x.message);
+    return true;
+}
+
 void unavailable(StartupPrediction& p, const std::string& engine, const ResolvedScenario& r) {
     p.notes.push_back(engine + " has no kv_cache_dtype \"" + r.settings.kv_cache_dtype +
                       "\": its start-up numbers are not predicted (the budget above uses kvcalc's own per-layer math)");
@@ -73,10 +81,7 @@ StartupPrediction vllm(const ResolvedScenario& r, const BudgetTerms& t) {
     const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(vs.tensor_parallel_size), kv_pool_bytes(t));
     VllmKvPrediction v = predict_vllm_kv(*r.model, r.groups, vs, per_rank);
     p.engine_rules = v.engine_rules;
-    if (has_error(v.diagnostics)) {
-        for (const auto& x : v.diagnostics) p.notes.push_back(x.message);
-        return p;
-    }
+    if (failed_into_notes(v.diagnostics, p)) return p;
     p.available = true;
     p.available_kv_bytes = v.available_kv_bytes;
     p.available_kv_gib = v.available_kv_gib;
@@ -101,10 +106,7 @@ StartupPrediction llama_cpp(const ResolvedScenario& r) {
     ls.n_seq_max = static_cast<int>(r.settings.max_num_seqs);
     ls.n_ctx = r.settings.max_model_len * r.settings.max_num_seqs;  // -c is split over the -np sequences
     LlamaCppKvPrediction l = predict_llama_cpp_kv(*r.model, ls);
-    if (has_error(l.diagnostics)) {
-        for (const auto& x : l.diagnostics) p.notes.push_back(x.message);
-        return p;
-    }
+    if (failed_into_notes(l.diagnostics, p)) return p;
     p.available = true;
     p.kv_bytes_per_token = l.kv_bytes_per_token;
     p.llama_cpp_kv_total_bytes = l.total_bytes;
@@ -129,10 +131,7 @@ StartupPrediction sglang(const ResolvedScenario& r, const BudgetTerms& t) {
     ss.kv_cache_dtype = dtype;
     const std::int64_t pool = kv_pool_bytes(t);
     SglangKvPrediction g = predict_sglang_kv(*r.model, ss, pool);
-    if (has_error(g.diagnostics)) {
-        for (const auto& x : g.diagnostics) p.notes.push_back(x.message);
-        return p;
-    }
+    if (failed_into_notes(g.diagnostics, p)) return p;
     p.available = true;
     p.available_kv_bytes = pool;
     p.available_kv_gib = static_cast<double>(pool) / kBytesPerGibD;

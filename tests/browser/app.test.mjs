@@ -1,25 +1,18 @@
 // The calculator in headless Chromium: a link restores its scenario, a click changes the URL and reopening
 // restores the change, garbage parameters render with a warning, embed mode, phone drag-scroll and tap, idle.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { serveSite, launchChromium, openApp, pixelVariance, appState, clickHitbox, hitboxCentre, touchDrag,
+import { useSiteAndBrowser, openApp, pixelVariance, appState, clickHitbox, hitboxCentre, touchDrag,
   desktop, phone, screenshotDir } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  server = await serveSite();
-  browser = await launchChromium();
-});
-after(async () => { await browser?.close(); await server?.close(); });
+const env = useSiteAndBrowser();
 
 const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 const link = 'v=1&m=gemma-4-31b&g=rtx-3090&tp=2&ctx=65536&seqs=4&kv=fp8_e4m3';
 
 test('a link restores its scenario; a click changes the URL; reopening restores the change', async () => {
-  const { context, page, errors } = await openApp(browser, `${server.url}?${link}`, desktop);
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?${link}`, desktop);
   let state = await appState(page);
   assert.equal(state.scenario.model_id, 'gemma-4-31b');
   assert.equal(state.scenario.gpu, 'rtx-3090');
@@ -38,7 +31,7 @@ test('a link restores its scenario; a click changes the URL; reopening restores 
   assert.deepEqual(errors, []);
   await context.close();
 
-  const reopened = await openApp(browser, changed, desktop);
+  const reopened = await openApp(env.browser, changed, desktop);
   state = await appState(reopened.page);
   assert.equal(state.scenario.tensor_parallel_size, 1);
   assert.equal(state.scenario.max_num_seqs, 4);
@@ -48,7 +41,7 @@ test('a link restores its scenario; a click changes the URL; reopening restores 
 });
 
 test('garbage parameters still render, with a visible warning and per-field fallback', async () => {
-  const { context, page, errors } = await openApp(browser, `${server.url}?v=1&ctx=banana&zzz=1&tp=99&m=gemma-4-31b&seqs=-3`, desktop);
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&ctx=banana&zzz=1&tp=99&m=gemma-4-31b&seqs=-3`, desktop);
   const state = await appState(page);
   assert.ok(state.url_warnings.length >= 3, `warnings: ${JSON.stringify(state.url_warnings)}`);
   assert.equal(state.scenario.model_id, 'gemma-4-31b', 'the good field survives');
@@ -60,7 +53,7 @@ test('garbage parameters still render, with a visible warning and per-field fall
 });
 
 test('embed mode shows the compact result with a link to the full calculator', async () => {
-  const { context, page, errors } = await openApp(browser, `${server.url}embed.html?${link}`,
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}embed.html?${link}`,
     { viewport: { width: 520, height: 420 }, deviceScaleFactor: 1 });
   const state = await appState(page);
   assert.equal(state.embed, true);
@@ -73,7 +66,7 @@ test('embed mode shows the compact result with a link to the full calculator', a
 });
 
 test('phone: single column, a finger drag scrolls, a tap presses a button', async () => {
-  const { context, page, errors } = await openApp(browser, `${server.url}?${link}`, phone);
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?${link}`, phone);
   assert.equal((await appState(page)).narrow_layout, true);
   await shot(page, 'phone-top');
   const before = await hitboxCentre(page, 'max_num_seqs+');
@@ -90,7 +83,7 @@ test('phone: single column, a finger drag scrolls, a tap presses a button', asyn
 });
 
 test('idle: no frames are drawn after a second without input', async () => {
-  const { context, page } = await openApp(browser, `${server.url}?${link}`, desktop);
+  const { context, page } = await openApp(env.browser, `${env.server.url}?${link}`, desktop);
   await page.waitForTimeout(1000);
   const start = await page.evaluate(() => window.kvcalcFramesDrawn);
   await page.waitForTimeout(1500);
@@ -104,7 +97,7 @@ const llamaConfig = JSON.stringify({ architectures: ['LlamaForCausalLM'], model_
   vocab_size: 128256, max_position_embeddings: 131072, torch_dtype: 'bfloat16' });
 
 test('a config.json pasted into the HTML overlay becomes the model', async () => {
-  const { context, page, errors } = await openApp(browser, `${server.url}?v=1&g=rtx-4090`, desktop);
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&g=rtx-4090`, desktop);
   await clickHitbox(page, 'paste_config');
   await page.locator('#paste').waitFor({ state: 'visible' });
   await page.locator('#paste-text').fill(llamaConfig);
@@ -119,12 +112,12 @@ test('a config.json pasted into the HTML overlay becomes the model', async () =>
 });
 
 test('a gated Hugging Face model gives a clear message and points to the paste route', async () => {
-  const context = await browser.newContext(desktop);
+  const context = await env.browser.newContext(desktop);
   await context.route('https://huggingface.co/**', (route) => route.fulfill({ status: 401, body: 'gated' }));
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(String(err)));
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForFunction(() => (window.kvcalcFramesDrawn || 0) >= 2, null, { timeout: 60000 });
   await page.waitForTimeout(300);
   const field = (await appState(page)).hitboxes.hf_load;

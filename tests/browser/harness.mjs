@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -108,4 +109,17 @@ export async function touchDrag(page, x, y, dy, steps = 8) {
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
+}
+
+/** Registers before/after hooks that serve the site and launch Chromium once per test file; the returned
+ *  object's `server` and `browser` are set by the time the tests run. */
+export function useSiteAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    fs.mkdirSync(screenshotDir, { recursive: true });
+    env.server = await serveSite();
+    env.browser = await launchChromium();
+  });
+  after(async () => { await env.browser?.close(); await env.server?.close(); });
+  return env;
 }

@@ -1,22 +1,15 @@
 // The built site in headless Chromium from a sub-path: it loads, draws, logs no errors, the canvas is
 // not blank, and desktop + phone screenshots are saved for people to look at.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { serveSite, launchChromium, openApp, pixelVariance, desktop, phone, screenshotDir } from './harness.mjs';
+import { useSiteAndBrowser, openApp, pixelVariance, desktop, phone, screenshotDir } from './harness.mjs';
 
-let server, browser;
-before(async () => {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  server = await serveSite();
-  browser = await launchChromium();
-});
-after(async () => { await browser?.close(); await server?.close(); });
+const env = useSiteAndBrowser();
 
 for (const [name, device] of [['desktop', desktop], ['phone', phone]]) {
   test(`page draws on ${name} without console errors`, async () => {
-    const { context, page, errors } = await openApp(browser, server.url, device);
+    const { context, page, errors } = await openApp(env.browser, env.server.url, device);
     const png = await page.screenshot({ path: path.join(screenshotDir, `smoke-${name}.png`) });
     const variance = await pixelVariance(page, png);
     assert.ok(variance > 50, `canvas looks blank (pixel variance ${variance.toFixed(1)})`);
