@@ -18,10 +18,4 @@ std::vector<ModelFact> model_facts(const ModelSpec& model);
 /// model_facts(model), computed once per model_catalog() entry; computed afresh for any other model.
 std::shared_ptr<const std::vector<ModelFact>> shared_model_facts(const ModelSpec& model);
 
-/// The engine's start-up numbers for the resolved scenario and its terms (vLLM, llama.cpp or SGLang rules).
-StartupPrediction predict_startup(const ResolvedScenario& r, const BudgetTerms& t);
-
-/// "vllm", "llama.cpp" or "sglang".
-const char* engine_name(EngineId e);
-
 }  // namespace kvcalc::detail
