@@ -10,6 +10,7 @@ log_dir="$repo_dir/build/test-logs"
 mkdir -p "$log_dir"
 passed=0
 failed=0
+failed_runners=()
 # Names the step (for the error trap, with what to do when it fails) and prints a heading.
 step() { kvcalc_step "$1" "${2:-}"; printf '\n=== %s ===\n' "$1"; }
 
@@ -30,6 +31,7 @@ run_tests() {
   fi
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   if [[ $rc != 0 && ${f:-0} == 0 ]]; then failed=$((failed + 1)); fi
+  if [[ $rc != 0 || ${f:-0} != 0 ]]; then failed_runners+=("$name (log: $log)"); fi
   return 0
 }
 
@@ -60,4 +62,8 @@ run_tests browser node --test tests/browser/
 
 echo
 echo "kvcalc: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+if ((${#failed_runners[@]})); then
+  printf '[test.sh] failing runners (their output is above and in the log):\n' >&2
+  printf '  %s\n' "${failed_runners[@]}" >&2
+  exit 1
+fi
