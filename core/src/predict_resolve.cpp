@@ -118,10 +118,19 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
               "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
 
     check_int_range(d, "max_model_len", s.max_model_len, 1, kMaxModelLenLimit);
-    check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
-    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization <= 0 || s.gpu_memory_utilization > 1)
+    // 0 = vLLM's default (only vLLM has one kvcalc knows).
+    const bool vllm_engine = r.engine == EngineId::vllm;
+    if (!(vllm_engine && s.max_num_seqs == 0)) check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
+    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization < 0 || s.gpu_memory_utilization > 1 ||
+        (s.gpu_memory_utilization == 0 && !vllm_engine))
         error(d, "out_of_range", "gpu_memory_utilization",
-              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) + " must be in (0, 1]");
+              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) +
+                  (vllm_engine ? " must be in (0, 1], or 0 for the vLLM version's default" : " must be in (0, 1]"));
+    const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
+    if (!era)
+        error(d, "vllm_version_unknown", "vllm_version",
+              "vllm_version \"" + s.vllm_version + "\" names no vLLM release. Valid: a release such as 0.19 or 0.11.1, "
+              "an era (" + vllm_era_ids() + "), or empty for the newest");
     if (s.max_num_batched_tokens) check_int_range(d, "max_num_batched_tokens", *s.max_num_batched_tokens, 1, kMaxModelLenLimit);
 
     const int tp = s.tensor_parallel_size;
@@ -278,16 +287,8 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.num_speculative_tokens = spec_tokens;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.error_band_bytes = kTightBandBytes;
-    if (r.uncalibrated_overheads) {
-        VllmSettings vs;
-        vs.tensor_parallel_size = tp;
-        vs.max_num_batched_tokens = s.max_num_batched_tokens.value_or(vs.max_num_batched_tokens);
-        const UncalibratedOverheads o = estimate_vllm_overheads(*r.model, vs);
-        r.overhead_activation_bytes = o.activation_peak_bytes;
-        r.overhead_workspace_bytes = o.non_torch_bytes + o.cuda_graph_bytes;
-        r.error_band_bytes = o.error_band_bytes;
-    }
     r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
+    detail::resolve_vllm_accounting(s, *era, r);
     return r;
 }
 

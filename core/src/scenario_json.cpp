@@ -264,6 +264,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
              else type_error(d, "config", "a config.json object", v);
          }},
         {"weights_dtype", [&](const json& v) { get_str(v, s.weights_dtype, d, "weights_dtype"); }},
+        {"vllm_version", [&](const json& v) { get_str(v, s.vllm_version, d, "vllm_version"); }},
         {"engine", [&](const json& v) { get_str(v, s.engine, d, "engine"); }},
         {"weights_variant", [&](const json& v) { get_str(v, s.weights_variant, d, "weights_variant"); }},
         {"weights_gb", [&](const json& v) { get_opt(v, s.weights_gb, d, "weights_gb"); }},
@@ -374,7 +375,8 @@ void to_json(json& j, const Scenario& s) {
              {"vram_gib", opt(s.vram_gib)}, {"gpus", s.gpus}, {"tensor_parallel_size", s.tensor_parallel_size},
              {"kv_cache_dtype", s.kv_cache_dtype}, {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
              {"gpu_memory_utilization", s.gpu_memory_utilization},
-             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
+             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"vllm_version", s.vllm_version},
+             {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
              {"drafter_gb", opt(s.drafter_gb)}, {"num_speculative_tokens", opt(s.num_speculative_tokens)},
              {"include_draft_kv", s.include_draft_kv}, {"draft_kv_gb", s.draft_kv_gb},
              {"compressed_layers", s.compressed_layers}, {"compression_ratio", s.compression_ratio},

@@ -55,17 +55,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const std::vector<Layer
                                  const VllmSettings& settings,
                                  const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
-/// Non-KV memory of a vLLM worker for models without a measured calibration, from published start-up logs
-/// (docs/ENGINE_RULES.md lists each measurement). Always marked uncalibrated, with its error band.
-struct UncalibratedOverheads {
-    std::int64_t activation_peak_bytes = 0;   ///< profiling forward at max_num_batched_tokens
-    std::int64_t non_torch_bytes = 0;         ///< CUDA context, NCCL buffers (grows with TP > 1)
-    std::int64_t cuda_graph_bytes = 0;        ///< CUDA graph capture pool
-    std::int64_t error_band_bytes = 0;        ///< ± on the sum of the three terms
-    bool uncalibrated = true;
-    std::vector<std::string> sources;
-};
-UncalibratedOverheads estimate_vllm_overheads(const ModelSpec& model, const VllmSettings& settings);
+/// Non-KV memory of a vLLM worker (weights, torch peak, non-torch, CUDA graphs) and the budget: vllm_accounting.h.
 
 // ---------------------------------------------------------------- llama.cpp
 

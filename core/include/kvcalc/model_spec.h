@@ -138,6 +138,13 @@ struct ModelSpec {
     std::vector<LayerCache> parallel_caches;
     int num_kv_shared_layers = 0;             ///< trailing layers reusing earlier layers' KV (their entry is NoCache)
     std::int64_t num_parameters = 0;          ///< total parameters (param_count.h); 0 = unknown
+
+    // Widths vLLM's profile run depends on (vllm_accounting.h); 0 = unknown (seed catalog entries).
+    int vocab_size = 0;                       ///< config.json `vocab_size` (logits are full-vocab on every rank)
+    int intermediate_size = 0;                ///< dense MLP width
+    int moe_intermediate_size = 0;            ///< one routed expert's width
+    int rotary_dim = 0;                       ///< rope dims per head (head_dim × partial_rotary_factor)
+    bool multimodal = false;                  ///< a vision / audio encoder runs in vLLM's profile run
 };
 
 }  // namespace kvcalc
