@@ -33,9 +33,9 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     BudgetTerms t;
     t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
-    detail::non_kv_terms(d, load, t);
-    t.fixed_bytes = t.weights_bytes + t.activation_bytes + t.cudagraph_workspace_bytes + t.drafter_bytes;
     t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
+    detail::non_kv_terms(d, load, t);  // vLLM's accounting also sets weights (+ load buffers) and the budget
+    t.fixed_bytes = t.weights_bytes + t.activation_bytes + t.cudagraph_workspace_bytes + t.drafter_bytes;
     t.available_for_kv_bytes = std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes);
     t.kv_tokens_per_sequence = load.max_model_len + d.kv_extra_tokens;
     std::visit([&](const auto& plan) { detail::price_kv(d, plan, load, t); }, d.plan);

@@ -10,8 +10,13 @@ namespace kvcalc::detail {
 /// The engine's per-card plan for `d` (model, format, TP and groups already resolved); errors in `diags`.
 KvPlan make_plan(const Deployment& d, Diagnostics& diags);
 
-/// Where the deployment's non-KV terms come from (seed fit, uncalibrated estimate, none for llama.cpp/SGLang).
-NonKvModel non_kv_model(const Deployment& d, const ActivationFit* fit);
+/// Sets d.non_kv (seed fit, vLLM's start-up accounting, none for llama.cpp/SGLang) and applies vLLM's defaults
+/// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
+void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d);
+
+/// The card of a load as vLLM sees it: the load's catalog GPU, else the deployment's card, else a card of that
+/// VRAM.
+VllmDevice vllm_device_for(const Deployment& d, const Load& load);
 
 /// Fills t.activation_bytes, t.gdn_scratch_delta_bytes and t.cudagraph_workspace_bytes at `load`.
 void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);

@@ -25,10 +25,13 @@ EngineKvSpelling vllm_spelling(KvFormatId id) {
 
 namespace {
 
-/// max_num_batched_tokens as vLLM runs it: the scenario's, else `vllm serve`'s default for the card.
+/// max_num_batched_tokens as vLLM runs it: the scenario's, else vLLM's default for the card and release.
 std::int64_t batched_tokens(const Deployment& d, const Load& load) {
     if (d.settings.max_num_batched_tokens) return *d.settings.max_num_batched_tokens;
-    return vllm_default_max_num_batched_tokens(load.vram_bytes, load.gpu ? load.gpu->display_name : std::string());
+    VllmServeFlags f = d.non_kv.flags;
+    f.max_model_len = load.max_model_len;
+    f.max_num_seqs = load.max_num_seqs;
+    return vllm_resolve_defaults(vllm_device_for(d, load), f, d.non_kv.era, false).max_num_batched_tokens;
 }
 
 VllmSettings settings_of(const Deployment& d) {
@@ -91,7 +94,12 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     out.available_kv_bytes = v.available_kv_bytes;
     out.available_kv_gib = v.available_kv_gib;
     out.kv_bytes_per_token = v.kv_bytes_per_token;
-    out.gpu_kv_cache_tokens = v.gpu_kv_cache_tokens;
+    // "GPU KV cache size" as the chosen release prints it (kv_cache_utils.py _report_kv_cache_config, #41069).
+    const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
+    out.gpu_kv_cache_tokens = era.v1_engine && !era.kv_size_from_concurrency
+                                  ? v.gpu_kv_cache_tokens  // blocks // groups × the unified block size
+                                  : vllm_printed_kv_tokens(d.non_kv.era, v.num_blocks, v.num_kv_cache_groups,
+                                                           p.min_block, v.max_concurrency, load.max_model_len);
     out.max_concurrency = v.max_concurrency;
     out.num_kv_cache_groups = v.num_kv_cache_groups;
     out.refuses_to_start = v.refuses_to_start;

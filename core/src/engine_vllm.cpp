@@ -68,6 +68,14 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
                 if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
                 return Spec{Kind::sliding, b, w.sliding_window};
             },
+            [&](const ChunkedLocalAttention& k) -> std::optional<Spec> {
+                // ChunkedLocalAttentionSpec under the hybrid manager (on by default since vLLM PR #29627; PR
+                // #21761 had turned it off for chunked models, which prices these layers as full attention).
+                const int h = engine::kv_heads_per_rank(k.num_key_value_heads, s.tensor_parallel_size, d);
+                const std::int64_t b = attention_bytes(h, k.head_dim_k, k.head_dim_v, k.k_v_tensors, f);
+                if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
+                return Spec{Kind::chunked, b, k.attention_chunk_size};
+            },
             [&](const MlaLatent& l) -> std::optional<Spec> {
                 // One latent per token, not split by TP. DeepSeek V3.2 fp8 layout: 512 fp8 + 4 fp32 scales + 64
                 // bf16 rope = 656 B; its indexer key adds index_head_dim fp8 + one fp32 scale per 128.
@@ -93,6 +101,8 @@ std::int64_t blocks_for(const VllmLayerType& t, std::int64_t max_len, const Vllm
         // does not start on a block boundary (SlidingWindowSpec.max_memory_usage_bytes).
         case Kind::sliding: return cdiv(std::min(t.window - 1 + batched, max_len), t.block) + 1;
         case Kind::mamba: return p.mamba_align ? 2 : 1;
+        // ChunkedLocalAttentionSpec.max_memory_usage_bytes: the chunk plus one step, no window − 1, no extra block.
+        case Kind::chunked: return cdiv(std::min(t.window + batched, max_len), t.block);
     }
     return 0;
 }
@@ -209,7 +219,8 @@ VllmRequestSplit vllm_request_split(const VllmPlan& p, std::int64_t max_len, std
         const std::int64_t b = t.groups * blocks_for(t, max_len, p, batched) * p.page_size_bytes * p.group_size;
         switch (t.kind) {
             case Kind::full: out.full_bytes += b; break;
-            case Kind::sliding: out.sliding_bytes += b; break;
+            case Kind::sliding:
+            case Kind::chunked: out.sliding_bytes += b; break;
             case Kind::mamba: out.mamba_bytes += b; break;
         }
     }
@@ -248,7 +259,7 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
     if (available_per_rank.size() > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
     p.kv_bytes_per_token = plan.kv_bytes_per_token;
     for (const auto& t : plan.types) {
-        if (t.kind == Kind::sliding)
+        if (t.kind == Kind::sliding || t.kind == Kind::chunked)
             p.sliding_bytes_per_sequence += blocks_for(t, max_len, plan, plan.max_num_batched_tokens) * t.page * t.layers;
         if (t.kind == Kind::mamba) p.state_bytes_per_sequence += t.bytes * (plan.mamba_align ? 2 : 1) * t.layers;
     }
@@ -276,13 +287,6 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
                           "'Maximum concurrency' × max_model_len instead");
     }
     return p;
-}
-
-std::int64_t vllm_default_max_num_batched_tokens(std::int64_t device_memory_bytes, std::string_view device_name) {
-    std::string name(device_name);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool large = device_memory_bytes >= 70 * kBytesPerGib && name.find("a100") == std::string::npos;
-    return large ? 8192 : 2048;
 }
 
 VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const VllmSettings& s,

@@ -37,6 +37,7 @@ std::string tp_reason(const std::vector<LayerGroup>& groups, const ModelSpec& m,
                 [](const MlaLatent&) { return std::string(); },
                 [&](const FullAttention& a) { return kv(a.num_key_value_heads); },
                 [&](const SlidingWindow& w) { return kv(w.num_key_value_heads); },
+                [&](const ChunkedLocalAttention& k) { return kv(k.num_key_value_heads); },
                 [&](const RecurrentState& r) {
                     return r.num_heads % tp == 0 ? std::string()
                                                  : std::to_string(r.num_heads) +
@@ -64,6 +65,7 @@ bool same_layer(const LayerCache& a, const LayerCache& b) {
             [&](const NoCache&) { return true; },
             [&](const FullAttention& x) { return x == std::get<FullAttention>(b); },
             [&](const SlidingWindow& x) { return x == std::get<SlidingWindow>(b); },
+            [&](const ChunkedLocalAttention& x) { return x == std::get<ChunkedLocalAttention>(b); },
             [&](const MlaLatent& x) { return x == std::get<MlaLatent>(b); },
             [&](const RecurrentState& x) { return x == std::get<RecurrentState>(b); },
         },
@@ -140,10 +142,25 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                            attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
                        f.window_tokens = x.sliding_window;
                    },
+                   [&](const ChunkedLocalAttention& x) {
+                       // Priced like a window of one chunk: what a sequence keeps once it is past its first chunk.
+                       f.window_x400_per_token =
+                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                       f.window_tokens = x.attention_chunk_size;
+                   },
                    [&](const MlaLatent& x) {
-                       // The latent, plus DeepSeek V3.2's indexer key (index_head_dim) when present.
-                       f.growing_x400_per_token =
-                           std::int64_t{x.kv_lora_rank + x.qk_rope_head_dim + x.index_head_dim} * format.bpe_x400;
+                       f.growing_x400_per_token = std::int64_t{x.kv_lora_rank + x.qk_rope_head_dim} * format.bpe_x400;
+                       if (x.index_head_dim > 0) {
+                           // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent
+                           // in fp8 with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer
+                           // adds its indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
+                           constexpr std::int64_t q = 128;
+                           if (format.bpe_x400 == kBpeDenominator)
+                               f.growing_x400_per_token =
+                                   (x.kv_lora_rank + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
+                           f.growing_x400_per_token +=
+                               (x.index_head_dim + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+                       }
                    },
                    [&](const RecurrentState& x) {
                        f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
@@ -171,7 +188,8 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
         m.state_bytes_per_sequence += f.state_bytes_per_sequence * n;
         if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
-        if (std::holds_alternative<SlidingWindow>(c)) m.num_sliding_layers += g.count;
+        if (std::holds_alternative<SlidingWindow>(c) || std::holds_alternative<ChunkedLocalAttention>(c))
+            m.num_sliding_layers += g.count;
         if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) m.num_growing_layers += g.count;
     }
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16) {
@@ -184,7 +202,8 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len) {
     std::int64_t x400 = 0;
     for (const auto& g : group_layers(model)) {
-        if (!std::holds_alternative<SlidingWindow>(g.cache)) continue;
+        if (!std::holds_alternative<SlidingWindow>(g.cache) && !std::holds_alternative<ChunkedLocalAttention>(g.cache))
+            continue;
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
         x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count;
     }

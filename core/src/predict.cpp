@@ -1,6 +1,8 @@
 // predict(): resolve, evaluate the per-card terms at the load, classify, explain, break down, start-up lines.
 #include "kvcalc/predict.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -21,6 +23,13 @@ std::string two_decimals(std::int64_t hundredths) {
     out += static_cast<char>('0' + hundredths / 10 % 10);
     out += static_cast<char>('0' + hundredths % 10);
     return out;
+}
+
+// Bytes as GiB with two decimals, e.g. "0.25 GiB" (vLLM prints GiB).
+std::string gib_text(std::int64_t bytes) {
+    const std::int64_t h = bytes >= 0 ? (bytes * 100 + kBytesPerGib / 2) / kBytesPerGib
+                                      : -((-bytes * 100 + kBytesPerGib / 2) / kBytesPerGib);
+    return two_decimals(h) + " GiB";
 }
 
 // Bytes as decimal GB with two decimals, e.g. "7.30 GB".
@@ -80,14 +89,25 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
         notes.push_back(std::string("hardware: ") + f.hardware_note);
     }
     for (const auto& n : r.plan_notes) notes.push_back(n);
+    if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
+        r.footprint.num_recurrent_layers == 0)
+        notes.push_back("no KV cache; weights only: " + m.id +
+                        " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
+                        "max_num_seqs change only its activations");
     if (r.engine != EngineId::vllm)
         notes.push_back(std::string("engine ") + engine_info(r.engine).name +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
-    else if (r.non_kv.kind == NonKvModel::Kind::uncalibrated_estimate)
-        notes.push_back("uncalibrated: activation, non-torch memory and CUDA graphs are estimates from published "
-                        "vLLM start-up logs (no measured boot of " + m.id + "), ±" + gb(r.non_kv.error_band_bytes) +
-                        " per card");
+    else if (r.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
+        const VllmAccounting& a = r.non_kv.accounting;
+        notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
+                        two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
+                        gib_text(a.cuda_total_bytes) + (r.non_kv.device.cuda_total_estimated ? ", estimated" : "") +
+                        "), torch peak " + gib_text(a.torch_peak_bytes) + ", non-torch " +
+                        gib_text(a.non_torch_bytes) + ", CUDA graphs " + gib_text(a.cudagraph_bytes) +
+                        (a.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
+                        gib_text(r.non_kv.error_band_bytes) + " per card: " + a.band_basis);
+    }
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
@@ -152,6 +172,23 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.tp_options = tensor_parallel_options(*d.model);
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
+    if (d.engine == EngineId::vllm) {
+        const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
+        rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
+                                           d.non_kv.accounting.band_basis + ")"
+                                     : "calibrated fit (" + d.settings.family + ", seed measurements)";
+        rep.assumed_defaults = d.non_kv.accounting.assumed_defaults;
+        if (!accounted) {  // the fit prices activation; only the flags' defaults apply
+            std::erase_if(rep.assumed_defaults, [](const std::string& x) {
+                return x.rfind("max_num_batched_tokens", 0) == 0 || x.rfind("block_size", 0) == 0;
+            });
+        }
+        if (!rep.assumed_defaults.empty()) {
+            std::string list;
+            for (const auto& x : rep.assumed_defaults) list += (list.empty() ? "" : "; ") + x;
+            rep.notes.push_back("assumed vLLM defaults: " + list);
+        }
+    }
     rep.model_facts = detail::shared_model_facts(*d.model);
     rep.startup = startup_lines(d, load, rep.terms);
     if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail) {
@@ -171,7 +208,7 @@ Report predict(const Scenario& scenario) {
     Report rep;
     const std::optional<Deployment> d = resolve(scenario, rep.diagnostics);
     if (!d) {
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, scenario.max_num_seqs, 1}))
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
             rep.diagnostics.push_back(std::move(x));
         return rep;
     }

@@ -16,6 +16,7 @@
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
+#include "kvcalc/vllm_accounting.h"
 
 namespace kvcalc {
 
@@ -45,14 +46,19 @@ struct SglangPlan {
 /// The chosen engine's per-card KV plan: one alternative per engine (EngineId order).
 using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
 
-/// Where the non-KV terms (activation, CUDA graphs / workspace) come from. The seed families keep their fitted
-/// terms; config.json / popular models use estimate_vllm_overheads; llama.cpp and SGLang model none.
+/// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
+/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm_accounting.h);
+/// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
+/// defaults for unset flags (max_num_batched_tokens, max_num_seqs) come from them.
 struct NonKvModel {
-    enum class Kind { seed_fit, uncalibrated_estimate, none };
+    enum class Kind { seed_fit, vllm_accounting, none };
     Kind kind = Kind::none;
     const ActivationFit* activation = nullptr;  ///< seed_fit: the family's fit (immutable table row)
-    std::int64_t activation_bytes = 0;          ///< uncalibrated_estimate: per card, independent of the load
-    std::int64_t workspace_bytes = 0;           ///< uncalibrated_estimate: non-torch + CUDA graphs, per card
+    VllmEra era = kNewestVllmEra;
+    VllmProfileDims dims;
+    VllmDevice device;                          ///< the scenario's card
+    VllmServeFlags flags;                       ///< the flags the user set (unset = vLLM's default)
+    VllmAccounting accounting;                  ///< at the scenario's own settings, with its explanations
     std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
 };
 

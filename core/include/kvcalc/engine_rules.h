@@ -51,10 +51,11 @@ struct VllmKvPrediction {
 /// One distinct layer cache on one rank as vLLM allocates it (vllm/v1/kv_cache_interface.py KVCacheSpec), after
 /// page-size unification (kv_cache_utils.py unify_kv_cache_spec_page_size and the hybrid Mamba block alignment).
 struct VllmLayerType {
-    enum class Kind { full, sliding, mamba };
-    Kind kind = Kind::full;       ///< FullAttentionSpec (incl. MLA) / SlidingWindowSpec / MambaSpec
+    enum class Kind { full, sliding, mamba, chunked };
+    Kind kind = Kind::full;       ///< FullAttentionSpec (incl. MLA) / SlidingWindowSpec / MambaSpec /
+                                  ///< ChunkedLocalAttentionSpec
     std::int64_t bytes = 0;       ///< per token (full, sliding) or per sequence (mamba, unpadded state)
-    std::int64_t window = 0;      ///< sliding_window in tokens (sliding only)
+    std::int64_t window = 0;      ///< sliding_window or attention_chunk_size in tokens
     int layers = 0;               ///< layers with this spec
     int block = 16;               ///< tokens per block after unification
     std::int64_t page = 0;        ///< bytes of one block of one layer after unification
@@ -102,9 +103,6 @@ struct VllmRequestSplit {
 VllmRequestSplit vllm_request_split(const VllmPlan& plan, std::int64_t max_model_len,
                                     std::int64_t max_num_batched_tokens = 0);
 
-/// `vllm serve`'s max_num_batched_tokens when the flag is not given: 8192 on cards with at least 70 GiB that
-/// are not A100s, else 2048 (vllm/engine/arg_utils.py EngineArgs.get_batch_defaults, OPENAI_API_SERVER).
-std::int64_t vllm_default_max_num_batched_tokens(std::int64_t device_memory_bytes, std::string_view device_name);
 
 /// Blocks in a pool of `available_kv_bytes` (num_blocks = available // (page × group_size)); 0 when ≤ 0.
 std::int64_t vllm_num_blocks(const VllmPlan& plan, std::int64_t available_kv_bytes);
@@ -126,17 +124,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const std::vector<Layer
                                  const VllmSettings& settings,
                                  const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
-/// Non-KV memory of a vLLM worker for models without a measured calibration, from published start-up logs
-/// (docs/ENGINE_RULES.md lists each measurement). Always marked uncalibrated, with its error band.
-struct UncalibratedOverheads {
-    std::int64_t activation_peak_bytes = 0;   ///< profiling forward at max_num_batched_tokens
-    std::int64_t non_torch_bytes = 0;         ///< CUDA context, NCCL buffers (grows with TP > 1)
-    std::int64_t cuda_graph_bytes = 0;        ///< CUDA graph capture pool
-    std::int64_t error_band_bytes = 0;        ///< ± on the sum of the three terms
-    bool uncalibrated = true;
-    std::vector<std::string> sources;
-};
-UncalibratedOverheads estimate_vllm_overheads(const ModelSpec& model, const VllmSettings& settings);
+/// Non-KV memory of a vLLM worker (weights, torch peak, non-torch, CUDA graphs) and the budget: vllm_accounting.h.
 
 // ---------------------------------------------------------------- llama.cpp
 
@@ -186,6 +174,14 @@ struct SglangKvPrediction {
     std::vector<std::string> notes;
     Diagnostics diagnostics;
 };
+/// Bytes one MLA layer keeps per token in SGLang's pool at `kv_bytes` per element (1 = fp8, 2 = bf16). Plain MLA:
+/// (kv_lora_rank + qk_rope_head_dim) × kv_bytes (MLATokenToKVPool). With a sparse-attention indexer (DeepSeek
+/// V3.2, NSATokenToKVPool in python/sglang/srt/mem_cache/memory_pool.py) the fp8 store keeps the latent in fp8
+/// with one fp32 scale per 128 values and the rope part in bf16 (656 B), and every layer adds its indexer key in
+/// fp8 with one fp32 scale per 128 (132 B): 61 × 788 = 48,068 B per token, as a DeepSeek-V3.2 TP8 start-up
+/// log shows.
+std::int64_t sglang_mla_cell_bytes(const MlaLatent& layer, int kv_bytes);
+
 SglangKvPrediction predict_sglang_kv(const ModelSpec& model, const SglangSettings& settings,
                                      std::int64_t available_kv_bytes_per_rank);
 
