@@ -87,6 +87,11 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
     } else if (f.min_sm_x10 > 0) {
         notes.push_back(std::string("hardware: ") + f.hardware_note);
     }
+    if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
+        r.footprint.num_recurrent_layers == 0)
+        notes.push_back("no KV cache; weights only: " + m.id +
+                        " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
+                        "max_num_seqs change only its activations");
     if (r.engine != EngineId::vllm)
         notes.push_back(std::string("engine ") + detail::engine_name(r.engine) +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "

@@ -105,6 +105,14 @@ struct SglangKvPrediction {
     std::vector<std::string> notes;
     Diagnostics diagnostics;
 };
+/// Bytes one MLA layer keeps per token in SGLang's pool at `kv_bytes` per element (1 = fp8, 2 = bf16). Plain MLA:
+/// (kv_lora_rank + qk_rope_head_dim) × kv_bytes (MLATokenToKVPool). With a sparse-attention indexer (DeepSeek
+/// V3.2, NSATokenToKVPool in python/sglang/srt/mem_cache/memory_pool.py) the fp8 store keeps the latent in fp8
+/// with one fp32 scale per 128 values and the rope part in bf16 (656 B), and every layer adds its indexer key in
+/// fp8 with one fp32 scale per 128 (132 B): 61 × 788 = 48,068 B per token, as a DeepSeek-V3.2 TP8 start-up
+/// log shows.
+std::int64_t sglang_mla_cell_bytes(const MlaLatent& layer, int kv_bytes);
+
 SglangKvPrediction predict_sglang_kv(const ModelSpec& model, const SglangSettings& settings,
                                      std::int64_t available_kv_bytes_per_rank);
 
