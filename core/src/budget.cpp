@@ -52,7 +52,10 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     t.kv_growing_granted_bytes = t.kv_granted_bytes - t.kv_sliding_bytes - t.recurrent_state_bytes;
     t.demand_bytes = t.fixed_bytes + t.kv_requested_bytes;
     t.total_bytes = t.fixed_bytes + t.kv_granted_bytes;
-    t.tight_band_bytes = std::max(kTightBandBytes, d.non_kv.error_band_bytes);
+    // The start-up accounting states the band its logs support (vllm_accounting.cpp); seed fits keep 1.5 GB.
+    t.tight_band_bytes = d.non_kv.kind == NonKvModel::Kind::vllm_accounting
+                             ? d.non_kv.error_band_bytes
+                             : std::max(kTightBandBytes, d.non_kv.error_band_bytes);
     return t;
 }
 
