@@ -27,7 +27,9 @@ namespace {
 
 /// max_num_batched_tokens as vLLM runs it: the scenario's, else vLLM's default for the card and release.
 std::int64_t batched_tokens(const Deployment& d, const Load& load) {
-    if (d.settings.max_num_batched_tokens) return *d.settings.max_num_batched_tokens;
+    // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
+    // resolved at each load (the one shown in the settings is the scenario's own).
+    if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
     VllmServeFlags f = d.non_kv.flags;
     f.max_model_len = load.max_model_len;
     f.max_num_seqs = load.max_num_seqs;
@@ -116,7 +118,8 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
            " \\\n  --max-model-len " + std::to_string(load.max_model_len) + " \\\n  --max-num-seqs " +
            std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + spelling.k +
            " \\\n  --gpu-memory-utilization " + fixed2(s.gpu_memory_utilization);
-    if (s.max_num_batched_tokens) out += " \\\n  --max-num-batched-tokens " + std::to_string(*s.max_num_batched_tokens);
+    if (d.non_kv.flags.max_num_batched_tokens)
+        out += " \\\n  --max-num-batched-tokens " + std::to_string(*d.non_kv.flags.max_num_batched_tokens);
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
         const std::string model_arg = dr.method == "mtp" ? std::string() : ",\"model\":\"" + dr.id + "\"";
