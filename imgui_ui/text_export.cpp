@@ -18,17 +18,6 @@ std::string fixed2(double x) {
     return buf;
 }
 
-/// The Hugging Face repo of the resolved weights variant, or the catalog id when none is known.
-std::string served_repo(const App& app) {
-    const ModelSpec* model = current_model(app.scenario);
-    if (!model) return app.scenario.model_id;
-    for (const WeightsVariant& w : model->weights)
-        if (w.id == app.report.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
-    for (const WeightsVariant& w : model->weights)
-        if (!w.hf_repo.empty()) return w.hf_repo;
-    return model->id;
-}
-
 }  // namespace
 
 std::vector<NamedTerm> budget_terms(const Report& r) {
@@ -96,27 +85,9 @@ std::string markdown_table(const App& app) {
 }
 
 std::string vllm_serve_command(const App& app) {
-    const Report& r = app.report;
-    const ResolvedSettings& s = r.settings;
-    if (!r.ok) return "# kvcalc: the scenario is invalid, fix it first";
-    std::string out = "vllm serve " + served_repo(app) + " \\\n  --tensor-parallel-size " +
-                      std::to_string(s.tensor_parallel_size) + " \\\n  --max-model-len " +
-                      std::to_string(s.max_model_len) + " \\\n  --max-num-seqs " + std::to_string(s.max_num_seqs) +
-                      " \\\n  --kv-cache-dtype " + s.kv_cache_dtype + " \\\n  --gpu-memory-utilization " +
-                      fixed2(s.gpu_memory_utilization);
-    if (s.max_num_batched_tokens) out += " \\\n  --max-num-batched-tokens " + std::to_string(*s.max_num_batched_tokens);
-    if (!s.drafter.empty()) {
-        std::string method = "mtp", model_arg;
-        if (const ModelSpec* model = current_model(app.scenario))
-            for (const Drafter& d : model->drafters)
-                if (d.id == s.drafter) {
-                    method = d.method;
-                    if (d.method != "mtp") model_arg = ",\"model\":\"" + d.id + "\"";
-                }
-        out += " \\\n  --speculative-config '{\"method\":\"" + method + "\"" + model_arg +
-               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
-    }
-    return out;
+    // The core builds it in the engine's own spelling (vLLM CacheDType names, llama-server / sglang flags).
+    if (!app.report.ok) return "# kvcalc: the scenario is invalid, fix it first";
+    return app.report.command;
 }
 
 std::string page_folder(const std::string& page_url) {

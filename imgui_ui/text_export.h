@@ -27,7 +27,7 @@ std::string summary_text(const App& app);
 /// A Markdown table of the terms in GB and GiB with the verdict and the settings, for pasting into an issue.
 std::string markdown_table(const App& app);
 
-/// The `vllm serve` command line matching the scenario.
+/// The engine's start command for the scenario (Report::command: `vllm serve`, `llama-server` or SGLang).
 std::string vllm_serve_command(const App& app);
 
 /// Folder of a page URL ("https://x/kvcalc/embed.html" → "https://x/kvcalc/").
