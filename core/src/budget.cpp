@@ -54,7 +54,10 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
     t.demand_bytes = t.fixed_bytes + t.kv_growing_requested_bytes;
     t.total_bytes = t.fixed_bytes + t.kv_growing_granted_bytes;
-    t.tight_band_bytes = std::max(kTightBandBytes, r.error_band_bytes);
+    // The start-up accounting states the band its logs support (vllm_accounting.cpp); seed fits keep 1.5 GB.
+    t.tight_band_bytes = r.engine == EngineId::vllm && r.uncalibrated_overheads
+                             ? r.error_band_bytes
+                             : std::max(kTightBandBytes, r.error_band_bytes);
     return t;
 }
 

@@ -42,7 +42,7 @@ void to_json(json& j, const Report& r) {
                      {"gpu_memory_utilization", s.gpu_memory_utilization},
                      {"max_num_batched_tokens", s.max_num_batched_tokens ? json(*s.max_num_batched_tokens) : json(nullptr)},
                      {"drafter", s.drafter}, {"drafter_bytes_total", s.drafter_bytes_total},
-                     {"num_speculative_tokens", s.num_speculative_tokens}};
+                     {"num_speculative_tokens", s.num_speculative_tokens}, {"vllm_version", s.vllm_version}};
     const BudgetTerms& t = r.terms;
     j["terms"] = {{"weights_bytes", t.weights_bytes},
                   {"kv_growing_requested_bytes", t.kv_growing_requested_bytes},
@@ -85,6 +85,8 @@ void to_json(json& j, const Report& r) {
     j["engine"] = r.engine;
     j["calibrated"] = r.calibrated;
     j["error_band_bytes"] = r.error_band_bytes;
+    j["non_kv_model"] = r.non_kv_model;
+    j["assumed_defaults"] = r.assumed_defaults;
     json facts = json::array();
     if (r.model_facts)
         for (const auto& f : *r.model_facts) facts.push_back({{"fact", f.fact}, {"value", f.value}, {"source", f.source}});
