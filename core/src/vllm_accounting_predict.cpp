@@ -12,6 +12,7 @@ void resolve_vllm_accounting(const Scenario& s, VllmEra era, ResolvedScenario& r
     set.vllm_version = rules.id;
     if (r.engine != EngineId::vllm) return;
     r.vllm_dims = vllm_profile_dims(*r.model);
+    if (s.weights_gb) r.vllm_dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
     r.vllm_device = r.gpu ? vllm_device(*r.gpu) : vllm_device_from_total(set.vram_bytes);
     VllmServeFlags& f = r.vllm_flags;
     f.max_model_len = set.max_model_len;
