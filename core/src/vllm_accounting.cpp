@@ -80,10 +80,12 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
     // = 32 MiB is the gap between 8.03 B params × 2 B = 14.96 GiB and the logged 14.99 GiB.
     const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
     d.rope_cache_bytes = m.max_position_embeddings * rotary * d.activation_bytes;
+    d.encoder_weights_bytes = m.encoder_parameters * d.activation_bytes;
     return d;
 }
 
-void copy_profile_widths(const HfArchitecture& a, ModelSpec& m) {
+void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, ModelSpec& m) {
+    m.encoder_parameters = encoder_parameters(config_json);
     m.vocab_size = a.vocab_size;
     m.intermediate_size = a.intermediate_size;
     m.moe_intermediate_size = a.moe_intermediate_size;
@@ -94,6 +96,7 @@ void copy_profile_widths(const HfArchitecture& a, ModelSpec& m) {
             name.rfind("Llava", 0) == 0 || name.rfind("Mllama", 0) == 0)
             m.multimodal = true;
     }
+    if (m.encoder_parameters > 0) m.multimodal = true;
 }
 
 VllmDevice vllm_device(const GpuSpec& g) {
@@ -128,7 +131,7 @@ VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, 
     a.requested_bytes = static_cast<std::int64_t>(
         std::ceil(a.gpu_memory_utilization * static_cast<double>(device.cuda_total_bytes)));
     // Weights: DeviceMemoryProfiler around load_model = torch-allocated bytes after load, buffers included.
-    a.weights_bytes = weights_bytes_per_rank + m.rope_cache_bytes;
+    a.weights_bytes = weights_bytes_per_rank + m.rope_cache_bytes + ceil_div(m.encoder_weights_bytes, tp);
 
     // Sampler: _dummy_sampler_run computes logits for one row per dummy request, R = min(max_num_seqs, T)
     // (_dummy_run splits T tokens into min(T, max_num_seqs) requests), all-gathered to the full vocabulary on every
