@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
 
@@ -12,7 +11,7 @@ namespace kvcalc::ui {
 
 namespace {
 
-constexpr double kVllmDefaultUtilization = 0.90;  ///< vllm/config/cache.py gpu_memory_utilization (0.92 from v0.21)
+constexpr double kOtherEngineUtilization = 0.90;  ///< llama.cpp / SGLang: kvcalc's share of VRAM for the pool
 constexpr std::int64_t kLandingContext = 32768;
 
 std::string count_text(std::int64_t n) {
@@ -28,21 +27,13 @@ std::string count_text(std::int64_t n) {
 
 std::string default_kv_cache_dtype() { return find_kv_format("auto") ? "auto" : "bf16"; }
 
-std::int64_t default_max_num_seqs(const Scenario& s) {
-    const GpuSpec* gpu = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
-    const double vram_gib = gpu ? static_cast<double>(gpu->vram_bytes) / (1 << 30)
-                            : s.vram_gib ? *s.vram_gib
-                            : s.vram_gb  ? *s.vram_gb * 1e9 / (1 << 30)
-                                         : 0.0;
-    const bool a100 = gpu && gpu->id.find("a100") != std::string::npos;
-    return vram_gib >= 70.0 && !a100 ? 1024 : 256;
-}
-
 void apply_engine_defaults(Scenario& s) {
+    const bool vllm = s.engine.empty() || s.engine == "vllm";
     s.compose.clear();
     s.kv_cache_dtype = default_kv_cache_dtype();
-    s.gpu_memory_utilization = kVllmDefaultUtilization;
-    s.max_num_seqs = default_max_num_seqs(s);
+    // vLLM: 0 = "not given", which the core resolves as vLLM does for the card and release (vllm_accounting.h).
+    s.gpu_memory_utilization = vllm ? 0.0 : kOtherEngineUtilization;
+    s.max_num_seqs = vllm ? 0 : 1;
     s.max_num_batched_tokens.reset();
     s.drafter.clear();
     s.mtp.reset();
@@ -76,8 +67,7 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
     if (keep_settings) return {};
     std::string kept, reset;
     apply_engine_defaults(s);
-    reset = "max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype +
-            ", gpu_memory_utilization 0.90";
+    reset = "max_num_seqs, gpu_memory_utilization and kv_cache_dtype (" + s.kv_cache_dtype + ")";
     if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
         reset += ", tensor_parallel_size " + std::to_string(tp.front()) + " (" + std::to_string(s.tensor_parallel_size) +
                  " does not split its heads)";

@@ -15,13 +15,9 @@ inline const ModelSpec* current_model(const Scenario& s) { return s.model ? &*s.
 /// else bf16, which is what `auto` stores for a bf16 or fp16 checkpoint (2 bytes per element).
 std::string default_kv_cache_dtype();
 
-/// vLLM's default max_num_seqs for `vllm serve` on a card: 1024 on cards of at least 70 GiB other than the A100,
-/// else 256 (vllm/engine/arg_utils.py get_batch_defaults, vLLM 0.9 and later). `vram_bytes` 0 = unknown (256).
-std::int64_t default_max_num_seqs(const Scenario& s);
-
-/// Sets the serving settings vLLM uses when none are given: kv_cache_dtype auto, gpu_memory_utilization 0.90,
-/// max_num_seqs by GPU class, max_num_batched_tokens and speculative decoding unset. The hardware and
-/// max_model_len are left alone.
+/// Sets the serving settings to what the engine uses when none are given: for vLLM max_num_seqs and
+/// gpu_memory_utilization 0 (the core applies vLLM's defaults for the card and release), kv_cache_dtype auto;
+/// max_num_batched_tokens and speculative decoding unset. The hardware and max_model_len are left alone.
 void apply_engine_defaults(Scenario& s);
 
 /// The landing scenario: a question a real user has (Llama 3.1 8B Instruct, one RTX 4090, 32K context, vLLM's

@@ -128,6 +128,10 @@ bool engine_picker(UiState& ui, Scenario& s) {
         ImGui::SameLine();
         if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
             s.engine = e;
+            if (s.engine != "vllm") {  // only vLLM has "not given" (0) defaults in kvcalc
+                if (s.max_num_seqs == 0) s.max_num_seqs = 1;
+                if (s.gpu_memory_utilization == 0) s.gpu_memory_utilization = 0.9;
+            }
             changed = true;
         }
     }
@@ -145,16 +149,28 @@ bool panel_serving(App& app) {
     const bool preset_changed = preset_picker(app.ui, s);
     bool changed = engine_picker(app.ui, s);
 
+    // 0 = not given: the report says what vLLM picks for this card and release; an edit makes it explicit.
+    const ResolvedSettings& resolved = app.report.settings;
+    std::int64_t seqs = s.max_num_seqs != 0 ? s.max_num_seqs : app.report.ok ? resolved.max_num_seqs : 256;
     ImGui::SetNextItemWidth(em * 9);
-    changed |= stepper(app.ui, "max_num_seqs", &s.max_num_seqs, 1, 1, 65536);
+    if (stepper(app.ui, "max_num_seqs", &seqs, 1, 1, 65536)) {
+        s.max_num_seqs = seqs;
+        changed = true;
+    }
     record_hitbox(app.ui, "max_num_seqs");
     help_marker(app.ui, "Sequences served at once; each needs its own growing KV and recurrent state. vLLM's default "
                         "is 256 (1024 on cards of 70 GiB and more, except the A100).");
+    if (s.max_num_seqs == 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("vLLM's default");
+    }
 
     changed |= kv_dtype_picker(app.ui, s);
 
     // gpu_memory_utilization: typed (exact) or slid (touch-guarded), kept to two decimals as vLLM users write it.
-    double util = s.gpu_memory_utilization;
+    double util = s.gpu_memory_utilization != 0 ? s.gpu_memory_utilization
+                  : app.report.ok                ? resolved.gpu_memory_utilization
+                                                 : 0.9;
     ImGui::SetNextItemWidth(em * 5);
     if (decimal_field(app.ui, "##util", &util, 0.05, 1.0, "%.2f", "gpu_memory_utilization")) {
         s.gpu_memory_utilization = std::round(util * 100.0) / 100.0;
@@ -162,13 +178,17 @@ bool panel_serving(App& app) {
     }
     record_hitbox(app.ui, "gpu_memory_utilization");
     ImGui::SameLine();
-    float slider = static_cast<float>(s.gpu_memory_utilization);
+    float slider = static_cast<float>(util);
     ImGui::SetNextItemWidth(app.ui.narrow_layout ? -em * 1.0f : em * 8);
     if (touch_slider(app.ui, "##util_slider", &slider, 0.50f, 0.99f, "%.2f")) {
         s.gpu_memory_utilization = std::round(slider * 100.0f) / 100.0;
         changed = true;
     }
     ImGui::TextUnformatted("gpu_memory_utilization");
+    if (s.gpu_memory_utilization == 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("vLLM's default");
+    }
     help_marker(app.ui, "Share of each card's VRAM vLLM may use: the budget line. vLLM's default is 0.90 (0.92 from "
                         "v0.21).");
     clamp_note(app.ui, "gpu_memory_utilization");
