@@ -10,6 +10,7 @@
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
 
 namespace kvcalc::ui {
 
@@ -87,21 +88,9 @@ struct UiState {
     std::string announced;            ///< last text handed to the aria-live region
 };
 
-/// One GPU-shopping row: a catalog GPU × a card count at the current model and settings.
-struct ShopRow {
-    int gpu_index = 0;           ///< into gpu_catalog()
-    int cards = 1;               ///< tensor_parallel_size = gpus
-    bool valid = false;          ///< TP value accepted by the model and the scenario resolves
-    Verdict verdict = Verdict::fail;
-    std::int64_t max_model_len = 0;  ///< largest context that boots, 0 when none
-    std::string note;            ///< why invalid, or the limiting term
-};
-
-/// One point of the memory-vs-context curve (per card).
-struct CurvePoint {
-    std::int64_t max_model_len = 0;
-    std::int64_t demand_bytes = 0;
-};
+/// A GPU-shopping row and a demand-curve point, as the core hands them (kvcalc/sweeps.h).
+using ShopRow = kvcalc::ShopRow;
+using CurvePoint = kvcalc::CurvePoint;
 
 /// Results derived from the scenario besides the Report: solvers, shopping sweep, curve.
 struct Derived {

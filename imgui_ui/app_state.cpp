@@ -47,7 +47,7 @@ nlohmann::json box_json(const Hitbox& b) { return {b.x, b.y, b.w, b.h}; }
 nlohmann::json shop_row_json(const ShopRow& r) {
     const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
     return {{"gpu", g.id}, {"cards", r.cards}, {"vram_bytes", g.vram_bytes * r.cards},
-            {"verdict", r.valid ? verdict_name(r.verdict) : "n/a"}, {"max_model_len", r.max_model_len}};
+            {"verdict", r.valid && r.runs ? verdict_name(r.verdict) : "n/a"}, {"max_model_len", r.max_model_len}};
 }
 
 std::string state_json(const App& app) {

@@ -54,7 +54,8 @@ bool apply_config_text(App& app, const std::string& text, const std::string& sou
         app.ui.model_status_is_error = true;
         return false;
     }
-    spec.weights.push_back({w.dtype, w.bytes / 1e9, repo, {}, w.basis});
+    // The serve command names the weights' repository: the file's own, else a placeholder to fill in.
+    spec.weights.push_back({w.dtype, w.bytes / 1e9, repo.empty() ? "<your-model>" : repo, {}, w.basis});
     spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
     spec.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     app.ui.model_note = switch_model(app.scenario, std::move(spec), true, from_link);

@@ -29,7 +29,7 @@ void panel_share(App& app) {
     copy_button(app, "Copy link", "copy_link", folder + "?" + query, "Link copied.", blocker.empty());
     ImGui::SameLine(0, spacing);
     copy_button(app, "Copy Markdown table", "copy_markdown", markdown_table(app), "Markdown table copied.");
-    copy_button(app, "Copy vllm serve command", "copy_vllm", vllm_serve_command(app), "vllm serve command copied.");
+    copy_button(app, "Copy serve command", "copy_vllm", serve_command_text(app), "Serve command copied.");
     ImGui::SameLine(0, spacing);
     copy_button(app, "Copy embed snippet", "copy_embed", embed_snippet(folder, query), "Embed snippet copied.",
                 blocker.empty());
@@ -41,8 +41,8 @@ void panel_share(App& app) {
         ImGui::TextDisabled("The link carries the pasted config.json (after #cfg=).");
     }
     if (!app.ui.copied_note.empty()) ImGui::TextWrapped("%s", app.ui.copied_note.c_str());
-    if (ImGui::TreeNode("vllm serve command")) {
-        ImGui::TextUnformatted(vllm_serve_command(app).c_str());
+    if (ImGui::TreeNode("Serve command")) {
+        ImGui::TextUnformatted(serve_command_text(app).c_str());
         ImGui::TreePop();
     }
 }

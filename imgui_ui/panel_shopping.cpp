@@ -36,7 +36,7 @@ bool panel_shopping(App& app) {
     const ShopRow* pass = nullptr;
     const ShopRow* boots = nullptr;
     for (const ShopRow& r : rows) {
-        if (!r.valid) continue;
+        if (!r.valid || !r.runs) continue;
         if (!pass && r.verdict == Verdict::pass) pass = &r;
         if (!boots && r.verdict == Verdict::tight) boots = &r;
     }
@@ -78,12 +78,13 @@ bool panel_shopping(App& app) {
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
             const ShopRow& r = rows[static_cast<std::size_t>(i)];
             const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
-            const std::string caveat = r.valid ? shop_caveat(app, g) : std::string();
+            const bool possible = r.valid && r.runs;
+            const std::string caveat = possible ? shop_caveat(app, g) : std::string();
             ImGui::PushID(i);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             const std::string name = std::to_string(r.cards) + "× " + short_gpu_name(g) + (caveat.empty() ? "" : " *");
-            if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && r.valid) {
+            if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && possible) {
                 set_catalog_gpu(app.scenario, g.id);
                 app.scenario.tensor_parallel_size = r.cards;
                 app.scenario.gpus = 0;
@@ -94,14 +95,14 @@ bool panel_shopping(App& app) {
             ImGui::TableNextColumn();
             ImGui::Text("%.0f", in_unit(g.vram_bytes * r.cards, app.ui.unit));
             ImGui::TableNextColumn();
-            if (r.valid)
+            if (possible)
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(r.verdict, app.ui.dark_theme)), "%s",
                                    verdict_name(r.verdict));
             else
                 ImGui::TextDisabled("not possible");
             if (!r.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());
             ImGui::TableNextColumn();
-            if (r.valid && r.max_model_len > 0) ImGui::TextUnformatted(short_tokens(r.max_model_len).c_str());
+            if (possible && r.max_model_len > 0) ImGui::TextUnformatted(short_tokens(r.max_model_len).c_str());
             else ImGui::TextDisabled("—");
             ImGui::PopID();
         }

@@ -12,7 +12,8 @@ namespace kvcalc::ui {
 
 namespace {
 
-int verdict_rank(const ShopRow& r) { return r.valid ? static_cast<int>(r.verdict) : 3; }  // pass 0 … n/a 3
+/// PASS 0, TIGHT 1, FAIL 2, not possible (heads do not split, or the KV format has no kernel on the card) 3.
+int verdict_rank(const ShopRow& r) { return r.valid && r.runs ? static_cast<int>(r.verdict) : 3; }
 
 const GpuSpec& gpu_of(const ShopRow& r) { return gpu_catalog()[static_cast<std::size_t>(r.gpu_index)]; }
 

@@ -19,29 +19,8 @@ std::string fixed2(double x) {
     return buf;
 }
 
-/// The Hugging Face repo of the resolved weights variant, or the catalog id when none is known.
-std::string served_repo(const App& app) {
-    const ModelSpec* model = current_model(app.scenario);
-    if (!model) return app.scenario.model_id;
-    if (model->id == "pasted-config") return "<your-model>";  // a pasted file that does not name its repository
-    for (const WeightsVariant& w : model->weights)
-        if (w.id == app.report.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
-    for (const WeightsVariant& w : model->weights)
-        if (!w.hf_repo.empty()) return w.hf_repo;
-    return model->id;
-}
 
-/// `--kv-cache-dtype` in vLLM's spelling (vllm/config/cache.py CacheDType), "" for vLLM's default auto (2 bytes,
-/// the model's dtype). A kvcalc-only format gets a shell comment instead of a flag vLLM would reject.
-std::string vllm_kv_flag(const std::string& kv) {
-    if (kv == "auto" || kv == "bf16" || kv == "fp16") return "";
-    if (kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "fp8") return " \\\n  --kv-cache-dtype " + kv;
-    return "";
-}
 
-bool vllm_has_kv(const std::string& kv) {
-    return kv == "auto" || kv == "bf16" || kv == "fp16" || kv == "fp8_e4m3" || kv == "fp8_e5m2" || kv == "fp8";
-}
 
 }  // namespace
 
@@ -206,30 +185,9 @@ std::string markdown_table(const App& app) {
     return out;
 }
 
-std::string vllm_serve_command(const App& app) {
-    const Report& r = app.report;
-    const ResolvedSettings& s = r.settings;
-    if (!r.ok) return "# kvcalc: the scenario is invalid, fix it first";
-    std::string out = "vllm serve " + served_repo(app) + " \\\n  --tensor-parallel-size " +
-                      std::to_string(s.tensor_parallel_size) + " \\\n  --max-model-len " +
-                      std::to_string(s.max_model_len) + " \\\n  --max-num-seqs " + std::to_string(s.max_num_seqs) +
-                      vllm_kv_flag(s.kv_cache_dtype) + " \\\n  --gpu-memory-utilization " +
-                      fixed2(s.gpu_memory_utilization);
-    if (s.max_num_batched_tokens) out += " \\\n  --max-num-batched-tokens " + std::to_string(*s.max_num_batched_tokens);
-    if (!s.drafter.empty()) {
-        std::string method = "mtp", model_arg;
-        if (const ModelSpec* model = current_model(app.scenario))
-            for (const Drafter& d : model->drafters)
-                if (d.id == s.drafter) {
-                    method = d.method;
-                    if (d.method != "mtp") model_arg = ",\"model\":\"" + d.id + "\"";
-                }
-        out += " \\\n  --speculative-config '{\"method\":\"" + method + "\"" + model_arg +
-               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
-    }
-    if (!vllm_has_kv(s.kv_cache_dtype))
-        out += "\n# kvcalc priced kv_cache_dtype " + s.kv_cache_dtype + ", which vLLM's --kv-cache-dtype does not offer";
-    return out;
+std::string serve_command_text(const App& app) {
+    if (!app.report.ok) return "# kvcalc: the scenario is invalid, fix it first";
+    return app.report.command;  // the core's serve_command(): the engine's own flag and dtype spelling
 }
 
 std::string page_folder(const std::string& page_url) {

@@ -47,8 +47,8 @@ std::vector<std::string> startup_lines(const App& app);
 /// A Markdown table of the terms in GB and GiB with the verdict and the settings, for pasting into an issue.
 std::string markdown_table(const App& app);
 
-/// The `vllm serve` command line matching the scenario.
-std::string vllm_serve_command(const App& app);
+/// The command that starts the engine for this scenario (Report::command), or a comment when it is invalid.
+std::string serve_command_text(const App& app);
 
 /// Folder of a page URL ("https://x/kvcalc/embed.html" → "https://x/kvcalc/").
 std::string page_folder(const std::string& page_url);
