@@ -29,12 +29,18 @@
   /** The app started editing field `id`: show its text and focus (no-op for the focus if already focused). */
   function textBegin(id, mode, text, start, end) {
     clearTimeout(pendingFocusTimer);
+    // Keys typed between the tap (which focused the input at once) and this call replace the field's selection.
+    const early = session === 0 && document.activeElement === input ? input.value : '';
     session = id;
     setMode(mode);
     input.value = text;
     sent = '';
     if (document.activeElement !== input) input.focus({ preventScroll: true });
     try { input.setSelectionRange(start, end); } catch (e) { /* type=url has no selection API */ }
+    if (early) {
+      try { input.setRangeText(early, Math.min(start, end), Math.max(start, end), 'end'); } catch (e) { input.value = early; }
+      send('text');
+    }
     sent = input.value + '\u0000' + input.selectionStart + ':' + input.selectionEnd;
   }
 
@@ -90,7 +96,10 @@
       const f = fieldAt(e.clientX, e.clientY);
       if (!f || moved > 10 || !quick) return;
       setMode(f[4]);
-      if (document.activeElement !== input) input.focus({ preventScroll: true });
+      if (document.activeElement !== input) {
+        if (!session) input.value = '';  // whatever is typed before the app starts the edit (textBegin)
+        input.focus({ preventScroll: true });
+      }
       clearTimeout(pendingFocusTimer);
       // If ImGui does not start editing (the tap became a scroll), give the focus back.
       pendingFocusTimer = setTimeout(() => { if (!session && document.activeElement === input) input.blur(); }, 600);

@@ -45,7 +45,10 @@ test('flow 1 (desktop): landing → search a model → pick a GPU from the list 
   await wheelClickHitbox(page, 'max_model_len');
   await typeText(page, '32768');
   await page.keyboard.press('Enter');
-  await waitState(page, (s) => s.scenario.max_model_len === 32768);
+  await waitState(page, (s) => s.scenario.max_model_len === 32768).catch(async (e) => {
+    await shot(page, 'flow1-desktop-failed');
+    throw new Error(`${e.message}: ${JSON.stringify((await appState(page)).scenario)} ${JSON.stringify((await appState(page)).clamp_notes)}`);
+  });
   const text = await mirrorText(page);
   assert.match(text, /^(PASS|TIGHT|FAIL): Qwen3 8B on 1 × RTX 3090 .*max_model_len 32,768/);
   assert.match(page.url(), /[?&]m=qwen3-8b(&|$)/);
