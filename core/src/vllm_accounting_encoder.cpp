@@ -54,9 +54,13 @@ std::int64_t encoder_parameters(std::string_view text) {
     std::int64_t text_h = int_of(cfg, {"hidden_size"});
     auto t = cfg.find("text_config");
     if (t != cfg.end() && t->is_object()) text_h = std::max(text_h, int_of(*t, {"hidden_size"}));
-    const std::int64_t tower = layers * (4 * h * h + (gated ? 3 : 2) * h * i) + channels * patch * patch * h + positions * h;
-    const std::int64_t projector = text_h > 0 ? h * text_h + text_h * text_h : 0;
-    return tower + projector;
+    // Widths are capped at 1e7 by int_of, so the sum stays below 2^63 only in double: saturate like the rest.
+    const double hd = static_cast<double>(h), th = static_cast<double>(text_h);
+    const double tower = static_cast<double>(layers) * (4 * hd * hd + (gated ? 3 : 2) * hd * static_cast<double>(i)) +
+                         static_cast<double>(channels) * static_cast<double>(patch) * static_cast<double>(patch) * hd +
+                         static_cast<double>(positions) * hd;
+    const double projector = text_h > 0 ? hd * th + th * th : 0.0;
+    return static_cast<std::int64_t>(std::min(tower + projector, 1e15));
 }
 
 }  // namespace kvcalc
