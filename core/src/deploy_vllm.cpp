@@ -86,6 +86,7 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
         return out;
     }
     out.notes = std::move(v.notes);
+    if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
     if (!spelling.exact) {
         out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                 ": its start-up lines are not predicted; " +
