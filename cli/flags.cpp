@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "kvcalc/catalog.h"
@@ -320,6 +321,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     struct Given {
         const Flag* flag;
         std::string value;
+        std::string spelled;  ///< the name as typed (a flag and its alias are the same Flag)
     };
     std::vector<Given> given;
 
@@ -347,6 +349,12 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             if (inline_value) {
                 value = *inline_value;
             } else if (i + 1 < args.size()) {
+                const std::string& next = args[i + 1];
+                if (next.rfind("--", 0) == 0 && find_flag(next.substr(0, next.find('=')))) {
+                    out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
+                                next.substr(0, next.find('=')) + " instead";
+                    return out;
+                }
                 value = args[++i];
             } else {
                 out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + ")";
@@ -356,7 +364,19 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             out.error = std::string(f->name) + " takes no value (got '" + *inline_value + "')";
             return out;
         }
-        given.push_back({f, value});
+        given.push_back({f, value, name});
+    }
+    // A flag and its alias with different values (--max-num-seqs 4 --sequences 8) is a contradiction, not
+    // "last wins": the user meant one of them. Repeating one spelling still lets the last value win.
+    std::map<const Flag*, const Given*> last;
+    for (const auto& g : given) {
+        auto [it, fresh] = last.emplace(g.flag, &g);
+        if (!fresh && *g.flag->metavar && it->second->spelled != g.spelled && it->second->value != g.value) {
+            out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
+                        " both set " + g.flag->field + "; give one value";
+            return out;
+        }
+        it->second = &g;
     }
 
     // Pass 2: the base scenario — a link, then a preset — under the flags.
