@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -22,15 +23,17 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     const int tp = s.tensor_parallel_size;
     const ModelFootprint& fp = r.footprint;
     BudgetTerms t;
-    t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
-    t.kv_tokens_per_sequence = max_model_len + r.kv_extra_tokens;
-    t.kv_one_sequence_bytes = ceil_div(fp.growing_x400_per_token * t.kv_tokens_per_sequence, kBpeDenominator);
-    t.kv_growing_requested_bytes = t.kv_one_sequence_bytes * max_num_seqs;
+    // Products saturate (checked_math.h): the solvers probe lengths and counts up to 2^27 × 65,536, and a
+    // saturated term is far above kMaxBytes, which predict() rejects by name.
+    t.weights_bytes = sat_ceil_div(s.weights_bytes_total, tp);
+    t.kv_tokens_per_sequence = sat_add(max_model_len, r.kv_extra_tokens);
+    t.kv_one_sequence_bytes = sat_ceil_div(sat_mul(fp.growing_x400_per_token, t.kv_tokens_per_sequence), kBpeDenominator);
+    t.kv_growing_requested_bytes = sat_mul(t.kv_one_sequence_bytes, max_num_seqs);
     t.kv_bytes_per_token = static_cast<double>(fp.growing_x400_per_token) / kBpeDenominator;
     t.kv_sliding_bytes = max_model_len >= fp.sliding_window_tokens
-                             ? ceil_div(fp.sliding_fixed_x400, kBpeDenominator)
+                             ? sat_ceil_div(fp.sliding_fixed_x400, kBpeDenominator)
                              : sliding_fixed_bytes(*r.model, *r.format, tp, max_model_len);
-    t.recurrent_state_bytes = fp.state_bytes_per_sequence * max_num_seqs;
+    t.recurrent_state_bytes = sat_mul(fp.state_bytes_per_sequence, max_num_seqs);
     if (r.engine != EngineId::vllm) {
         // llama.cpp / SGLang: only weights and KV are modelled (Report notes say so).
     } else if (r.uncalibrated_overheads) {
@@ -39,20 +42,24 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     } else {
         t.activation_bytes = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers, *r.format,
                                                    max_model_len, tp, s.max_num_batched_tokens);
-        if (r.activation->gdn_prefill_scratch && s.max_num_batched_tokens)
-            t.gdn_scratch_delta_bytes = gdn_prefill_scratch_bytes(*r.model, tp, *s.max_num_batched_tokens) -
-                                        gdn_prefill_scratch_bytes(*r.model, tp, kGdnCalibrationBatchedTokens);
+        if (r.activation->gdn_prefill_scratch && s.max_num_batched_tokens) {
+            // Report the delta actually applied: activation_peak_bytes clamps the peak at 0, so a negative delta
+            // larger than the rest of the peak only removes what was there.
+            const std::int64_t without = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers,
+                                                               *r.format, max_model_len, tp, std::nullopt);
+            t.gdn_scratch_delta_bytes = t.activation_bytes - without;
+        }
         // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
         t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
     }
-    t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
-    t.fixed_bytes = t.weights_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes + t.activation_bytes +
-                    t.cudagraph_workspace_bytes + t.drafter_bytes;
+    t.drafter_bytes = sat_ceil_div(s.drafter_bytes_total, tp);
+    t.fixed_bytes = sat_add(sat_add(sat_add(t.weights_bytes, t.kv_sliding_bytes), sat_add(t.recurrent_state_bytes, t.activation_bytes)),
+                            sat_add(t.cudagraph_workspace_bytes, t.drafter_bytes));
     t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(vram_bytes));
-    t.available_for_kv_bytes = std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes);
+    t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));
     t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
-    t.demand_bytes = t.fixed_bytes + t.kv_growing_requested_bytes;
-    t.total_bytes = t.fixed_bytes + t.kv_growing_granted_bytes;
+    t.demand_bytes = sat_add(t.fixed_bytes, t.kv_growing_requested_bytes);
+    t.total_bytes = sat_add(t.fixed_bytes, t.kv_growing_granted_bytes);
     t.tight_band_bytes = std::max(kTightBandBytes, r.error_band_bytes);
     return t;
 }
@@ -61,7 +68,7 @@ Verdict classify(const BudgetTerms& t) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
-    if (t.budget_bytes - t.demand_bytes < t.tight_band_bytes) return Verdict::tight;
+    if (sat_sub(t.budget_bytes, t.demand_bytes) < t.tight_band_bytes) return Verdict::tight;
     return Verdict::pass;
 }
 

@@ -85,6 +85,8 @@ std::vector<Spec> layer_specs(const std::vector<LayerGroup>& groups, const VllmS
             out.push_back({Kind::mamba, engine::recurrent_bytes_per_rank(*r, s.tensor_parallel_size), 0, g.count});
         }
     }
+    // A layer that stores 0 bytes keeps nothing; as a spec it would be a 0-byte page that unify() divides by.
+    std::erase_if(out, [](const Spec& x) { return x.bytes <= 0; });
     return out;
 }
 
@@ -234,7 +236,8 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGrou
         blocks_per_req += groups * blocks_per_request(t.spec, t.block, max_len, s);
     }
     p.page_size_bytes = types.front().page;
-    p.num_blocks = p.available_kv_bytes > 0 ? p.available_kv_bytes / (p.page_size_bytes * group_size) : 0;
+    const std::int64_t group_page = p.page_size_bytes * group_size;
+    p.num_blocks = p.available_kv_bytes > 0 && group_page > 0 ? p.available_kv_bytes / group_page : 0;
     p.gpu_kv_cache_tokens = p.num_blocks / p.num_kv_cache_groups * min_block;
     p.max_concurrency = blocks_per_req > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(blocks_per_req) : 0;
     p.kv_needed_bytes = needed_bytes(specs, max_len, s);

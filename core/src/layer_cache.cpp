@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc {
@@ -113,14 +114,14 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<T, FullAttention>) {
-                const std::int64_t dims = x.head_dim_k + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
+                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
                 f.growing_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
             } else if constexpr (std::is_same_v<T, SlidingWindow>) {
-                const std::int64_t dims = x.head_dim_k + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
+                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
                 f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
                 f.window_tokens = x.sliding_window;
             } else if constexpr (std::is_same_v<T, MlaLatent>) {
-                f.growing_x400_per_token = std::int64_t{x.kv_lora_rank + x.qk_rope_head_dim} * format.bpe_x400;
+                f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
             } else if constexpr (std::is_same_v<T, RecurrentState>) {
                 f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
                                              ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
@@ -141,11 +142,13 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
         const LayerCache& c = g.cache;
         const std::int64_t n = g.count;
         const LayerFootprint f = layer_footprint(c, format, tp);
-        m.growing_x400_per_token += f.growing_x400_per_token * n;
-        m.sliding_x400_per_token_window += f.window_x400_per_token * n;
-        m.sliding_fixed_x400 += f.window_x400_per_token * f.window_tokens * n;
+        // Saturating: check_model_limits keeps these far below 2^63, the window product included.
+        m.growing_x400_per_token = sat_add(m.growing_x400_per_token, sat_mul(f.growing_x400_per_token, n));
+        m.sliding_x400_per_token_window = sat_add(m.sliding_x400_per_token_window, sat_mul(f.window_x400_per_token, n));
+        m.sliding_fixed_x400 =
+            sat_add(m.sliding_fixed_x400, sat_mul(sat_mul(f.window_x400_per_token, f.window_tokens), n));
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
-        m.state_bytes_per_sequence += f.state_bytes_per_sequence * n;
+        m.state_bytes_per_sequence = sat_add(m.state_bytes_per_sequence, sat_mul(f.state_bytes_per_sequence, n));
         if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
         if (std::holds_alternative<SlidingWindow>(c)) m.num_sliding_layers += g.count;
         if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) m.num_growing_layers += g.count;
@@ -162,9 +165,9 @@ std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format,
     for (const auto& g : group_layers(model)) {
         if (!std::holds_alternative<SlidingWindow>(g.cache)) continue;
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
-        x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count;
+        x400 = sat_add(x400, sat_mul(sat_mul(f.window_x400_per_token, std::min(f.window_tokens, max_model_len)), g.count));
     }
-    return ceil_div(x400, kBpeDenominator);
+    return sat_ceil_div(x400, kBpeDenominator);
 }
 
 std::int64_t seed_deltanet_state_bytes(const ModelSpec& m, std::int64_t max_num_seqs) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
 #include "predict_internal.h"
 
@@ -98,6 +99,17 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
         notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
 }
 
+// "Model head dim" of the seed's --compressed-head-dim / --indexer-head-dim 0: the head dim of the first
+// attention layer (an MLA layer's latent width), else hidden_size / num_attention_heads.
+std::int64_t model_head_dim(const ModelSpec& m) {
+    for (const auto& c : m.layers) {
+        if (const auto* a = std::get_if<FullAttention>(&c)) return a->head_dim_k;
+        if (const auto* w = std::get_if<SlidingWindow>(&c)) return w->head_dim_k;
+        if (const auto* l = std::get_if<MlaLatent>(&c)) return std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim;
+    }
+    return m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0;
+}
+
 CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t) {
     const ResolvedSettings& set = r.settings;
     const int tp = set.tensor_parallel_size;
@@ -113,20 +125,49 @@ CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_bytes;
     b.recurrent_state_bytes = t.recurrent_state_bytes;
-    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*).
-    const std::int64_t compressed_per_seq = ceil_div(std::int64_t{s.compressed_layers} * (set.max_model_len / s.compression_ratio) *
-                                                         s.compressed_head_dim * r.format->bpe_x400,
-                                                     kBpeDenominator);
-    b.compressed_kv_bytes = ceil_div(compressed_per_seq * set.max_num_seqs, tp);
-    const std::int64_t indexer_per_seq = ceil_div(std::int64_t{s.indexer_ratio_layers} *
-                                                      (set.max_model_len / s.indexer_compress_ratio) * s.indexer_head_dim *
-                                                      indexer_bpe_x400(s.indexer_format),
-                                                  kBpeDenominator);
-    b.indexer_bytes = ceil_div(indexer_per_seq * set.max_num_seqs, tp);
+    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
+    // the model's. Saturating: predict() rejects a breakdown at or above kMaxBytes by name.
+    const std::int64_t head_dim = model_head_dim(*r.model);
+    const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
+    const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
+    const std::int64_t compressed_per_seq = sat_ceil_div(
+        sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (set.max_model_len / s.compression_ratio), compressed_dim),
+                r.format->bpe_x400),
+        kBpeDenominator);
+    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, set.max_num_seqs), tp);
+    const std::int64_t indexer_per_seq = sat_ceil_div(
+        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (set.max_model_len / s.indexer_compress_ratio), indexer_dim),
+                indexer_bpe_x400(s.indexer_format)),
+        kBpeDenominator);
+    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, set.max_num_seqs), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
-    b.subtotal_bytes = b.growing_kv_bytes + b.sliding_kv_bytes + b.recurrent_state_bytes + b.compressed_kv_bytes +
-                       b.indexer_bytes + b.draft_kv_bytes;
+    b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
+                               sat_add(b.indexer_bytes, b.draft_kv_bytes));
     return b;
+}
+
+// Error naming the input behind a byte count at or above kMaxBytes (2^60 B per card), the bound below which no
+// sum of terms, and no engine rule's padded variant of them, can overflow int64. No real request is near it.
+bool too_large(const BudgetTerms& t, const CacheBreakdown& b, const ResolvedSettings& set, Diagnostics& d) {
+    const char* field = nullptr;
+    std::string what;
+    if (t.demand_bytes >= kMaxBytes) {
+        const std::string term = largest_term(t);
+        field = term == "recurrent_state" ? "max_num_seqs"
+                : term == "activation"    ? "max_num_batched_tokens"
+                                          : "max_model_len";
+        what = "the " + term + " term (max_model_len " + std::to_string(set.max_model_len) + " × max_num_seqs " +
+               std::to_string(set.max_num_seqs) + " for this model)";
+    } else if (b.subtotal_bytes >= kMaxBytes) {
+        field = b.indexer_bytes > b.compressed_kv_bytes ? "indexer_ratio_layers" : "compressed_layers";
+        what = std::string("the ") + field + " breakdown estimate";
+    } else {
+        return false;
+    }
+    d.push_back({Severity::error, "too_large", field,
+                 what + " needs at least 2^60 bytes (1.15 EB) per card, the most kvcalc computes without "
+                 "overflow: lower max_model_len or max_num_seqs (a real GPU has < 2^38 bytes)"});
+    return true;
 }
 
 }  // namespace
@@ -136,8 +177,10 @@ Report predict(const Scenario& scenario) {
     std::optional<ResolvedScenario> r = resolve(scenario, rep.diagnostics);
     if (!r) return rep;
     const ResolvedSettings& set = r->settings;
-    rep.ok = true;
     rep.terms = compute_terms(*r, set.max_model_len, set.max_num_seqs, set.vram_bytes);
+    rep.breakdown = breakdown_for(scenario, *r, rep.terms);
+    if (too_large(rep.terms, rep.breakdown, set, rep.diagnostics)) return rep;
+    rep.ok = true;
     rep.verdict = classify(rep.terms);
     rep.reason = reason_for(rep.verdict, rep.terms, set.max_num_seqs);
     rep.limiting_term = largest_term(rep.terms);
@@ -146,7 +189,6 @@ Report predict(const Scenario& scenario) {
                                            static_cast<double>(rep.terms.kv_one_sequence_bytes)
                                      : 0.0;
     add_notes(scenario, *r, rep.terms, rep.notes);
-    rep.breakdown = breakdown_for(scenario, *r, rep.terms);
     rep.buckets = cache_buckets(*r->model, r->groups, *r->format, set.tensor_parallel_size, set.max_model_len,
                                 set.max_num_seqs);
     rep.engine = detail::engine_name(r->engine);

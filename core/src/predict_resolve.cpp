@@ -7,6 +7,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/engine_rules.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -69,13 +70,25 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
 
     // Model: config_json text, else inline spec, else catalog id (a popular id with weights_dtype is re-read).
     const bool reprice = s.config_json.empty() && !s.model && !s.weights_dtype.empty();
-    if (!s.config_json.empty() || reprice) {
+    if (s.config_json.size() > kMaxConfigJsonBytes) {
+        error(d, "too_large", "config_json",
+              "config_json is " + std::to_string(s.config_json.size()) + " bytes; at most " +
+                  std::to_string(kMaxConfigJsonBytes) + " (4 MiB) are read — a config.json is a few KB");
+    } else if (!s.config_json.empty() || reprice) {
         r.owned_model = detail::model_from_config(s, d);
         r.model = r.owned_model.get();
+        // User-supplied numbers: every product of them must stay in int64 (input_limits.h).
+        if (r.model && !check_model_limits(*r.model, "config_json", d)) r.model = nullptr;
     } else if (s.model) {
         r.model = &*s.model;
         if (r.model->layers.empty())
             error(d, "model_no_layers", "model.layers", "the inline model " + r.model->id + " has no layers");
+        else if (!check_model_limits(*r.model, "model", d))
+            r.model = nullptr;
+        if (!s.weights_dtype.empty() && s.weights_dtype != "auto")
+            d.push_back({Severity::warning, "weights_dtype_ignored", "weights_dtype",
+                         "weights_dtype \"" + s.weights_dtype + "\" is ignored for an inline model: its weights "
+                         "come from model.weights (or give weights_gb)"});
     } else {
         r.model = find_model(s.model_id);
         if (!r.model)
@@ -158,11 +171,12 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     std::int64_t weights_total = 0;
     std::string weights_name;
     if (r.model) {
-        if (s.weights_gb) {
+        // weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
+        if (s.weights_gb && s.weights_variant.empty()) {
             check_gb(d, "weights_gb", *s.weights_gb, false);
             weights_total = gb_to_bytes(*s.weights_gb);
             weights_name = "override";
-        } else if (r.model->weights.empty()) {
+        } else if (r.model->weights.empty() && !s.weights_gb) {
             error(d, "weights_missing", "weights_gb", r.model->id + " has no catalogued weights: give weights_gb");
         } else if (s.weights_variant.empty()) {
             weights_total = gb_to_bytes(r.model->weights.front().size_gb);
@@ -184,6 +198,11 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
             } else {
                 weights_total = gb_to_bytes(hit->size_gb);
                 weights_name = hit->id;
+            }
+            if (s.weights_gb) {
+                check_gb(d, "weights_gb", *s.weights_gb, false);
+                weights_total = gb_to_bytes(*s.weights_gb);
+                weights_name = "override";
             }
         }
     }

@@ -77,7 +77,9 @@ SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion
     const auto r = resolve(s, out.diagnostics);
     if (!r) return out;
     const std::int64_t seqs = r->settings.max_num_seqs, vram = r->settings.vram_bytes;
-    const std::int64_t hi = r->model->max_position_embeddings > 0 ? r->model->max_position_embeddings : kLenLimit;
+    // predict() accepts max_model_len up to 2^27 whatever max_position_embeddings says (the reader allows 1e9).
+    const std::int64_t hi = r->model->max_position_embeddings > 0 ? std::min(r->model->max_position_embeddings, kLenLimit)
+                                                                  : kLenLimit;
     auto pred = [&](std::int64_t len) { return fits(compute_terms(*r, len, seqs, vram), criterion); };
     if (!pred(1)) return nothing_fits("max_model_len", compute_terms(*r, 1, seqs, vram));
     // Room left minus what the KV needs is linear in the length above the sliding window: find its root.
@@ -93,7 +95,9 @@ SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion
     out.value_rounded = out.value / 1024 * 1024;
     out.ok = true;
     out.limiting_term = largest_term(compute_terms(*r, out.value, seqs, vram));
-    out.bound = out.value == hi ? "max_position_embeddings" : "budget";
+    out.bound = out.value < hi                               ? "budget"
+                : hi == r->model->max_position_embeddings ? "max_position_embeddings"
+                                                          : "max_model_len_limit";
     return out;
 }
 
@@ -138,13 +142,18 @@ SolveResult solve_min_vram(const Scenario& scenario, FitCriterion criterion) {
 
 SolveResult solve_min_gpus(const Scenario& scenario, FitCriterion criterion) {
     SolveResult out;
-    const ModelSpec* model = scenario.model ? &*scenario.model : find_model(scenario.model_id);
-    if (!model) {
-        resolve(scenario, out.diagnostics);  // reports the unknown model
+    // The model as resolve() reads it (config_json, inline or catalog), at a TP every model accepts.
+    Scenario probe = scenario;
+    probe.tensor_parallel_size = 1;
+    probe.gpus = 0;
+    Diagnostics probe_diagnostics;
+    const auto base = resolve(probe, probe_diagnostics);
+    if (!base) {
+        out.diagnostics = std::move(probe_diagnostics);
         return out;
     }
     BudgetTerms last{};
-    for (int tp : valid_tensor_parallel_sizes(*model)) {
+    for (int tp : valid_tensor_parallel_sizes(*base->model)) {
         Scenario s = scenario;
         s.tensor_parallel_size = tp;
         s.gpus = 0;
