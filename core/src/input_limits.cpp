@@ -88,6 +88,30 @@ bool keeps_cache(const LayerCache& c) { return !std::holds_alternative<NoCache>(
 
 }  // namespace
 
+std::int64_t model_head_dim(const ModelSpec& m) {
+    for (const auto& c : m.layers) {
+        if (const auto* a = std::get_if<FullAttention>(&c)) return a->head_dim_k;
+        if (const auto* w = std::get_if<SlidingWindow>(&c)) return w->head_dim_k;
+        if (const auto* l = std::get_if<MlaLatent>(&c)) return std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim;
+    }
+    return m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0;
+}
+
+bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bpe_x400, const char* field,
+                            Diagnostics& d) {
+    if (layers <= 0 || ratio <= 0 || head_dim <= 0 || bpe_x400 <= 0) return true;
+    // Doubles are exact enough for a bound: every factor is an integer below 2^27.
+    const double worst = static_cast<double>(layers) * static_cast<double>((std::int64_t{1} << 27) / ratio) *
+                         static_cast<double>(head_dim) * bpe_x400 / 400.0 * 65536.0;
+    if (worst < static_cast<double>(std::int64_t{1} << 58)) return true;
+    d.push_back({Severity::error, "out_of_range", field,
+                 std::string(field) + " = " + std::to_string(layers) + " with " + std::to_string(head_dim) +
+                     "-element entries every " + std::to_string(ratio) +
+                     " tokens is too large an estimate: at the schema's limits (2^27 tokens × 65,536 sequences) it "
+                     "would pass 2^58 bytes; lower the layers or the head dim, or raise the ratio"});
+    return false;
+}
+
 bool check_model_limits(const ModelSpec& m, const std::string& path, Diagnostics& d) {
     Checker c{path, d};
     const std::string p = path + ".";

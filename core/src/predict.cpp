@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kvcalc/checked_math.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/units.h"
 #include "predict_internal.h"
 
@@ -97,17 +98,6 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
         notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
     if (s.include_draft_kv || s.compressed_layers > 0 || s.indexer_ratio_layers > 0)
         notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
-}
-
-// "Model head dim" of the seed's --compressed-head-dim / --indexer-head-dim 0: the head dim of the first
-// attention layer (an MLA layer's latent width), else hidden_size / num_attention_heads.
-std::int64_t model_head_dim(const ModelSpec& m) {
-    for (const auto& c : m.layers) {
-        if (const auto* a = std::get_if<FullAttention>(&c)) return a->head_dim_k;
-        if (const auto* w = std::get_if<SlidingWindow>(&c)) return w->head_dim_k;
-        if (const auto* l = std::get_if<MlaLatent>(&c)) return std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim;
-    }
-    return m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0;
 }
 
 CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t) {

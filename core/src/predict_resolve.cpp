@@ -246,6 +246,15 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
         error(d, "indexer_format_unknown", "indexer_format",
               "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
     check_gb(d, "draft_kv_gb", s.draft_kv_gb, true);
+    if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
+        const std::int64_t head_dim = model_head_dim(*r.model);
+        check_breakdown_limits(s.compressed_layers, s.compression_ratio,
+                               s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim, r.format->bpe_x400,
+                               "compressed_layers", d);
+        check_breakdown_limits(s.indexer_ratio_layers, s.indexer_compress_ratio,
+                               s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(s.indexer_format),
+                               "indexer_ratio_layers", d);
+    }
 
     const bool failed = has_error(d);
     for (auto& x : d) diags.push_back(std::move(x));

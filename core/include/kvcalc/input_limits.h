@@ -44,6 +44,18 @@ inline constexpr std::size_t kMaxRequestBytes = std::size_t{8} << 20;
 inline constexpr std::size_t kMaxQueryBytes = std::size_t{64} << 10;
 inline constexpr std::size_t kMaxQueryParameters = 256;
 
+/// "Model head dim" of the breakdown's --compressed-head-dim / --indexer-head-dim 0: the head dim of the first
+/// attention layer (an MLA layer's latent width kv_lora_rank + qk_rope_head_dim), else hidden_size /
+/// num_attention_heads, else 0.
+std::int64_t model_head_dim(const ModelSpec& model);
+
+/// The --kv-breakdown extras at the schema's limits (2^27 tokens × 65,536 sequences, TP 1) must stay below
+/// 2^58 B each (a quarter of kMaxBytes, so their sum with the other buckets cannot reach it); otherwise an error
+/// on compressed_layers / indexer_ratio_layers naming the product. This makes the estimate valid for every length
+/// and concurrency a solver may probe. `kv_bpe_x400`, `indexer_bpe_x400`: bytes per element × 400.
+bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bpe_x400, const char* field,
+                            Diagnostics& d);
+
 /// Checks every number of an inline or config.json model against the limits above and that at least one layer
 /// keeps a cache (a model whose layers all keep nothing would be priced at 0 KV). Errors (code "out_of_range",
 /// "bad_layer" or "no_cache_layers") name `path` + the field (e.g. "model.layers[3].kv_lora_rank"), the value and
