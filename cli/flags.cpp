@@ -12,6 +12,7 @@
 #include "kvcalc/catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/url_codec.h"
+#include "kvcalc/vllm_accounting.h"
 
 namespace kvcli {
 
@@ -152,13 +153,22 @@ const Flag kFlags[] = {
      "max_model_len in tokens (>= 1). Default: 180000",
      [](Options& o, std::string_view v) { return set_i64(o.scenario.max_model_len, v); }},
     {"", "--max-num-seqs", "--sequences", "N", "max_num_seqs",
-     "max_num_seqs, concurrent full-length sequences (>= 1). Default: 1",
+     "max_num_seqs, concurrent full-length sequences (>= 1; 0 = vLLM's default for the card). Default: 1",
      [](Options& o, std::string_view v) { return set_i64(o.scenario.max_num_seqs, v); }},
     {"", "--mem-util", "", "FRACTION", "gpu_memory_utilization",
-     "gpu_memory_utilization, in (0, 1]. Default: 0.95",
+     "gpu_memory_utilization, in (0, 1] (0 = the vLLM version's default). Default: 0.95",
      [](Options& o, std::string_view v) { return set_num(o.scenario.gpu_memory_utilization, v); }},
+    {"", "--vllm-version", "", "VERSION", "vllm_version",
+     "vLLM release whose start-up accounting prices models without a calibrated fit: a release (0.19, 0.11.1) or "
+     "an era (V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+). Default: the newest",
+     [](Options& o, std::string_view v) {
+         if (!kvcalc::parse_vllm_version(v))
+             return "a vLLM release such as 0.19, or one of " + kvcalc::vllm_era_ids();
+         o.scenario.vllm_version = std::string(v);
+         return std::string();
+     }},
     {"", "--max-num-batched-tokens", "", "TOKENS", "max_num_batched_tokens",
-     "max_num_batched_tokens; when given, prices the DeltaNet prefill scratch change. Default: not set",
+     "max_num_batched_tokens; unset = vLLM's default for the card (seed families: no DeltaNet scratch change)",
      [](Options& o, std::string_view v) { return set_opt(o.scenario.max_num_batched_tokens, v, set_i64); }},
 
     {"Speculative decoding", "--mtp", "", "", "mtp",

@@ -49,6 +49,9 @@ std::string cache_text(const kvcalc::LayerCache& c) {
     if (const auto* s = std::get_if<SlidingWindow>(&c))
         return fmt("%d KV heads x %d/%d dims, %s, window %lld", s->num_key_value_heads, s->head_dim_k, s->head_dim_v,
                    s->k_v_tensors == 1 ? "K=V tied" : "K+V", static_cast<long long>(s->sliding_window));
+    if (const auto* k = std::get_if<ChunkedLocalAttention>(&c))
+        return fmt("%d KV heads x %d/%d dims, %s, chunk %lld", k->num_key_value_heads, k->head_dim_k, k->head_dim_v,
+                   k->k_v_tensors == 1 ? "K=V tied" : "K+V", static_cast<long long>(k->attention_chunk_size));
     if (const auto* m = std::get_if<MlaLatent>(&c))
         return fmt("latent %d + rope %d", m->kv_lora_rank, m->qk_rope_head_dim);
     if (const auto* r = std::get_if<RecurrentState>(&c))

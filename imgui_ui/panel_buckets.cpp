@@ -12,6 +12,7 @@ namespace {
 const char* kind_label(const std::string& kind) {
     if (kind == "full_attention") return "full attention";
     if (kind == "sliding_window") return "sliding window";
+    if (kind == "chunked_local_attention") return "chunked local attention";
     if (kind == "mla_latent") return "MLA latent";
     if (kind == "recurrent_state") return "recurrent state";
     if (kind == "none") return "no cache";

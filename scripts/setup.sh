@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Installs what kvcalc needs on a Debian/Ubuntu machine, idempotently:
-#   - Debian packages (compilers, emscripten, header-only libraries, SDL2 for the desktop app, Chromium, a font)
-#   - SDL2 and Dear ImGui sources from Debian's *source* packages, and SDL2 built for wasm32 once,
-#     cached under $KVCALC_DEPS_DIR (default ~/.cache/kvcalc) so later runs and CI reuse it
-#   - playwright-core from npm, for the browser tests (drives Debian's Chromium; downloads no browser)
+# Installs what kvcalc needs on a Debian/Ubuntu machine, idempotently. What it changes on the system:
+#   - installs Debian packages (compilers, emscripten, header-only libraries, SDL2 for the desktop app, clang's
+#     fuzzing runtime, Chromium, a font) with apt-get;
+#   - when apt offers no source packages yet, writes /etc/apt/sources.list.d/kvcalc-deb-src.sources (or .list),
+#     a deb-src copy of the distribution's own list (scripts/lib/apt-sources.sh), and runs apt-get update;
+#   - downloads the SDL2 and Dear ImGui *source* packages and builds SDL2 for wasm32 once, into
+#     $KVCALC_DEPS_DIR (default ~/.cache/kvcalc), so later runs and CI reuse it;
+#   - installs playwright-core from npm into ./node_modules (drives Debian's Chromium; downloads no browser).
 # Usage: scripts/setup.sh [--no-browser]   (--no-browser skips Chromium and playwright-core)
 set -euo pipefail
+repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$repo_dir/scripts/lib/errors.sh"
+source "$repo_dir/scripts/lib/apt-sources.sh"
 
 want_browser=1
 [[ "${1:-}" == "--no-browser" ]] && want_browser=0
 
-repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 deps_dir="${KVCALC_DEPS_DIR:-$HOME/.cache/kvcalc}"
 mkdir -p "$deps_dir"
 
@@ -19,9 +24,13 @@ if [[ "$(id -u)" != 0 ]]; then sudo_cmd=(sudo); fi
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
+apt_updated=0
+apt_update_once() { if [[ $apt_updated == 0 ]]; then "${sudo_cmd[@]}" apt-get update -qq; apt_updated=1; fi; }
+
 # ---- 1. Debian packages ---------------------------------------------------------------------------------
-packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev libimgui-dev fonts-dejavu-core fonttools cmark-gfm
-          nodejs npm python3 xz-utils)
+kvcalc_step "Debian packages" "check that apt-get works (network to the Debian mirror, no other apt process running), then run scripts/setup.sh again"
+packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev fonts-dejavu-core fonttools cmark-gfm
+          clang-14 libclang-rt-14-dev nodejs npm python3 xz-utils)
 # Browser tests use Debian's Chromium unless CHROMIUM_PATH names another Chromium-based browser.
 if [[ $want_browser == 1 && ! -x "${CHROMIUM_PATH:-}" ]]; then packages+=(chromium); fi
 missing=()
@@ -33,8 +42,6 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
 fi
 read -r -a missing <<<"${missing[*]}"
-apt_updated=0
-apt_update_once() { if [[ $apt_updated == 0 ]]; then "${sudo_cmd[@]}" apt-get update -qq; apt_updated=1; fi; }
 if ((${#missing[@]})); then
   log "installing Debian packages: ${missing[*]}"
   apt_update_once
@@ -48,21 +55,19 @@ src_dir="$deps_dir/src"
 mkdir -p "$src_dir"
 have_src() { compgen -G "$src_dir/SDL2-*/CMakeLists.txt" >/dev/null && compgen -G "$src_dir/imgui-*/imgui.cpp" >/dev/null; }
 if ! have_src; then
-  if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    log "enabling Debian source packages"
-    deb822=(/etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/ubuntu.sources)
-    if [[ -f ${deb822[0]} || -f ${deb822[1]} ]]; then
-      for f in "${deb822[@]}"; do [[ -f $f ]] && sed 's/^Types: deb$/Types: deb-src/' "$f"; done \
-        | "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/kvcalc-deb-src.sources >/dev/null
-    elif [[ -f /etc/apt/sources.list ]]; then
-      grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' \
-        | "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/kvcalc-deb-src.list >/dev/null
+  kvcalc_step "enable Debian source packages" "add a deb-src entry for your distribution's mirror to /etc/apt (see docs/BUILDING.md), run 'apt-get update', then run scripts/setup.sh again"
+  if ! kvcalc_deb_src_enabled /etc/apt; then
+    if [[ ${#sudo_cmd[@]} == 0 ]]; then
+      kvcalc_enable_deb_src /etc/apt
+    else
+      "${sudo_cmd[@]}" bash -c "source '$repo_dir/scripts/lib/apt-sources.sh' && kvcalc_enable_deb_src /etc/apt"
     fi
     apt_updated=0
   fi
   apt_update_once
+  kvcalc_step "download SDL2 and Dear ImGui source packages" "see $deps_dir/apt-source.log; 'apt-get source libsdl2 imgui' must work (source packages enabled, then apt-get update)"
   log "downloading SDL2 and Dear ImGui source packages"
-  (cd "$src_dir" && apt-get source --download-only libsdl2 imgui >/dev/null 2>&1)
+  (cd "$src_dir" && apt-get source --download-only libsdl2 imgui >"$deps_dir/apt-source.log" 2>&1)
   (cd "$src_dir" && for t in libsdl2_*.orig.tar.*; do tar xf "$t"; done && for t in imgui_*.orig.tar.*; do tar xf "$t"; done)
 fi
 sdl_src="$(ls -d "$src_dir"/SDL2-*/ | head -n1)"; sdl_src="${sdl_src%/}"
@@ -71,6 +76,7 @@ sdl_version="${sdl_src##*/SDL2-}"
 log "SDL2 source: $sdl_src; Dear ImGui source: $imgui_src"
 
 # ---- 3. SDL2 for wasm32 (cached by version) ---------------------------------------------------------------
+kvcalc_step "build SDL2 for wasm32" "see $deps_dir/sdl2-wasm-configure.log and $deps_dir/sdl2-wasm-build.log; delete $deps_dir/sdl2-wasm-build and run scripts/setup.sh again"
 export NODE_PATH=/usr/share/nodejs
 sdl_prefix="$deps_dir/sdl2-wasm-$sdl_version"
 if [[ ! -f "$sdl_prefix/lib/libSDL2.a" ]]; then
@@ -85,6 +91,7 @@ fi
 log "SDL2 wasm library: $sdl_prefix/lib/libSDL2.a"
 
 # ---- 4. playwright-core (browser tests) --------------------------------------------------------------------
+kvcalc_step "npm install playwright-core" "check that the npm registry is reachable ('npm view playwright-core version'), then run scripts/setup.sh again"
 if [[ $want_browser == 1 && ! -d "$repo_dir/node_modules/playwright-core" ]]; then
   log "installing playwright-core from npm (no browser download; tests use /usr/bin/chromium)"
   (cd "$repo_dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --silent >/dev/null)

@@ -5,11 +5,14 @@
 set -euo pipefail
 repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_dir"
+source "$repo_dir/scripts/lib/errors.sh"
 log_dir="$repo_dir/build/test-logs"
 mkdir -p "$log_dir"
 passed=0
 failed=0
-step() { printf '\n=== %s ===\n' "$*"; }
+failed_runners=()
+# Names the step (for the error trap, with what to do when it fails) and prints a heading.
+step() { kvcalc_step "$1" "${2:-}"; printf '\n=== %s ===\n' "$1"; }
 
 # Runs a test runner, shows its output, and adds its pass/fail counts to the totals.
 run_tests() {
@@ -28,23 +31,24 @@ run_tests() {
   fi
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   if [[ $rc != 0 && ${f:-0} == 0 ]]; then failed=$((failed + 1)); fi
+  if [[ $rc != 0 || ${f:-0} != 0 ]]; then failed_runners+=("$name (log: $log)"); fi
   return 0
 }
 
-step "setup"
+step "setup" "read the [setup] lines above: they name the failing step and what to do"
 scripts/setup.sh
 
-step "native debug build + tests (AddressSanitizer, UBSan)"
+step "native debug build + tests (AddressSanitizer, UBSan)" "fix the compile error above; build/native-debug can be deleted to start clean"
 cmake --preset native-debug >/dev/null
 cmake --build --preset native-debug
 run_tests native-debug ctest --preset native-debug
 
-step "native release build + tests"
+step "native release build + tests" "fix the compile error above; build/native-release can be deleted to start clean"
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release
 run_tests native-release ctest --preset native-release
 
-step "WebAssembly build (site)"
+step "WebAssembly build (site)" "fix the error above; if it names SDL2 or Dear ImGui, run scripts/setup.sh; build/wasm-release can be deleted to start clean"
 scripts/build-site.sh
 
 step "embind module under node"
@@ -58,4 +62,8 @@ run_tests browser node --test tests/browser/
 
 echo
 echo "kvcalc: $passed passed, $failed failed"
-[[ $failed == 0 ]]
+if ((${#failed_runners[@]})); then
+  printf '[test.sh] failing runners (their output is above and in the log):\n' >&2
+  printf '  %s\n' "${failed_runners[@]}" >&2
+  exit 1
+fi

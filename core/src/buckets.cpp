@@ -16,6 +16,7 @@ const char* layer_cache_kind(const LayerCache& cache) {
             else if constexpr (std::is_same_v<T, SlidingWindow>) return "sliding_window";
             else if constexpr (std::is_same_v<T, MlaLatent>) return "mla_latent";
             else if constexpr (std::is_same_v<T, RecurrentState>) return "recurrent_state";
+            else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) return "chunked_local_attention";
             else return "none";
         },
         cache);

@@ -5,6 +5,7 @@
 #include "kvcalc/checked_math.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
+#include "predict_internal.h"
 
 namespace kvcalc {
 
@@ -37,8 +38,7 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     if (r.engine != EngineId::vllm) {
         // llama.cpp / SGLang: only weights and KV are modelled (Report notes say so).
     } else if (r.uncalibrated_overheads) {
-        t.activation_bytes = r.overhead_activation_bytes;
-        t.cudagraph_workspace_bytes = r.overhead_workspace_bytes;
+        detail::vllm_accounted_terms(r, max_model_len, max_num_seqs, vram_bytes, t);  // also sets budget_bytes
     } else {
         t.activation_bytes = activation_peak_bytes(*r.activation, *r.model, fp.num_recurrent_layers, *r.format,
                                                    max_model_len, tp, s.max_num_batched_tokens);
@@ -55,7 +55,8 @@ BudgetTerms compute_terms(const ResolvedScenario& r, std::int64_t max_model_len,
     t.drafter_bytes = sat_ceil_div(s.drafter_bytes_total, tp);
     t.fixed_bytes = sat_add(sat_add(sat_add(t.weights_bytes, t.kv_sliding_bytes), sat_add(t.recurrent_state_bytes, t.activation_bytes)),
                             sat_add(t.cudagraph_workspace_bytes, t.drafter_bytes));
-    t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(vram_bytes));
+    if (!(r.engine == EngineId::vllm && r.uncalibrated_overheads))
+        t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(vram_bytes));
     t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));
     t.kv_growing_granted_bytes = std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes);
     t.demand_bytes = sat_add(t.fixed_bytes, t.kv_growing_requested_bytes);

@@ -1,7 +1,10 @@
 // GPU catalog. VRAM convention: a card marketed as "N GB" has N GiB (N × 2^30 B) of memory; figures from the
-// vendors' datasheets / product pages. Compute capability from NVIDIA's CUDA GPUs list.
+// vendors' datasheets / product pages. Compute capability from NVIDIA's CUDA GPUs list. CUDA-visible totals
+// (what vLLM's budget multiplies) from public start-up logs and OOM messages where one exists, else the rule of
+// estimate_cuda_total_bytes.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string>
 
 #include "kvcalc/gpu_catalog.h"
@@ -25,6 +28,35 @@ struct Row {
 const char* const kGeForce = "NVIDIA GeForce product specifications";
 const char* const kPro = "NVIDIA RTX professional datasheet";
 const char* const kDc = "NVIDIA data-center datasheet";
+
+// CUDA totals printed by real runs: GiB with the digits the log gives, and where it was printed.
+struct CudaTotal {
+    const char* id;
+    double gib;
+    const char* source;
+};
+const CudaTotal kCudaTotals[] = {
+    {"rtx-3070", 7.78, "OOM message \"7.78 GiB total capacity\" (github.com/akshitac8/OW-DETR issue #46)"},
+    {"rtx-3080-10gb", 9.78, "OOM message \"9.78 GiB total capacity\" (github.com/zai-org/CogVideo issue #34)"},
+    {"rtx-3090", 23.58, "vLLM log total_gpu_memory=23.58 GiB (vllm-project/vllm issue #10517, PR #14447)"},
+    {"rtx-4090", 23.68, "OOM message \"23.68 GiB total capacity\" (github.com/zai-org/CogVideo issue #36)"},
+    {"t4", 14.75, "OOM message \"total capacity of 14.75 GiB\" (github.com/hpcaitech/Open-Sora issue #697)"},
+    {"v100-32gb", 31.74, "OOM message \"31.74 GiB total capacity\" (github.com/liucongg/ChatGLM-Finetuning issue #73)"},
+    {"l4", 22.05, "vLLM log \"Free memory on device (19.77/22.05 GiB)\" (pytorch/pytorch issue #175666)"},
+    {"l40s", 44.52056884765625,
+     "vLLM log total_gpu_memory 44.52056884765625 GiB on a 48 GB ECC card (vllm-project/vllm issue #14011)"},
+    {"a100-40gb", 42298834944.0 / 1073741824.0,
+     "deviceQuery A100-SXM4-40GB: 42298834944 bytes (bottlerocket-os/bottlerocket PR #3873)"},
+    {"h100-80gb", 79.19, "vLLM v0.19 H100 logs, total 79.19 GiB (jgchn/llm-d-planner d3121e0; "
+                         "reference/vllm-startup-accounting.md §8.1)"},
+};
+
+// GDDR data-center cards ship with ECC on, which reserves 1/16 of the memory (T4 16 GiB → 14.75 GiB).
+bool ecc_gddr(const std::string& id) {
+    for (const char* x : {"t4", "a10", "a40", "l4", "l40", "l40s"})
+        if (id == x) return true;
+    return false;
+}
 
 std::vector<GpuSpec> build() {
     // clang-format off
@@ -74,9 +106,26 @@ std::vector<GpuSpec> build() {
     };
     // clang-format on
     std::vector<GpuSpec> out;
-    for (const auto& r : rows)
-        out.push_back(GpuSpec{r.id, r.name, std::int64_t{r.vram_gib} * kBytesPerGib, r.sm_x10, r.arch, r.aliases,
-                              r.source});
+    for (const auto& r : rows) {
+        GpuSpec g;
+        g.id = r.id;
+        g.display_name = r.name;
+        g.vram_bytes = std::int64_t{r.vram_gib} * kBytesPerGib;
+        g.sm_x10 = r.sm_x10;
+        g.architecture = r.arch;
+        g.aliases = r.aliases;
+        g.source = r.source;
+        g.cuda_total_bytes = estimate_cuda_total_bytes(g.vram_bytes, ecc_gddr(g.id));
+        g.cuda_total_source = std::string("estimate: VRAM") + (ecc_gddr(g.id) ? " × 15/16 (ECC)" : "") +
+                              " − (0.2 GiB + 0.75 % of VRAM)";
+        for (const auto& t : kCudaTotals) {
+            if (g.id != t.id) continue;
+            g.cuda_total_bytes = static_cast<std::int64_t>(std::llround(t.gib * static_cast<double>(kBytesPerGib)));
+            g.cuda_total_estimated = false;
+            g.cuda_total_source = t.source;
+        }
+        out.push_back(std::move(g));
+    }
     return out;
 }
 
@@ -93,6 +142,12 @@ std::string key(std::string_view s) {
 }
 
 }  // namespace
+
+std::int64_t estimate_cuda_total_bytes(std::int64_t vram_bytes, bool ecc) {
+    const double v = static_cast<double>(vram_bytes);
+    const double usable = ecc ? v * 15.0 / 16.0 : v;
+    return static_cast<std::int64_t>(std::llround(usable - (0.2 * static_cast<double>(kBytesPerGib) + 0.0075 * v)));
+}
 
 const std::vector<GpuSpec>& gpu_catalog() {
     static const std::vector<GpuSpec> gpus = build();

@@ -2,6 +2,7 @@
 #include "kvcalc/catalog_popular.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/param_count.h"
+#include "kvcalc/vllm_accounting.h"
 
 namespace kvcalc {
 
@@ -11,6 +12,7 @@ std::vector<ModelSpec> popular_models() {
         HfConfig cfg = read_hf_config(src.config_json);
         if (has_error(cfg.diagnostics)) continue;
         ModelSpec spec = std::move(cfg.spec);
+        copy_profile_widths(cfg.arch, spec);
         spec.id = src.id;
         spec.display_name = src.display_name;
         spec.family = "generic";

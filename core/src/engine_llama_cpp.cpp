@@ -2,7 +2,9 @@
 #include <algorithm>
 
 #include "engine_common.h"
+#include "kvcalc/checked_math.h"
 #include "kvcalc/engine_rules.h"
+#include "kvcalc/model_traits.h"
 
 namespace kvcalc {
 
@@ -23,14 +25,12 @@ bool ggml_format(const std::string& name, ElemFormat& f) {
     return true;
 }
 
-/// Architectures for which llama.cpp builds an SWA cache (LLM_ARCH_* with n_swa set and an iswa graph);
-/// elsewhere a config's sliding_window is ignored and the layer gets the full context (e.g. phi3, mistral).
+/// llama.cpp builds an SWA cache only for architectures whose load_hparams sets swa_type / n_swa (the
+/// model_traits.h llama_cpp_swa column); elsewhere a config's sliding_window is ignored and the layer gets the
+/// full context (phi3: "Phi SWA is currently disabled"; mistral).
 bool llama_cpp_uses_swa(const std::string& model_type) {
-    for (const char* t : {"gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text", "gemma4", "gemma4_text",
-                          "cohere2", "gpt_oss", "exaone4", "llama4", "llama4_text"}) {
-        if (model_type == t) return true;
-    }
-    return false;
+    const ModelTypeTraits* t = find_model_traits(model_type);
+    return t && t->llama_cpp_swa;
 }
 
 std::int64_t pad(std::int64_t x, std::int64_t n) { return (x + n - 1) / n * n; }
@@ -57,10 +57,18 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
     const std::int64_t cells_per_stream = pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
     const bool swa = llama_cpp_uses_swa(m.model_type);
     p.streams = static_cast<int>(streams);
+    // llama_memory_recurrent: r (conv) and s (SSM) tensors of n_embd_r() / n_embd_s() values per layer per
+    // sequence, always f32 (llama-model.cpp create_memory passes GGML_TYPE_F32 for both), whatever -ctk/-ctv
+    // say. Falcon-H1 keeps them beside the attention of every layer (spec.parallel_caches).
+    auto add_recurrent = [&](const RecurrentState& r) {
+        ++p.recurrent_layers;
+        p.recurrent_bytes = sat_add(p.recurrent_bytes, sat_mul(sat_mul(r.state_elements + r.conv_elements, 4), s.n_seq_max));
+    };
+    for (const auto& c : m.parallel_caches)
+        if (const auto* r = std::get_if<RecurrentState>(&c)) add_recurrent(*r);
     for (const auto& c : m.layers) {
-        if (const auto* r = std::get_if<RecurrentState>(&c)) {  // r and s tensors, f32, one slot per sequence
-            ++p.recurrent_layers;
-            p.recurrent_bytes += (r->state_elements + r->conv_elements) * 4 * s.n_seq_max;
+        if (const auto* r = std::get_if<RecurrentState>(&c)) {
+            add_recurrent(*r);
             continue;
         }
         std::int64_t k = 0, v = 0, window = 0;
@@ -71,6 +79,12 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
             k = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_k, fk);
             v = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_v, fv);
             if (swa) window = w->sliding_window;
+        } else if (const auto* ch = std::get_if<ChunkedLocalAttention>(&c)) {
+            // LLM_ARCH_LLAMA4: swa_type LLAMA_SWA_TYPE_CHUNKED, n_swa 8192, pattern 3 chunked : 1 full
+            // (src/llama-model.cpp load_hparams); the chunked layers live in the iSWA cache like any SWA layer.
+            k = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_k, fk);
+            v = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_v, fv);
+            window = ch->attention_chunk_size;
         } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
             k = engine::head_vector_bytes(l->kv_lora_rank + l->qk_rope_head_dim, fk);  // V is a view of K
         } else {
@@ -84,19 +98,20 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
                                       pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
             ++p.swa_layers;
             p.swa_cells = cells;
-            p.swa_bytes += (k + v) * cells * streams;
-            p.k_bytes += k * cells * streams;
-            p.v_bytes += v * cells * streams;
+            // Saturating (checked_math.h): predict() rejects a total at or above kMaxBytes by name.
+            p.swa_bytes = sat_add(p.swa_bytes, sat_mul(sat_mul(k + v, cells), streams));
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells), streams));
         } else {
             ++p.full_layers;
             p.full_cells = cells_per_stream;
-            p.full_bytes += (k + v) * cells_per_stream * streams;
-            p.kv_bytes_per_token += k + v;
-            p.k_bytes += k * cells_per_stream * streams;
-            p.v_bytes += v * cells_per_stream * streams;
+            p.full_bytes = sat_add(p.full_bytes, sat_mul(sat_mul(k + v, cells_per_stream), streams));
+            p.kv_bytes_per_token = sat_add(p.kv_bytes_per_token, k + v);
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells_per_stream), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells_per_stream), streams));
         }
     }
-    p.total_bytes = p.full_bytes + p.swa_bytes + p.recurrent_bytes;
+    p.total_bytes = sat_add(sat_add(p.full_bytes, p.swa_bytes), p.recurrent_bytes);
     if (!swa && p.full_layers > 0) {
         for (const auto& c : m.layers) {
             if (std::holds_alternative<SlidingWindow>(c)) {

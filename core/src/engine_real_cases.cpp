@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "kvcalc/engine_rules.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/param_count.h"
+#include "kvcalc/vllm_accounting.h"
 
 namespace kvcalc {
 
@@ -40,10 +42,16 @@ struct RunChecks {
     void add(const char* quantity, double predicted, double tolerance) {
         auto it = measured.find(quantity);
         if (it == measured.end()) return;
+        add_value(quantity,
+                  it->is_boolean() ? (it->get<bool>() ? 1.0 : 0.0) : (it->is_number() ? it->get<double>() : 0.0),
+                  predicted, tolerance);
+    }
+
+    void add_value(const char* quantity, double measured_value, double predicted, double tolerance) {
         RealCaseCheck c;
         c.run = run;
         c.quantity = quantity;
-        c.measured = it->is_boolean() ? (it->get<bool>() ? 1.0 : 0.0) : (it->is_number() ? it->get<double>() : 0.0);
+        c.measured = measured_value;
         c.predicted = predicted;
         c.tolerance = tolerance;
         c.within = std::fabs(predicted - c.measured) <= tolerance + 1e-9;
@@ -68,6 +76,39 @@ void check_weights(RunChecks& rc, const HfConfig& cfg, const json& settings) {
     const double tp = num(settings, "tensor_parallel_size", 1.0);
     const double predicted = w.bytes / tp / kGiB;
     rc.add("weights_gib", predicted, rc.measured["weights_gib"].get<double>() * num(settings, "weights_tolerance", 0.02));
+}
+
+// The start-up split predicted from what the user typed (gpu, vllm_version and the flags in `settings`), against
+// the log's torch peak, non-torch, CUDA-graph estimate and available KV memory. Only for runs naming a catalog
+// GPU. Torch peak within 0.1 GiB; available KV within the error band vllm_account states for the path.
+void check_accounting(RunChecks& rc, const HfConfig& cfg, const json& st, const json& run) {
+    const GpuSpec* gpu = find_gpu(str(st, "gpu"));
+    if (!gpu) return;
+    const auto era = parse_vllm_version(str(st, "vllm_version"));
+    if (!era) {
+        rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_version",
+                                      "unknown vllm_version \"" + str(st, "vllm_version") + "\". Valid: " + vllm_era_ids()});
+        return;
+    }
+    ModelSpec spec = cfg.spec;
+    copy_profile_widths(cfg.arch, spec);
+    VllmServeFlags f;
+    f.max_model_len = static_cast<std::int64_t>(num(st, "max_model_len", 0));
+    f.tensor_parallel_size = static_cast<int>(num(st, "tensor_parallel_size", 1));
+    if (st.contains("max_num_batched_tokens")) f.max_num_batched_tokens = static_cast<std::int64_t>(num(st, "max_num_batched_tokens"));
+    if (st.contains("max_num_seqs")) f.max_num_seqs = static_cast<std::int64_t>(num(st, "max_num_seqs"));
+    if (st.contains("gpu_memory_utilization")) f.gpu_memory_utilization = num(st, "gpu_memory_utilization");
+    if (st.contains("block_size")) f.block_size = static_cast<int>(num(st, "block_size"));
+    const WeightsEstimate w = estimate_weights(count_parameters(cfg.spec, cfg.arch), cfg.arch, str(st, "weights_dtype", "auto"));
+    const auto weights = static_cast<std::int64_t>(w.bytes / f.tensor_parallel_size);
+    const VllmAccounting a = vllm_account(vllm_profile_dims(spec), vllm_device(*gpu), f, *era, weights, false);
+    rc.add("torch_peak_gib", static_cast<double>(a.torch_peak_bytes) / kGiB, 0.1);
+    rc.add("non_torch_gib", static_cast<double>(a.non_torch_bytes) / kGiB, 0.25);
+    rc.add("cudagraph_estimate_gib", static_cast<double>(a.cudagraph_bytes) / kGiB, 0.15);
+    const double avail = num(run, "available_kv_gib", NAN);
+    if (std::isfinite(avail))
+        rc.add_value("available_kv_e2e_gib", avail, static_cast<double>(a.available_kv_bytes) / kGiB,
+                     static_cast<double>(a.error_band_bytes) / kGiB);
 }
 
 void run_vllm(RunChecks& rc, const HfConfig& cfg, const json& run) {
@@ -116,6 +157,7 @@ void run_vllm(RunChecks& rc, const HfConfig& cfg, const json& run) {
     const double est = num(rc.measured, "estimated_max_model_len");
     rc.add("estimated_max_model_len", static_cast<double>(p.estimated_max_model_len), est * rel + block);
     check_weights(rc, cfg, st);
+    check_accounting(rc, cfg, st, run);
 }
 
 void run_llama_cpp(RunChecks& rc, const HfConfig& cfg, const json& run) {

@@ -7,6 +7,23 @@
 
 namespace kvcalc {
 
+std::int64_t sglang_mla_cell_bytes(const MlaLatent& l, int kv_bytes) {
+    constexpr std::int64_t quant_block = 128;  // NSA fp8 quantisation block (one fp32 scale per 128 values)
+    std::int64_t b = 0;
+    if (l.index_head_dim > 0 && kv_bytes == 1) {
+        // NSATokenToKVPool with an fp8 store: fp8 latent, its fp32 block scales, the rope part kept bf16
+        // (512 + 16 + 128 = 656 B for DeepSeek V3.2).
+        b = l.kv_lora_rank + l.kv_lora_rank / quant_block * 4 + 2LL * l.qk_rope_head_dim;
+    } else {
+        // MLATokenToKVPool: one latent of kv_lora_rank + qk_rope_head_dim values per token per layer.
+        b = static_cast<std::int64_t>(l.kv_lora_rank + l.qk_rope_head_dim) * kv_bytes;
+    }
+    if (l.index_head_dim > 0) {  // indexer keys: fp8 values + one fp32 scale per 128 (132 B for V3.2)
+        b += l.index_head_dim + (l.index_head_dim + quant_block - 1) / quant_block * 4;
+    }
+    return b;
+}
+
 SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s, std::int64_t available) {
     SglangKvPrediction p;
     int bytes = 0;
@@ -31,13 +48,13 @@ SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s
             k_cell += static_cast<std::int64_t>(h) * w->head_dim_k * bytes;
             v_cell += static_cast<std::int64_t>(h) * (w->k_v_tensors == 1 ? 0 : w->head_dim_v) * bytes;
             sliding = true;
+        } else if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) {
+            const int h = engine::kv_heads_per_rank(k->num_key_value_heads, s.tp_size, p.diagnostics);
+            k_cell += static_cast<std::int64_t>(h) * k->head_dim_k * bytes;
+            v_cell += static_cast<std::int64_t>(h) * (k->k_v_tensors == 1 ? 0 : k->head_dim_v) * bytes;
+            sliding = true;
         } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
-            // MLATokenToKVPool: one latent of kv_lora_rank + qk_rope_head_dim per token per layer, every rank.
-            std::int64_t b = static_cast<std::int64_t>(l->kv_lora_rank + l->qk_rope_head_dim) * bytes;
-            if (l->index_head_dim > 0) {  // NSA indexer keys: fp8 values + one fp32 scale per 128
-                b += l->index_head_dim + (l->index_head_dim + 127) / 128 * 4;
-            }
-            k_cell += b;
+            k_cell += sglang_mla_cell_bytes(*l, bytes);
         } else if (std::holds_alternative<RecurrentState>(c)) {
             recurrent = true;
         }

@@ -31,7 +31,7 @@ bool vllm_format(const std::string& name, int model_bytes, ElemFormat& f) {
     return true;
 }
 
-enum class Kind { full, sliding, mamba };
+enum class Kind { full, sliding, mamba, chunked };
 
 /// One layer's cache on one rank, as vLLM's KVCacheSpec sees it.
 struct Spec {
@@ -72,6 +72,16 @@ std::vector<Spec> layer_specs(const std::vector<LayerGroup>& groups, const VllmS
             } else {
                 out.push_back({Kind::sliding, b, w->sliding_window, g.count});
             }
+        } else if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) {
+            // ChunkedLocalAttentionSpec under the hybrid manager (on by default since vLLM PR #29627; PR #21761
+            // had turned it off for chunked models, which prices these layers as full attention).
+            const int h = engine::kv_heads_per_rank(k->num_key_value_heads, s.tensor_parallel_size, d);
+            const std::int64_t b = attention_bytes(h, k->head_dim_k, k->head_dim_v, k->k_v_tensors, f);
+            if (s.disable_hybrid_kv_cache_manager) {
+                out.push_back({Kind::full, b, 0, g.count});
+            } else {
+                out.push_back({Kind::chunked, b, k->attention_chunk_size, g.count});
+            }
         } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
             // One latent per token, not split by TP. DeepSeek V3.2 fp8 layout: 512 fp8 + 4 fp32 scales + 64
             // bf16 rope = 656 B; its indexer key adds index_head_dim fp8 + one fp32 scale per 128.
@@ -99,6 +109,8 @@ std::int64_t blocks_per_request(const Spec& sp, int block, std::int64_t max_len,
             return cdiv(std::min(sp.window - 1 + s.max_num_batched_tokens, max_len), block) + 1;
         case Kind::mamba:
             return s.mamba_prefix_caching_align ? 2 : 1;
+        case Kind::chunked:  // ChunkedLocalAttentionSpec.max_memory_usage_bytes: no window − 1, no extra block
+            return cdiv(std::min(sp.window + s.max_num_batched_tokens, max_len), block);
     }
     return 0;
 }
@@ -214,7 +226,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGrou
     }
     for (const auto& sp : specs) {
         if (sp.kind == Kind::full) p.kv_bytes_per_token += sp.bytes * sp.count;
-        if (sp.kind == Kind::sliding)
+        if (sp.kind == Kind::sliding || sp.kind == Kind::chunked)
             p.sliding_bytes_per_sequence += blocks_per_request(sp, s.block_size, max_len, s) * sp.bytes * s.block_size * sp.count;
         if (sp.kind == Kind::mamba) p.state_bytes_per_sequence += sp.bytes * (s.mamba_prefix_caching_align ? 2 : 1) * sp.count;
     }

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "hf_config_json.h"
 #include "hf_config_keys.h"
 #include "hf_config_layers.h"
+#include "kvcalc/model_traits.h"
 #include "kvcalc/param_count.h"
 
 namespace kvcalc {
@@ -35,10 +37,12 @@ struct Attn {
     int global_kv_heads = 0, global_head_dim = 0;
     int kv_tensors = 2;
     std::int64_t window = 0;
+    bool window_covers_context = false;  ///< sliding_window ≥ max_position_embeddings: nothing ever slides out
 };
 
 void read_identity(KeyReader& keys, const nlohmann::json& root, HfConfig& out) {
-    out.arch.model_type = keys.string({"model_type"}, "model_type").value_or("");
+    keys.string({"model_type"}, "model_type");  // type-checks it and records where it came from
+    out.arch.model_type = keys.text_model_type();
     auto it = root.find("architectures");
     if (it != root.end() && it->is_array()) {
         for (const auto& a : *it) {
@@ -89,6 +93,15 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     const bool k_eq_v = keys.boolean({"attention_k_eq_v"}, "attention_k_eq_v").value_or(false);
     a.kv_tensors = k_eq_v ? 1 : 2;
     a.window = keys.integer({"sliding_window", "attention_window_size"}, "sliding_window", 1, kMaxTokens).value_or(0);
+    if (a.window > 0 && s.max_position_embeddings > 0 && a.window >= s.max_position_embeddings) {
+        // Phi-3-mini-128k ships sliding_window 262144 with max_position_embeddings 131072: the window never drops
+        // a token, so every engine keeps the whole context, as for full attention.
+        a.window_covers_context = true;
+        keys.info("window_covers_context", keys.prefix() + "sliding_window",
+                  "sliding_window " + std::to_string(a.window) + " ≥ max_position_embeddings " +
+                      std::to_string(s.max_position_embeddings) + ": no token ever leaves the window, so the "
+                      "layers are priced as full attention");
+    }
     auto& h = out.arch;
     h.head_dim = a.head_dim;
     h.num_key_value_heads = a.kv_heads;
@@ -138,8 +151,13 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
             h.intermediate_size);
     }
     h.n_shared_experts = as_int(keys.integer({"n_shared_experts", "num_shared_experts"}, "n_shared_experts", 0, 100000));
-    h.shared_expert_intermediate_size = as_int(
-        keys.integer({"shared_expert_intermediate_size"}, "shared_expert_intermediate_size", 0, kMaxDim));
+    h.shared_expert_intermediate_size = as_int(keys.integer(
+        {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size"}, "shared_expert_intermediate_size",
+        0, kMaxDim));
+    h.dense_intermediate_size =
+        as_int(keys.integer({"intermediate_size_mlp"}, "intermediate_size_mlp", 1, kMaxDim));
+    h.interleave_moe_layer_step =
+        as_int(keys.integer({"interleave_moe_layer_step"}, "interleave_moe_layer_step", 1, kMaxLayers));
     h.first_k_dense_replace = as_int(keys.integer({"first_k_dense_replace"}, "first_k_dense_replace", 0, kMaxLayers));
     auto tie = keys.boolean({"tie_word_embeddings"}, "tie_word_embeddings");
     const bool gemma = h.model_type.rfind("gemma", 0) == 0;
@@ -161,6 +179,7 @@ void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
     s.linear_value_head_dim = as_int(keys.integer({"linear_value_head_dim"}, "linear_value_head_dim", 1, kMaxDim));
     s.linear_conv_kernel_dim =
         as_int(keys.integer({"linear_conv_kernel_dim"}, "linear_conv_kernel_dim", 1, 1024));
+    h.conv_l_cache = as_int(keys.integer({"conv_L_cache"}, "conv_L_cache", 1, 1024));
     h.mamba_num_heads = as_int(keys.integer({"mamba_num_heads", "mamba_n_heads"}, "mamba_num_heads", 1, kMaxHeads));
     h.mamba_head_dim = as_int(keys.integer({"mamba_head_dim", "mamba_d_head"}, "mamba_head_dim", 1, kMaxDim));
     h.mamba_d_state = as_int(keys.integer({"ssm_state_size", "mamba_d_state", "state_size"}, "ssm_state_size", 1, kMaxDim));
@@ -251,6 +270,19 @@ RecurrentState mamba_state(const HfArchitecture& h, int state_bytes, int conv_by
     return r;
 }
 
+/// LFM2 gated short convolution: (conv_L_cache − 1) × hidden_size values per sequence, in the model dtype
+/// (vLLM MambaStateShapeCalculator.short_conv_state_shape with intermediate_size = hidden_size, lfm2.py), split
+/// over TP by channel.
+RecurrentState short_conv_state(const ModelSpec& s, const HfArchitecture& h, int conv_bytes) {
+    RecurrentState r;
+    r.state_elements = 0;
+    r.conv_elements = static_cast<std::int64_t>(std::max(0, h.conv_l_cache - 1)) * s.hidden_size;
+    r.num_heads = std::max(1, s.hidden_size);
+    r.state_dtype_bytes = conv_bytes;
+    r.conv_dtype_bytes = conv_bytes;
+    return r;
+}
+
 void require_recurrent_dims(KeyReader& keys, const HfConfig& out, MixerKind kind) {
     const auto& s = out.spec;
     const auto& h = out.arch;
@@ -274,6 +306,10 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
     const HfArchitecture& h = out.arch;
     const auto pattern = hf::resolve_layer_pattern(keys, s.num_hidden_layers, h.model_type, a.window > 0);
     if (pattern.kinds.empty()) return;  // an error was reported
+    out.arch.layer_blocks = pattern.blocks;
+    out.arch.layer_mlp_widths = pattern.mlp_widths;
+    out.arch.layer_linear_attention = pattern.linear_attention;
+    auto at = [](const auto& v, std::size_t i, auto fallback) { return i < v.size() && v[i] > 0 ? v[i] : fallback; };
     auto ssm = keys.string({"mamba_ssm_dtype", "mamba_ssm_cache_dtype"}, "mamba_ssm_dtype");
     int state_bytes = ssm ? dtype_bytes(*ssm) : 0;
     if (state_bytes == 0) state_bytes = model_bytes;
@@ -281,19 +317,44 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
     bool need_attention = false;
     for (std::size_t i = 0; i < pattern.kinds.size(); ++i) {
         const MixerKind k = pattern.kinds[i];
-        if (k == MixerKind::full || k == MixerKind::sliding) need_attention = true;
+        if (k == MixerKind::sliding && a.window_covers_context && at(pattern.windows, i, std::int64_t{0}) == 0) {
+            // Same K/V shape as the sliding layer, kept for the whole context.
+            s.layers.emplace_back(FullAttention{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors});
+            continue;
+        }
+        if (k == MixerKind::full || k == MixerKind::sliding || k == MixerKind::chunked) need_attention = true;
         if (k == MixerKind::linear || k == MixerKind::mamba) require_recurrent_dims(keys, out, k);
         if (h.kv_lora_rank > 0 && (k == MixerKind::full || k == MixerKind::sliding)) {
             s.layers.emplace_back(MlaLatent{h.kv_lora_rank, h.qk_rope_head_dim, h.index_head_dim});
         } else if (k == MixerKind::full) {
-            s.layers.emplace_back(FullAttention{a.global_kv_heads, a.global_head_dim, a.global_head_dim, a.kv_tensors});
+            s.layers.emplace_back(FullAttention{at(pattern.kv_heads, i, a.global_kv_heads), a.global_head_dim,
+                                                a.global_head_dim, a.kv_tensors});
         } else if (k == MixerKind::sliding) {
-            if (a.window <= 0) {
+            const std::int64_t window = at(pattern.windows, i, a.window);
+            if (window <= 0) {
                 keys.error("missing_key", keys.prefix() + "sliding_window",
                            "layer " + std::to_string(i) + " is a sliding-attention layer but sliding_window is "
                            "missing: add sliding_window (tokens)");
             }
-            s.layers.emplace_back(SlidingWindow{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors, a.window});
+            s.layers.emplace_back(
+                SlidingWindow{at(pattern.kv_heads, i, a.kv_heads), a.head_dim, a.head_dim, a.kv_tensors, window});
+        } else if (k == MixerKind::chunked) {
+            const auto chunk = keys.integer({"attention_chunk_size"}, "attention_chunk_size", 1, kMaxTokens);
+            if (!chunk) {
+                keys.error("missing_key", keys.prefix() + "attention_chunk_size",
+                           "layer " + std::to_string(i) + " is a chunked-attention layer but attention_chunk_size "
+                           "is missing: add attention_chunk_size (tokens, 8192 for Llama 4)");
+                return;
+            }
+            s.layers.emplace_back(ChunkedLocalAttention{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors, *chunk});
+        } else if (k == MixerKind::conv) {
+            if (h.conv_l_cache == 0) {
+                keys.error("missing_key", keys.prefix() + "conv_L_cache",
+                           "layer " + std::to_string(i) + " is a short-convolution layer but conv_L_cache is "
+                           "missing: add conv_L_cache (3 for LFM2)");
+                return;
+            }
+            s.layers.emplace_back(short_conv_state(s, h, model_bytes));
         } else if (k == MixerKind::linear) {
             s.layers.emplace_back(gdn_state(s, state_bytes, model_bytes));
         } else if (k == MixerKind::mamba) {
@@ -316,6 +377,16 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
     for (int i = 0; i < s.num_kv_shared_layers; ++i) s.layers[s.layers.size() - 1 - i] = NoCache{};
 }
 
+/// One info line naming every fact that came from the config class's defaults (each is also in provenance).
+void note_defaults_used(const KeyReader& keys, HfConfig& out) {
+    if (keys.defaults_used().empty() || !keys.traits()) return;
+    std::string list;
+    for (const auto& k : keys.defaults_used()) list += (list.empty() ? "" : ", ") + k;
+    out.diagnostics.push_back({Severity::info, "class_defaults", keys.prefix() + "model_type",
+                               "not in the file, taken from transformers " + std::string(keys.traits()->config_class) +
+                                   " defaults: " + list});
+}
+
 }  // namespace
 
 HfConfig read_hf_config(std::string_view text) {
@@ -326,7 +397,14 @@ HfConfig read_hf_config(std::string_view text) {
                                        " levels; a real config.json nests 3-4"});
         return out;
     }
-    const nlohmann::json root = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+    std::vector<hf::ReplacedToken> replaced;
+    const std::string cleaned = hf::replace_non_finite_tokens(text, replaced);
+    const nlohmann::json root = nlohmann::json::parse(cleaned.begin(), cleaned.end(), nullptr, false);
+    for (const auto& r : replaced) {
+        out.diagnostics.push_back({Severity::warning, "non_standard_json", r.path,
+                                   r.path + " is " + r.token + " (Python's json writes it; strict JSON has no such "
+                                   "value): read as null"});
+    }
     if (root.is_discarded()) {
         out.diagnostics.push_back({Severity::error, "bad_json", "",
                                    "config.json is not valid JSON (check for a truncated paste or trailing commas)"});
@@ -374,7 +452,21 @@ HfConfig read_hf_config(std::string_view text) {
                          "): assumed bfloat16 (2 bytes) for the model dtype");
     }
     if (has_error(out.diagnostics) || s.num_hidden_layers == 0) return out;
-    type_layers(keys, out, attn, model_bytes);
+    std::vector<std::string_view> archs(out.arch.architectures.begin(), out.arch.architectures.end());
+    if (is_encoder_only(out.arch.model_type, archs)) {
+        // vLLM gives bidirectional encoders EncoderOnlyAttentionSpec (max_memory_usage_bytes 0): nothing is cached
+        // between requests, so only the weights (and activations) take memory.
+        out.arch.encoder_only = true;
+        s.layers.assign(static_cast<std::size_t>(s.num_hidden_layers), NoCache{});
+        keys.note_source("layers", "encoder-only model (" + out.arch.model_type + "): no KV cache");
+        out.diagnostics.push_back({Severity::info, "encoder_only", "model_type",
+                                   "model_type " + out.arch.model_type +
+                                       " is an encoder-only (embedding / classification) model: no KV cache; "
+                                       "weights only"});
+    } else {
+        type_layers(keys, out, attn, model_bytes);
+    }
+    note_defaults_used(keys, out);
     if (!has_error(out.diagnostics)) s.num_parameters = count_parameters(s, out.arch).total();
     return out;
 }

@@ -2,6 +2,7 @@
 
 #include "kvcalc/json_safety.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -27,6 +28,36 @@ KeyReader::KeyReader(const nlohmann::json& root, Diagnostics& diags, std::vector
             break;
         }
     }
+    auto model_type_of = [](const nlohmann::json& j) {
+        auto it = j.find("model_type");
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    text_model_type_ = model_type_of(*text_);
+    const std::string top = model_type_of(root_);
+    if (text_model_type_.empty()) {
+        const ModelTypeTraits* wrapper = find_model_traits(top);
+        text_model_type_ = (text_ != &root_ && wrapper && !wrapper->inner_model_type.empty())
+                               ? std::string(wrapper->inner_model_type)
+                               : top;
+    }
+    traits_ = find_model_traits(text_model_type_);
+    if (traits_ && !traits_->inner_model_type.empty()) {
+        // A wrapper read flat (no text_config object): its text keys are at the top level; use the inner defaults.
+        if (const ModelTypeTraits* inner = find_model_traits(traits_->inner_model_type)) traits_ = inner;
+    }
+    if (traits_) defaults_ = nlohmann::json::parse(traits_->defaults_json, nullptr, false);
+    if (!defaults_.is_object()) defaults_ = nlohmann::json::object();  // the table is ours: never happens
+}
+
+bool KeyReader::present(const char* key) const {
+    return text_->contains(key) || root_.contains(key);
+}
+
+std::string KeyReader::source_of(const std::string& path) const {
+    if (traits_ && path.rfind(traits_->config_class, 0) == 0) {
+        return "transformers default: " + path + " (" + std::string(traits_->source) + ")";
+    }
+    return "config.json: " + path;
 }
 
 const nlohmann::json* KeyReader::find(const char* key, std::string& path) const {
@@ -40,6 +71,15 @@ const nlohmann::json* KeyReader::find(const char* key, std::string& path) const 
         if (top != root_.end() && !top->is_null()) {
             path = key;
             return &*top;
+        }
+    }
+    if (!present(key)) {
+        auto d = defaults_.find(key);
+        if (d != defaults_.end()) {
+            path = std::string(traits_->config_class) + "." + key;
+            if (std::find(defaults_used_.begin(), defaults_used_.end(), key) == defaults_used_.end())
+                defaults_used_.emplace_back(key);
+            return &*d;
         }
     }
     return nullptr;
@@ -73,7 +113,7 @@ std::optional<std::int64_t> KeyReader::integer(std::initializer_list<const char*
                   num_text(static_cast<double>(hi)));
         return std::nullopt;
     }
-    note_source(fact, "config.json: " + path);
+    note_source(fact, source_of(path));
     return static_cast<std::int64_t>(x);
 }
 
@@ -92,7 +132,7 @@ std::optional<double> KeyReader::number(std::initializer_list<const char*> alias
               path + " = " + shown(*v) + " is outside the valid range " + num_text(lo) + ".." + num_text(hi));
         return std::nullopt;
     }
-    note_source(fact, "config.json: " + path);
+    note_source(fact, source_of(path));
     return x;
 }
 
@@ -104,7 +144,7 @@ std::optional<bool> KeyReader::boolean(std::initializer_list<const char*> aliase
         error("wrong_type", path, path + " is " + shown(*v) + "; expected true or false");
         return std::nullopt;
     }
-    note_source(fact, "config.json: " + path);
+    note_source(fact, source_of(path));
     return v->get<bool>();
 }
 
@@ -116,7 +156,7 @@ std::optional<std::string> KeyReader::string(std::initializer_list<const char*> 
         error("wrong_type", path, path + " is " + shown(*v) + "; expected a string");
         return std::nullopt;
     }
-    note_source(fact, "config.json: " + path);
+    note_source(fact, source_of(path));
     return v->get<std::string>();
 }
 

@@ -10,10 +10,13 @@
 
 #include "kvcalc/diagnostic.h"
 #include "kvcalc/model_spec.h"
+#include "kvcalc/model_traits.h"
 
 namespace kvcalc::hf {
 
-/// Looks keys up first in the text sub-config (`text_config`, when present) and then at the top level.
+/// Looks keys up first in the text sub-config (`text_config`, when present), then at the top level, and last in
+/// the transformers defaults of the text model's config class (model_traits.h) — only when the key is absent
+/// from both: an explicit null means None in transformers too, so it never takes the default.
 /// Every accessor returns nullopt when no alias is present (JSON null counts as absent) and appends an error
 /// diagnostic when a present value has the wrong type or lies outside [lo, hi].
 class KeyReader {
@@ -29,6 +32,15 @@ public:
     const nlohmann::json* raw(std::initializer_list<const char*> aliases, std::string& path) const;
     /// Key path prefix of the text sub-config ("text_config." or "").
     const std::string& prefix() const { return prefix_; }
+    /// model_type of the text model: the sub-config's own, else the wrapper's inner default (LLaVA → llama),
+    /// else the top-level one. Empty when the file names none.
+    const std::string& text_model_type() const { return text_model_type_; }
+    /// Traits of text_model_type(), nullptr when kvcalc has no row for it.
+    const ModelTypeTraits* traits() const { return traits_; }
+    /// Keys whose value came from the config class's defaults, in the order they were first read.
+    const std::vector<std::string>& defaults_used() const { return defaults_used_; }
+    /// True when `key` is spelled in the file (even as null).
+    bool present(const char* key) const;
 
     void error(const std::string& code, const std::string& field, const std::string& message);
     void warning(const std::string& code, const std::string& field, const std::string& message);
@@ -37,7 +49,12 @@ public:
 
 private:
     const nlohmann::json* find(const char* key, std::string& path) const;
+    std::string source_of(const std::string& path) const;
     const nlohmann::json& root_;
+    std::string text_model_type_;
+    const ModelTypeTraits* traits_ = nullptr;
+    nlohmann::json defaults_ = nlohmann::json::object();
+    mutable std::vector<std::string> defaults_used_;
     const nlohmann::json* text_;  // text_config object or &root_
     std::string prefix_;
     Diagnostics& diags_;

@@ -7,16 +7,30 @@ namespace kvcalc::hf {
 
 namespace {
 
+int heads_of(KeyReader& keys) {
+    std::string path;
+    const nlohmann::json* v = keys.raw({"num_attention_heads"}, path);
+    return v && v->is_number_integer() ? v->get<int>() : 0;
+}
+int hidden_of(KeyReader& keys) {
+    std::string path;
+    const nlohmann::json* v = keys.raw({"hidden_size"}, path);
+    return v && v->is_number_integer() ? v->get<int>() : 0;
+}
+
 bool parse_layer_type(const std::string& t, MixerKind& out) {
     if (t == "full_attention" || t == "attention" || t == "global" || t == "global_attention") {
         out = MixerKind::full;
-    } else if (t == "sliding_attention" || t == "sliding" || t == "local" || t == "local_attention" ||
-               t == "chunked_attention") {
+    } else if (t == "sliding_attention" || t == "sliding" || t == "local" || t == "local_attention") {
         out = MixerKind::sliding;
+    } else if (t == "chunked_attention") {
+        out = MixerKind::chunked;
     } else if (t == "linear_attention") {
         out = MixerKind::linear;
     } else if (t == "mamba" || t == "mamba2") {
         out = MixerKind::mamba;
+    } else if (t == "conv" || t == "short_conv") {
+        out = MixerKind::conv;
     } else {
         return false;
     }
@@ -45,8 +59,9 @@ bool from_layer_types(KeyReader& keys, int n, LayerPattern& p) {
             // An error, not a guess: assuming "no cache" priced such models at 0 KV with a PASS.
             keys.error("unknown_layer_type", where,
                        where + " = " + shown_value(e) +
-                           " is not a known layer type; valid: full_attention, sliding_attention, linear_attention, "
-                           "mamba (and the aliases attention, global, sliding, local, chunked_attention, mamba2)");
+                           " is not a known layer type; valid: full_attention, sliding_attention, chunked_attention, "
+                           "linear_attention, mamba, conv (and the aliases attention, global, sliding, local, mamba2, "
+                           "short_conv)");
             p.kinds[i] = MixerKind::none;
         }
     }
@@ -65,6 +80,7 @@ bool from_hybrid_override_pattern(KeyReader& keys, int n, LayerPattern& p) {
         return true;
     }
     p.kinds.assign(n, MixerKind::none);
+    p.blocks = *pat;
     for (int i = 0; i < n; ++i) {
         const char c = (*pat)[static_cast<std::size_t>(i)];
         if (c == 'M') {
@@ -77,6 +93,101 @@ bool from_hybrid_override_pattern(KeyReader& keys, int n, LayerPattern& p) {
                              " is not M (Mamba), * (attention), - (MLP) or E (experts); assumed no cache");
         }
     }
+    return true;
+}
+
+/// DeciLM `block_configs` (Llama-3.1/3.3-Nemotron Super/Ultra): per layer, attention.n_heads_in_group sets the
+/// KV heads (num_attention_heads / n_heads_in_group), attention.no_op or replace_with_linear leaves no cache,
+/// attention.window_length makes it a sliding layer; ffn.ffn_mult sets the MLP width. Source: vLLM
+/// model_executor/models/nemotron_nas.py DeciLMDecoderLayer and _ffn_mult_to_intermediate_size.
+bool from_block_configs(KeyReader& keys, int n, int heads, int hidden, LayerPattern& p) {
+    std::string path;
+    const nlohmann::json* v = keys.raw({"block_configs"}, path);
+    if (!v) return false;
+    if (!v->is_array() || static_cast<int>(v->size()) != n) {
+        keys.error("layer_count_mismatch", path,
+                   path + " must be an array with one entry per layer (num_hidden_layers " + std::to_string(n) +
+                       ")");
+        return true;
+    }
+    p.kinds.assign(n, MixerKind::full);
+    p.kv_heads.assign(n, 0);
+    p.windows.assign(n, 0);
+    p.mlp_widths.assign(n, 0);
+    p.linear_attention.assign(n, false);
+    auto flag = [](const nlohmann::json& o, const char* k) {
+        auto it = o.find(k);
+        return it != o.end() && it->is_boolean() && it->get<bool>();
+    };
+    for (int i = 0; i < n; ++i) {
+        const auto& b = (*v)[static_cast<std::size_t>(i)];
+        const std::string where = path + "[" + std::to_string(i) + "]";
+        const nlohmann::json empty = nlohmann::json::object();
+        const auto& att = b.is_object() && b.contains("attention") && b["attention"].is_object() ? b["attention"] : empty;
+        const auto& ffn = b.is_object() && b.contains("ffn") && b["ffn"].is_object() ? b["ffn"] : empty;
+        if (flag(att, "no_op") || flag(att, "replace_with_linear")) {
+            p.kinds[i] = MixerKind::none;
+            p.linear_attention[i] = flag(att, "replace_with_linear");
+        } else {
+            auto g = att.find("n_heads_in_group");
+            if (g == att.end() || !g->is_number_integer() || g->get<std::int64_t>() < 1 ||
+                heads % g->get<std::int64_t>() != 0) {
+                keys.error("bad_layer", where + ".attention.n_heads_in_group",
+                           where + ".attention.n_heads_in_group must be a whole number ≥ 1 that divides "
+                                   "num_attention_heads " + std::to_string(heads));
+                continue;
+            }
+            p.kv_heads[i] = heads / static_cast<int>(g->get<std::int64_t>());
+            auto w = att.find("window_length");
+            if (w != att.end() && w->is_number_integer() && w->get<std::int64_t>() > 0) {
+                p.kinds[i] = MixerKind::sliding;
+                p.windows[i] = w->get<std::int64_t>();
+            }
+        }
+        if (flag(ffn, "no_op")) {
+            p.mlp_widths[i] = 0;
+        } else if (flag(ffn, "replace_with_linear")) {
+            p.mlp_widths[i] = -1;
+        } else if (auto m = ffn.find("ffn_mult"); m != ffn.end() && m->is_number() && m->get<double>() > 0 &&
+                                                  m->get<double>() < 1000) {
+            // int(2 * ffn_mult * hidden / 3) rounded up to a multiple of 256.
+            const auto raw = static_cast<std::int64_t>(2.0 * m->get<double>() * hidden / 3.0);
+            p.mlp_widths[i] = static_cast<int>((raw + 255) / 256 * 256);
+        }
+    }
+    keys.note_source("layer pattern", "config.json: " + path);
+    return true;
+}
+
+/// Llama4TextConfig: layer_types defaults to chunked_attention where no_rope_layers[i] is 1 (the RoPE layers)
+/// and full_attention on the NoPE layers; no_rope_layers defaults (also when empty) to
+/// int((i + 1) % no_rope_layer_interval != 0), so every 4th layer is global. Without attention_chunk_size the
+/// model runs plain full attention (vLLM llama4.py builds ChunkedLocalAttention only when it is set).
+bool from_llama4(KeyReader& keys, int n, LayerPattern& p) {
+    p.kinds.assign(n, MixerKind::full);
+    const auto chunk = keys.integer({"attention_chunk_size"}, "attention_chunk_size", 1, 1000000000);
+    if (!chunk) return true;
+    std::string path;
+    const nlohmann::json* list = keys.raw({"no_rope_layers"}, path);
+    if (list && list->is_array() && !list->empty()) {
+        if (static_cast<int>(list->size()) < n) {
+            keys.error("layer_count_mismatch", path,
+                       path + " lists " + std::to_string(list->size()) + " layers but num_hidden_layers is " +
+                           std::to_string(n));
+            return true;
+        }
+        for (int i = 0; i < n; ++i) {
+            const auto& e = (*list)[static_cast<std::size_t>(i)];
+            if (e.is_number_integer() && e.get<std::int64_t>() != 0) p.kinds[i] = MixerKind::chunked;
+        }
+        keys.note_source("layer pattern", "config.json: " + path + " (1 = RoPE layer = chunked)");
+        return true;
+    }
+    const auto interval = keys.integer({"no_rope_layer_interval"}, "no_rope_layer_interval", 1, 100000).value_or(4);
+    for (int i = 0; i < n; ++i)
+        if ((i + 1) % interval != 0) p.kinds[i] = MixerKind::chunked;
+    keys.note_source("layer pattern", "Llama4TextConfig default: every " + std::to_string(interval) +
+                                          "th layer global, the others chunked (no_rope_layer_interval)");
     return true;
 }
 
@@ -117,9 +228,11 @@ bool from_sliding_keys(KeyReader& keys, int n, const std::string& model_type, bo
         for (int i = 0; i < n; ++i) p.kinds[i] = ((i + 1) % *every == 0) ? MixerKind::full : MixerKind::sliding;
         return true;
     }
-    if (model_type == "gemma2") {  // Gemma 2 alternates, starting with a sliding layer
+    if (keys.traits() && keys.traits()->layer_rule == LayerRule::alternating_sliding) {
+        // Gemma2Config / GptOssConfig layer_types default: "sliding_attention" if (i + 1) % 2 else "full_attention".
         for (int i = 0; i < n; ++i) p.kinds[i] = (i % 2 == 0) ? MixerKind::sliding : MixerKind::full;
-        keys.note_source("layer pattern", "model_type gemma2: alternating sliding/full");
+        keys.note_source("layer pattern", "model_type " + model_type + ": alternating sliding/full (" +
+                                              std::string(keys.traits()->config_class) + " layer_types default)");
         return true;
     }
     for (int i = 0; i < n; ++i) p.kinds[i] = MixerKind::sliding;  // Mistral v0.1 style: every layer slides
@@ -132,10 +245,16 @@ bool from_sliding_keys(KeyReader& keys, int n, const std::string& model_type, bo
 LayerPattern resolve_layer_pattern(KeyReader& keys, int n, const std::string& model_type, bool has_window) {
     LayerPattern p;
     if (from_layer_types(keys, n, p) || from_hybrid_override_pattern(keys, n, p) ||
-        from_jamba_period(keys, n, p)) {
+        from_block_configs(keys, n, heads_of(keys), hidden_of(keys), p) || from_jamba_period(keys, n, p)) {
         return p;
     }
-    if (model_type == "falcon_h1") {
+    const LayerRule rule = keys.traits() ? keys.traits()->layer_rule : LayerRule::from_keys;
+    if (rule == LayerRule::llama4_chunked || (rule == LayerRule::from_keys && keys.present("attention_chunk_size") &&
+                                              model_type.rfind("llama4", 0) == 0)) {
+        from_llama4(keys, n, p);
+        return p;
+    }
+    if (rule == LayerRule::falcon_h1_parallel || model_type == "falcon_h1") {
         p.kinds.assign(n, MixerKind::full);
         p.parallel_mamba = true;
         keys.note_source("layer pattern", "model_type falcon_h1: attention and Mamba-2 side by side in every layer");

@@ -55,6 +55,9 @@ struct Checker {
                 } else if constexpr (std::is_same_v<T, SlidingWindow>) {
                     attention(at, x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
                     range(at + ".sliding_window", x.sliding_window, 1, kMaxModelTokens, " (tokens)");
+                } else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) {
+                    attention(at, x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                    range(at + ".attention_chunk_size", x.attention_chunk_size, 1, kMaxModelTokens, " (tokens)");
                 } else if constexpr (std::is_same_v<T, MlaLatent>) {
                     // One latent of kv_lora_rank + qk_rope_head_dim elements per token: a 0-element latent
                     // would be a 0-byte page, which the engine rules divide by.
@@ -92,6 +95,7 @@ std::int64_t model_head_dim(const ModelSpec& m) {
     for (const auto& c : m.layers) {
         if (const auto* a = std::get_if<FullAttention>(&c)) return a->head_dim_k;
         if (const auto* w = std::get_if<SlidingWindow>(&c)) return w->head_dim_k;
+        if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) return k->head_dim_k;
         if (const auto* l = std::get_if<MlaLatent>(&c)) return std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim;
     }
     return m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0;

@@ -23,7 +23,8 @@ int tp_heads(const LayerCache& c) {
     return std::visit(
         [](const auto& x) -> int {
             using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow>)
+            if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow> ||
+                          std::is_same_v<T, ChunkedLocalAttention>)
                 return x.num_key_value_heads;
             else if constexpr (std::is_same_v<T, RecurrentState>)
                 return x.num_heads;
@@ -59,6 +60,7 @@ bool same_layer(const LayerCache& a, const LayerCache& b) {
     if (const auto* x = std::get_if<SlidingWindow>(&a)) return *x == *std::get_if<SlidingWindow>(&b);
     if (const auto* x = std::get_if<RecurrentState>(&a)) return *x == *std::get_if<RecurrentState>(&b);
     if (const auto* x = std::get_if<MlaLatent>(&a)) return *x == *std::get_if<MlaLatent>(&b);
+    if (const auto* x = std::get_if<ChunkedLocalAttention>(&a)) return *x == *std::get_if<ChunkedLocalAttention>(&b);
     return true;  // NoCache
 }
 }  // namespace
@@ -120,8 +122,23 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                 const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
                 f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
                 f.window_tokens = x.sliding_window;
+            } else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) {
+                // Priced like a window of one chunk: what a sequence keeps once it is past its first chunk.
+                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
+                f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
+                f.window_tokens = x.attention_chunk_size;
             } else if constexpr (std::is_same_v<T, MlaLatent>) {
                 f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
+                if (x.index_head_dim > 0) {
+                    // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent in fp8
+                    // with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer adds its
+                    // indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the cache dtype.
+                    constexpr std::int64_t q = 128;
+                    if (format.bpe_x400 == kBpeDenominator)
+                        f.growing_x400_per_token =
+                            (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
+                    f.growing_x400_per_token += (std::int64_t{x.index_head_dim} + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+                }
             } else if constexpr (std::is_same_v<T, RecurrentState>) {
                 f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
                                              ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
@@ -150,7 +167,8 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
         m.state_bytes_per_sequence = sat_add(m.state_bytes_per_sequence, sat_mul(f.state_bytes_per_sequence, n));
         if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
-        if (std::holds_alternative<SlidingWindow>(c)) m.num_sliding_layers += g.count;
+        if (std::holds_alternative<SlidingWindow>(c) || std::holds_alternative<ChunkedLocalAttention>(c))
+            m.num_sliding_layers += g.count;
         if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) m.num_growing_layers += g.count;
     }
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16) {
@@ -163,7 +181,8 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len) {
     std::int64_t x400 = 0;
     for (const auto& g : group_layers(model)) {
-        if (!std::holds_alternative<SlidingWindow>(g.cache)) continue;
+        if (!std::holds_alternative<SlidingWindow>(g.cache) && !std::holds_alternative<ChunkedLocalAttention>(g.cache))
+            continue;
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
         x400 = sat_add(x400, sat_mul(sat_mul(f.window_x400_per_token, std::min(f.window_tokens, max_model_len)), g.count));
     }

@@ -1,6 +1,8 @@
 // predict(): resolve, compute the per-card terms, classify, explain, break down.
 #include "kvcalc/predict.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -22,6 +24,13 @@ std::string two_decimals(std::int64_t hundredths) {
     out += static_cast<char>('0' + hundredths / 10 % 10);
     out += static_cast<char>('0' + hundredths % 10);
     return out;
+}
+
+// Bytes as GiB with two decimals, e.g. "0.25 GiB" (vLLM prints GiB).
+std::string gib_text(std::int64_t bytes) {
+    const std::int64_t h = bytes >= 0 ? (bytes * 100 + kBytesPerGib / 2) / kBytesPerGib
+                                      : -((-bytes * 100 + kBytesPerGib / 2) / kBytesPerGib);
+    return two_decimals(h) + " GiB";
 }
 
 // Bytes as decimal GB with two decimals, e.g. "7.30 GB".
@@ -80,14 +89,25 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
     } else if (f.min_sm_x10 > 0) {
         notes.push_back(std::string("hardware: ") + f.hardware_note);
     }
+    if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
+        r.footprint.num_recurrent_layers == 0)
+        notes.push_back("no KV cache; weights only: " + m.id +
+                        " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
+                        "max_num_seqs change only its activations");
     if (r.engine != EngineId::vllm)
         notes.push_back(std::string("engine ") + detail::engine_name(r.engine) +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
     else if (r.uncalibrated_overheads)
-        notes.push_back("uncalibrated: activation, non-torch memory and CUDA graphs are estimates from published "
-                        "vLLM start-up logs (no measured boot of " + m.id + "), ±" + gb(r.error_band_bytes) +
-                        " per card");
+        notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
+                        two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
+                        gib_text(r.vllm_accounting.cuda_total_bytes) +
+                        (r.vllm_device.cuda_total_estimated ? ", estimated" : "") + "), torch peak " +
+                        gib_text(r.vllm_accounting.torch_peak_bytes) + ", non-torch " +
+                        gib_text(r.vllm_accounting.non_torch_bytes) + ", CUDA graphs " +
+                        gib_text(r.vllm_accounting.cudagraph_bytes) +
+                        (r.vllm_accounting.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
+                        gib_text(r.error_band_bytes) + " per card: " + r.vllm_accounting.band_basis);
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
@@ -184,8 +204,36 @@ Report predict(const Scenario& scenario) {
     rep.engine = detail::engine_name(r->engine);
     rep.calibrated = r->model->calibrated && !r->uncalibrated_overheads && r->engine == EngineId::vllm;
     rep.error_band_bytes = r->error_band_bytes;
+    if (r->engine == EngineId::vllm) {
+        rep.non_kv_model = r->uncalibrated_overheads
+                               ? "vLLM " + set.vllm_version + " start-up accounting (" +
+                                     r->vllm_accounting.band_basis + ")"
+                               : "calibrated fit (" + set.family + ", seed measurements)";
+        rep.assumed_defaults = r->vllm_accounting.assumed_defaults;
+        if (!r->uncalibrated_overheads) {  // the fit prices activation; only the flags' defaults apply
+            std::erase_if(rep.assumed_defaults, [](const std::string& x) {
+                return x.rfind("max_num_batched_tokens", 0) == 0 || x.rfind("block_size", 0) == 0;
+            });
+        }
+        if (!rep.assumed_defaults.empty()) {
+            std::string list;
+            for (const auto& x : rep.assumed_defaults) list += (list.empty() ? "" : "; ") + x;
+            rep.notes.push_back("assumed vLLM defaults: " + list);
+        }
+    }
     rep.model_facts = detail::shared_model_facts(*r->model);
     rep.startup = detail::predict_startup(*r, rep.terms);
+    // An engine's own sizing can exceed kvcalc's terms (llama.cpp gives sliding layers the full context when it
+    // has no SWA cache for the model type): the same 2^60 limit applies to what it would allocate.
+    if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
+        rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
+                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(set.max_model_len) +
+                                       " × max_num_seqs " + std::to_string(set.max_num_seqs) +
+                                       " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
+                                       "overflow: lower max_model_len or max_num_seqs"});
+        rep.ok = false;
+        return rep;
+    }
     rep.settings = std::move(r->settings);  // last use of `set`
     return rep;
 }

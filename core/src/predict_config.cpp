@@ -5,6 +5,7 @@
 #include "kvcalc/catalog_popular.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/param_count.h"
+#include "kvcalc/vllm_accounting.h"
 #include "predict_internal.h"
 
 namespace kvcalc::detail {
@@ -44,6 +45,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     if (failed) return nullptr;
     auto m = std::make_shared<ModelSpec>(std::move(cfg.spec));
+    copy_profile_widths(cfg.arch, *m);
     if (popular) {
         m->id = popular->id;
         m->display_name = popular->display_name;

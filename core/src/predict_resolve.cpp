@@ -20,6 +20,7 @@ using text::iequal;
 
 namespace {
 
+
 constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
 constexpr std::int64_t kMaxNumSeqsLimit = 65536;
 
@@ -31,6 +32,34 @@ std::string num(double v) {
 
 void error(Diagnostics& d, const char* code, const char* field, std::string message) {
     d.push_back({Severity::error, code, field, std::move(message)});
+}
+
+/// max_model_len above the model's max_position_embeddings, as each engine treats it. vLLM raises
+/// (ModelConfig._get_and_verify_max_len, unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1); SGLang raises too
+/// (ModelConfig context_length check, unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1); llama.cpp only warns
+/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs. A model that keeps no KV cache at all (encoder-only)
+/// is not refused here: its memory does not depend on the length, and the prediction says so.
+void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, std::int64_t max_model_len) {
+    const std::string what = "max_model_len " + std::to_string(max_model_len) + " exceeds " +
+                             (m.id.empty() ? std::string("the model") : m.id) + "'s max_position_embeddings " +
+                             std::to_string(m.max_position_embeddings);
+    bool keeps_cache = !m.parallel_caches.empty();
+    for (const auto& c : m.layers) keeps_cache = keeps_cache || !std::holds_alternative<NoCache>(c);
+    if (!keeps_cache) {
+        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
+                     what + ": the model reads at most that many tokens per input (it keeps no KV cache, so the "
+                            "length does not change its memory)"});
+    } else if (engine == EngineId::llama_cpp) {
+        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
+                     what + ": llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
+                            "trained length is not guaranteed"});
+    } else if (engine == EngineId::sglang) {
+        error(d, "max_model_len_too_long", "max_model_len",
+              what + " (SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set)");
+    } else {
+        error(d, "max_model_len_too_long", "max_model_len",
+              what + " (vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set)");
+    }
 }
 
 bool is_mtp_method(const std::string& method) { return method == "mtp" || method == "mtp_assistant"; }
@@ -102,10 +131,19 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
               "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
 
     check_int_range(d, "max_model_len", s.max_model_len, 1, kMaxModelLenLimit);
-    check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
-    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization <= 0 || s.gpu_memory_utilization > 1)
+    // 0 = vLLM's default (only vLLM has one kvcalc knows).
+    const bool vllm_engine = r.engine == EngineId::vllm;
+    if (!(vllm_engine && s.max_num_seqs == 0)) check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
+    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization < 0 || s.gpu_memory_utilization > 1 ||
+        (s.gpu_memory_utilization == 0 && !vllm_engine))
         error(d, "out_of_range", "gpu_memory_utilization",
-              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) + " must be in (0, 1]");
+              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) +
+                  (vllm_engine ? " must be in (0, 1], or 0 for the vLLM version's default" : " must be in (0, 1]"));
+    const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
+    if (!era)
+        error(d, "vllm_version_unknown", "vllm_version",
+              "vllm_version \"" + s.vllm_version + "\" names no vLLM release. Valid: a release such as 0.19 or 0.11.1, "
+              "an era (" + vllm_era_ids() + "), or empty for the newest");
     if (s.max_num_batched_tokens) check_int_range(d, "max_num_batched_tokens", *s.max_num_batched_tokens, 1, kMaxModelLenLimit);
 
     const int tp = s.tensor_parallel_size;
@@ -114,10 +152,7 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
         r.groups = cached ? *cached : group_layers(*r.model);
         for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
-            error(d, "max_model_len_too_long", "max_model_len",
-                  "max_model_len " + std::to_string(s.max_model_len) + " exceeds " + r.model->id +
-                      "'s max_position_embeddings " + std::to_string(r.model->max_position_embeddings) +
-                      " (vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set)");
+            check_context_limit(d, *r.model, r.engine, s.max_model_len);
         r.activation = find_activation_fit(r.model->family);
         if (!r.activation) {
             d.push_back({Severity::warning, "family_unknown", "model.family",
@@ -280,16 +315,8 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.num_speculative_tokens = spec_tokens;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.error_band_bytes = kTightBandBytes;
-    if (r.uncalibrated_overheads) {
-        VllmSettings vs;
-        vs.tensor_parallel_size = tp;
-        vs.max_num_batched_tokens = s.max_num_batched_tokens.value_or(vs.max_num_batched_tokens);
-        const UncalibratedOverheads o = estimate_vllm_overheads(*r.model, vs);
-        r.overhead_activation_bytes = o.activation_peak_bytes;
-        r.overhead_workspace_bytes = o.non_torch_bytes + o.cuda_graph_bytes;
-        r.error_band_bytes = o.error_band_bytes;
-    }
     r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
+    detail::resolve_vllm_accounting(s, *era, r);
     return r;
 }
 

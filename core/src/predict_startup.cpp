@@ -77,6 +77,8 @@ StartupPrediction vllm(const ResolvedScenario& r, const BudgetTerms& t) {
     vs.tensor_parallel_size = r.settings.tensor_parallel_size;
     vs.max_model_len = r.settings.max_model_len;
     vs.max_num_batched_tokens = r.settings.max_num_batched_tokens.value_or(vs.max_num_batched_tokens);
+    if (r.vllm_accounting.max_num_batched_tokens > 0 && !r.settings.max_num_batched_tokens)
+        vs.max_num_batched_tokens = r.vllm_accounting.max_num_batched_tokens;  // vLLM's default for the card
     vs.kv_cache_dtype = dtype;
     const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(vs.tensor_parallel_size), kv_pool_bytes(t));
     VllmKvPrediction v = predict_vllm_kv(*r.model, r.groups, vs, per_rank);
@@ -86,7 +88,11 @@ StartupPrediction vllm(const ResolvedScenario& r, const BudgetTerms& t) {
     p.available_kv_bytes = v.available_kv_bytes;
     p.available_kv_gib = v.available_kv_gib;
     p.kv_bytes_per_token = v.kv_bytes_per_token;
-    p.gpu_kv_cache_tokens = v.gpu_kv_cache_tokens;
+    // "GPU KV cache size" as the chosen release prints it (kv_cache_utils.py _report_kv_cache_config, #41069).
+    p.gpu_kv_cache_tokens = vllm_era_rules(r.vllm_era).v1_engine && !vllm_era_rules(r.vllm_era).kv_size_from_concurrency
+                                ? v.gpu_kv_cache_tokens  // blocks // groups × the unified block size
+                                : vllm_printed_kv_tokens(r.vllm_era, v.num_blocks, v.num_kv_cache_groups,
+                                                         vs.block_size, v.max_concurrency, vs.max_model_len);
     p.max_concurrency = v.max_concurrency;
     p.num_kv_cache_groups = v.num_kv_cache_groups;
     p.refuses_to_start = v.refuses_to_start;

@@ -117,21 +117,29 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
         return v;
     };
     LayerCache c = NoCache{};
-    if (kind == "full_attention" || kind == "sliding_window") {
+    if (kind == "full_attention" || kind == "sliding_window" || kind == "chunked_local_attention") {
         const int heads = geti("num_key_value_heads", 0), hk = geti("head_dim_k", geti("head_dim", 0));
         const int hv = geti("head_dim_v", hk), kvt = geti("k_v_tensors", 2);
         if (heads < 1 || hk < 1 || hv < 1 || (kvt != 1 && kvt != 2))
             d.push_back({Severity::error, "bad_layer", path,
                          path + ": num_key_value_heads and head dims must be ≥ 1 and k_v_tensors 1 or 2"});
         if (kind == "full_attention") c = FullAttention{heads, hk, hv, kvt};
-        else {
+        else if (kind == "chunked_local_attention") {
+            std::int64_t w = 0;
+            if (j.contains("attention_chunk_size"))
+                get_int(j["attention_chunk_size"], w, d, path + ".attention_chunk_size");
+            if (w < 1)
+                d.push_back({Severity::error, "bad_layer", path + ".attention_chunk_size",
+                             "attention_chunk_size must be ≥ 1"});
+            c = ChunkedLocalAttention{heads, hk, hv, kvt, w};
+        } else {
             std::int64_t w = 0;
             if (j.contains("sliding_window")) get_int(j["sliding_window"], w, d, path + ".sliding_window");
             if (w < 1) d.push_back({Severity::error, "bad_layer", path + ".sliding_window", "sliding_window must be ≥ 1"});
             c = SlidingWindow{heads, hk, hv, kvt, w};
         }
     } else if (kind == "mla_latent") {
-        c = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0)};
+        c = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0), geti("index_head_dim", 0)};
     } else if (kind == "recurrent_state") {
         RecurrentState r;
         if (j.contains("state_elements")) get_int(j["state_elements"], r.state_elements, d, path + ".state_elements");
@@ -145,7 +153,7 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
     } else if (kind != "none") {
         d.push_back({Severity::error, "bad_layer", path + ".kind",
                      "unknown layer kind \"" + kind +
-                         "\". Valid: full_attention, sliding_window, mla_latent, recurrent_state, none"});
+                         "\". Valid: full_attention, sliding_window, chunked_local_attention, mla_latent, recurrent_state, none"});
         return true;
     }
     layers.insert(layers.end(), static_cast<std::size_t>(count), c);
@@ -271,6 +279,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
              else type_error(d, "config", "a config.json object", v);
          }},
         {"weights_dtype", [&](const json& v) { get_str(v, s.weights_dtype, d, "weights_dtype"); }},
+        {"vllm_version", [&](const json& v) { get_str(v, s.vllm_version, d, "vllm_version"); }},
         {"engine", [&](const json& v) { get_str(v, s.engine, d, "engine"); }},
         {"weights_variant", [&](const json& v) { get_str(v, s.weights_variant, d, "weights_variant"); }},
         {"weights_gb", [&](const json& v) { get_opt(v, s.weights_gb, d, "weights_gb"); }},
@@ -328,8 +337,17 @@ void to_json(json& j, const ModelSpec& m) {
                     return {{"kind", "sliding_window"}, {"num_key_value_heads", x.num_key_value_heads},
                             {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors},
                             {"sliding_window", x.sliding_window}};
+                else if constexpr (std::is_same_v<T, ChunkedLocalAttention>)
+                    return {{"kind", "chunked_local_attention"}, {"num_key_value_heads", x.num_key_value_heads},
+                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors},
+                            {"attention_chunk_size", x.attention_chunk_size}};
                 else if constexpr (std::is_same_v<T, MlaLatent>)
-                    return {{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank}, {"qk_rope_head_dim", x.qk_rope_head_dim}};
+                {
+                    json o = {{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank},
+                              {"qk_rope_head_dim", x.qk_rope_head_dim}};
+                    if (x.index_head_dim > 0) o["index_head_dim"] = x.index_head_dim;  // DeepSeek V3.2 indexer
+                    return o;
+                }
                 else if constexpr (std::is_same_v<T, RecurrentState>)
                     return {{"kind", "recurrent_state"}, {"state_elements", x.state_elements},
                             {"conv_elements", x.conv_elements}, {"num_heads", x.num_heads},
@@ -372,7 +390,8 @@ void to_json(json& j, const Scenario& s) {
              {"vram_gib", opt(s.vram_gib)}, {"gpus", s.gpus}, {"tensor_parallel_size", s.tensor_parallel_size},
              {"kv_cache_dtype", s.kv_cache_dtype}, {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
              {"gpu_memory_utilization", s.gpu_memory_utilization},
-             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
+             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"vllm_version", s.vllm_version},
+             {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
              {"drafter_gb", opt(s.drafter_gb)}, {"num_speculative_tokens", opt(s.num_speculative_tokens)},
              {"include_draft_kv", s.include_draft_kv}, {"draft_kv_gb", s.draft_kv_gb},
              {"compressed_layers", s.compressed_layers}, {"compression_ratio", s.compression_ratio},

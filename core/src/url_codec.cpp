@@ -1,5 +1,6 @@
 // URL-state codec: one table row per Scenario field, so adding a field is one line (docs/URL.md).
 #include "kvcalc/url_codec.h"
+#include "kvcalc/vllm_accounting.h"
 
 #include <algorithm>
 #include <charconv>
@@ -186,6 +187,11 @@ Problem check_engine(std::string_view t) {
     return std::string("one of vllm, llama.cpp, sglang");
 }
 
+Problem check_vllm_version(std::string_view t) {
+    if (parse_vllm_version(t)) return std::nullopt;
+    return "a vLLM release such as 0.19, or one of " + vllm_era_ids();
+}
+
 Problem check_weights_dtype(std::string_view t) {
     for (const char* d : {"auto", "bf16", "fp16", "fp32", "fp8", "int8", "int4", "nvfp4", "mxfp4"})
         if (t == d) return std::nullopt;
@@ -206,9 +212,10 @@ const std::vector<Row>& rows() {
         value_row("tp", "tensor_parallel_size", &Scenario::tensor_parallel_size, 1, false, 8, "an integer 1..8"),
         string_row("kv", "kv_cache_dtype", &Scenario::kv_cache_dtype, "a KV format", check_kv),
         value_row("ctx", "max_model_len", &Scenario::max_model_len, 1, false, 134217728, "an integer 1..134217728 (tokens)"),
-        value_row("seqs", "max_num_seqs", &Scenario::max_num_seqs, 1, false, 65536, "an integer 1..65536"),
-        value_row("util", "gpu_memory_utilization", &Scenario::gpu_memory_utilization, 0, true, 1,
-                   "a number in (0, 1]"),
+        value_row("seqs", "max_num_seqs", &Scenario::max_num_seqs, 0, false, 65536,
+                  "an integer 0..65536 (0 = vLLM's default)"),
+        value_row("util", "gpu_memory_utilization", &Scenario::gpu_memory_utilization, 0, false, 1,
+                   "a number in [0, 1] (0 = the vLLM version's default)"),
         value_row("mnbt", "max_num_batched_tokens", &Scenario::max_num_batched_tokens, 1, false, 134217728,
                     "an integer 1..134217728 (tokens)"),
         value_row("mtp", "mtp", &Scenario::mtp, 0, false, 1, "0 or 1"),
@@ -226,6 +233,7 @@ const std::vector<Row>& rows() {
         string_row("ixf", "indexer_format", &Scenario::indexer_format, "an indexer format", check_indexer),
         string_row("e", "engine", &Scenario::engine, "vllm, llama.cpp or sglang", check_engine),
         string_row("wd", "weights_dtype", &Scenario::weights_dtype, "a weights dtype", check_weights_dtype),
+        string_row("vv", "vllm_version", &Scenario::vllm_version, "a vLLM release or era", check_vllm_version),
     };
     return table;
 }

@@ -175,7 +175,8 @@ TEST_SUITE("bad_input") {
         check_bad("--vram nan", {"--vram", "nan"});
         check_bad("--mem-util 1.5", {"--mem-util", "1.5", "(0, 1]"});    // out of range
         check_bad("--max-ctx 0", {"--max-ctx", "0"});                    // quirk 7: no silent default
-        check_bad("--max-num-seqs 0", {"--max-num-seqs", "0"});
+        check_bad("--max-num-seqs 0 --engine llama.cpp", {"--max-num-seqs", "0"});  // 0 = vLLM's default, vLLM only
+        check_bad("--vllm-version 0.x", {"--vllm-version", "0.x", "0.17-0.20"});
         check_bad("--sequences -2", {"--max-num-seqs", "-2"});
         check_bad("--model gpt-9", {"--model", "gpt-9", "qwen3.6-27b"});  // unknown names list the valid ones
         check_bad("--gpu voodoo5", {"--gpu", "voodoo5", "rtx-3090"});

@@ -33,7 +33,15 @@ TEST_SUITE("engine_sglang") {
         // Per layer: latent 576 × 2 B + indexer key 128 fp8 + one 4-byte scale = 1,284 B.
         CHECK(kvcalc::predict_sglang_kv(v32.spec, s, kGiB).cell_size_bytes == 61 * 1284);
         s.kv_cache_dtype = "fp8_e4m3";
-        CHECK(kvcalc::predict_sglang_kv(v32.spec, s, kGiB).cell_size_bytes == 61 * (576 + 132));
+        // Source: sgl-project/sglang memory_pool.py NSATokenToKVPool, fp8 store: 512 fp8 latent + 512/128 fp32
+        // scales + 64 bf16 rope = 656 B, indexer key 128 fp8 + one fp32 scale = 132 B per layer.
+        const auto cell = kvcalc::predict_sglang_kv(v32.spec, s, kGiB).cell_size_bytes;
+        CHECK(cell == 61 * (656 + 132));
+        // Real start-up log (sgl-project/sglang PR #11309, DeepSeek-V3.2-Exp --tp 8 --dp 8 on 8xB200):
+        // "KV Cache is allocated. #tokens: 975424, KV size: 43.67 GB" (GiB). 43.67 GiB / 975,424 tokens lies in
+        // [48,063, 48,074] B per token given the 2-decimal print; the bf16 layout (78,324 B) would be 71.15 GiB.
+        CHECK(cell * 975424 >= static_cast<std::int64_t>(43.665 * kGiB));
+        CHECK(cell * 975424 <= static_cast<std::int64_t>(43.675 * kGiB));
     }
 
     TEST_CASE("pool budget from the start-up numbers") {

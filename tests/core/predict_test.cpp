@@ -112,7 +112,7 @@ TEST_SUITE("predict") {
         s.vram_gb = std::nan("");
         CHECK(has_code(predict(s), "out_of_range", "vram_gb"));
 
-        for (double u : {0.0, -0.1, 1.01, std::nan("")}) {
+        for (double u : {-0.1, 1.01, std::nan("")}) {
             s = Scenario{};
             s.gpu_memory_utilization = u;
             CHECK(has_code(predict(s), "out_of_range", "gpu_memory_utilization"));
@@ -121,8 +121,18 @@ TEST_SUITE("predict") {
         s.max_model_len = 0;
         CHECK(has_code(predict(s), "out_of_range", "max_model_len"));
         s = Scenario{};
+        s.max_num_seqs = -1;
+        CHECK(has_code(predict(s), "out_of_range", "max_num_seqs"));
+        s = Scenario{};  // 0 means "vLLM's default" for vLLM only
+        s.engine = "llama.cpp";
         s.max_num_seqs = 0;
         CHECK(has_code(predict(s), "out_of_range", "max_num_seqs"));
+        s.max_num_seqs = 1;
+        s.gpu_memory_utilization = 0;
+        CHECK(has_code(predict(s), "out_of_range", "gpu_memory_utilization"));
+        s = Scenario{};
+        s.vllm_version = "0.x";
+        CHECK(has_code(predict(s), "vllm_version_unknown", "vllm_version"));
         s = Scenario{};
         s.max_model_len = 1'000'000;  // above 262,144 (quirk 7)
         CHECK(has_code(predict(s), "max_model_len_too_long", "max_model_len"));

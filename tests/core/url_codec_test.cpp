@@ -126,10 +126,10 @@ TEST_SUITE("url_codec") {
         }
         SUBCASE("non-number, out of range, unknown catalog names") {
             const char* cases[][2] = {{"ctx=long", "max_model_len"},  {"util=1.5", "gpu_memory_utilization"},
-                                      {"util=0", "gpu_memory_utilization"}, {"tp=0", "tensor_parallel_size"},
+                                      {"util=-0.1", "gpu_memory_utilization"}, {"tp=0", "tensor_parallel_size"},
                                       {"seqs=-1", "max_num_seqs"},    {"kv=fp7", "kv_cache_dtype"},
                                       {"m=gpt-9", "model_id"},        {"g=voodoo5", "gpu"},
-                                      {"vram=-3", "vram_gb"},         {"mtp=yes", "mtp"},
+                                      {"vram=-3", "vram_gb"},         {"mtp=yes", "mtp"}, {"vv=0.x", "vllm_version"},
                                       {"util=nan", "gpu_memory_utilization"}, {"ctx=12abc", "max_model_len"}};
             for (const auto& c : cases) {
                 Diagnostics d;

@@ -55,17 +55,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const std::vector<Layer
                                  const VllmSettings& settings,
                                  const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
-/// Non-KV memory of a vLLM worker for models without a measured calibration, from published start-up logs
-/// (docs/ENGINE_RULES.md lists each measurement). Always marked uncalibrated, with its error band.
-struct UncalibratedOverheads {
-    std::int64_t activation_peak_bytes = 0;   ///< profiling forward at max_num_batched_tokens
-    std::int64_t non_torch_bytes = 0;         ///< CUDA context, NCCL buffers (grows with TP > 1)
-    std::int64_t cuda_graph_bytes = 0;        ///< CUDA graph capture pool
-    std::int64_t error_band_bytes = 0;        ///< ± on the sum of the three terms
-    bool uncalibrated = true;
-    std::vector<std::string> sources;
-};
-UncalibratedOverheads estimate_vllm_overheads(const ModelSpec& model, const VllmSettings& settings);
+/// Non-KV memory of a vLLM worker (weights, torch peak, non-torch, CUDA graphs) and the budget: vllm_accounting.h.
 
 // ---------------------------------------------------------------- llama.cpp
 
@@ -115,6 +105,14 @@ struct SglangKvPrediction {
     std::vector<std::string> notes;
     Diagnostics diagnostics;
 };
+/// Bytes one MLA layer keeps per token in SGLang's pool at `kv_bytes` per element (1 = fp8, 2 = bf16). Plain MLA:
+/// (kv_lora_rank + qk_rope_head_dim) × kv_bytes (MLATokenToKVPool). With a sparse-attention indexer (DeepSeek
+/// V3.2, NSATokenToKVPool in python/sglang/srt/mem_cache/memory_pool.py) the fp8 store keeps the latent in fp8
+/// with one fp32 scale per 128 values and the rope part in bf16 (656 B), and every layer adds its indexer key in
+/// fp8 with one fp32 scale per 128 (132 B): 61 × 788 = 48,068 B per token, as a DeepSeek-V3.2 TP8 start-up
+/// log shows.
+std::int64_t sglang_mla_cell_bytes(const MlaLatent& layer, int kv_bytes);
+
 SglangKvPrediction predict_sglang_kv(const ModelSpec& model, const SglangSettings& settings,
                                      std::int64_t available_kv_bytes_per_rank);
 

@@ -17,7 +17,18 @@ struct GpuSpec {
     std::string architecture;          ///< e.g. "ampere-consumer", "cdna3"
     std::vector<std::string> aliases;  ///< extra lookup keys ("3090", "rtx3090")
     std::string source;                ///< vendor datasheet / spec page
+    /// Total memory as CUDA / ROCm reports it (torch.cuda.mem_get_info()[1]): what vLLM multiplies by
+    /// gpu_memory_utilization. Less than vram_bytes: the driver keeps some, and ECC on GDDR cards a sixteenth.
+    std::int64_t cuda_total_bytes = 0;
+    /// true when no public log gave the total and estimate_cuda_total_bytes() supplied it.
+    bool cuda_total_estimated = true;
+    std::string cuda_total_source;     ///< the log that printed it, or the estimate rule
 };
+
+/// CUDA-visible total of a card with `vram_bytes` of memory when no log gives it:
+/// vram × (15/16 if ECC on GDDR is on by default) − (0.2 GiB + 0.75 % of vram). Fitted on the logged totals of
+/// the catalog (RTX 3070 … H100: every one within 0.18 GiB); docs/ENGINE_RULES.md lists them.
+std::int64_t estimate_cuda_total_bytes(std::int64_t vram_bytes, bool ecc_gddr);
 
 /// Every catalogued card (40 entries), consumer first then workstation, datacenter, AMD.
 const std::vector<GpuSpec>& gpu_catalog();

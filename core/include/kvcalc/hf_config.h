@@ -37,6 +37,14 @@ struct HfArchitecture {
     // Mamba (Jamba = Mamba-1; Nemotron-H, Falcon-H1 = Mamba-2). 0 when absent.
     int mamba_num_heads = 0, mamba_head_dim = 0, mamba_d_state = 0, mamba_n_groups = 0;
     int mamba_d_conv = 0, mamba_d_inner = 0;
+    // Per-layer blocks of hybrid / searched architectures (empty for uniform models).
+    std::string layer_blocks;               ///< Nemotron-H hybrid_override_pattern: M Mamba-2, * attention, - MLP, E MoE
+    std::vector<int> layer_mlp_widths;      ///< DeciLM block_configs MLP width per layer; 0 no MLP, -1 hidden×hidden linear
+    std::vector<bool> layer_linear_attention;///< DeciLM attention replaced by a hidden×hidden linear
+    int dense_intermediate_size = 0;        ///< Llama 4 intermediate_size_mlp (dense layers between MoE layers)
+    int interleave_moe_layer_step = 0;      ///< Llama 4: every Nth layer is MoE (0 = not stated)
+    int conv_l_cache = 0;                   ///< LFM2 conv_L_cache (short-convolution kernel)
+    bool encoder_only = false;              ///< bidirectional encoder (BERT family): keeps no KV cache
     std::string torch_dtype;                ///< "bfloat16", "float16", "float32"; empty = not stated
     std::string quant_method;               ///< quantization_config.quant_method ("fp8", "mxfp4", "awq", "gptq", …)
     int quant_bits = 0;                     ///< quantization_config bits / num_bits, 0 = not stated
@@ -51,11 +59,14 @@ struct HfConfig {
     Diagnostics diagnostics;
 };
 
-/// Parses the text of a Hugging Face config.json and types every layer (full / sliding / MLA / linear or
-/// Mamba state / none). Follows `text_config` for multimodal wrappers, accepts the known key aliases and
-/// records in `spec.provenance` which key each fact came from. Never throws: malformed JSON, wrong value
-/// types and absurd values (0 layers, 1e12 heads) come back as error diagnostics naming the key path; missing
-/// optional keys come back as warnings saying what was assumed. `spec.family` is "generic",
+/// Parses the text of a Hugging Face config.json and types every layer (full / sliding / chunked / MLA / linear,
+/// Mamba or short-conv state / none). Follows `text_config` for multimodal wrappers, fills keys the file leaves
+/// out from the transformers config class of its model_type (model_traits.h), accepts the known key aliases and
+/// records in `spec.provenance` which key (or class default) each fact came from. `Infinity`, `-Infinity` and
+/// `NaN` (which Python's json writer emits) read as null with a warning naming the key. Never throws: malformed
+/// JSON, wrong value types and absurd values (0 layers, 1e12 heads) come back as error diagnostics naming the key
+/// path; missing optional keys come back as warnings saying what was assumed. Encoder-only models (BERT family)
+/// come back with every layer NoCache and `arch.encoder_only` set. `spec.family` is "generic",
 /// `spec.calibrated` false, `spec.id` empty (the caller names it); `spec.num_parameters` is filled from
 /// param_count.h when the MLP widths are known.
 HfConfig read_hf_config(std::string_view config_json_text);

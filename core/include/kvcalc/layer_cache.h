@@ -47,8 +47,11 @@ struct LayerFootprint {
 
 /// Footprint of one layer on one card. Requires kv_heads_per_rank(...) > 0 (check_tensor_parallel first).
 /// Full/sliding: heads_per_rank × (head_dim_k [+ head_dim_v when k_v_tensors == 2]) × bpe (seed 000 general
-/// formula). MLA: (kv_lora_rank + qk_rope_head_dim) × bpe, not split by TP. Recurrent: state and conv
-/// elements × their dtype bytes, divided by tp (heads are sharded).
+/// formula). Chunked local attention: like a sliding window of attention_chunk_size tokens. MLA:
+/// (kv_lora_rank + qk_rope_head_dim) × bpe, not split by TP; with a DeepSeek V3.2 indexer, + 132 B (128 fp8 +
+/// an fp32 scale) per layer, and a 1-byte cache stores the latent as 656 B (fp8 + scales + bf16 rope; vLLM
+/// fp8_ds_mla, SGLang NSATokenToKVPool). Recurrent: state and conv elements × their dtype bytes, divided by tp
+/// (heads are sharded).
 LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp);
 
 /// The whole model on one card.

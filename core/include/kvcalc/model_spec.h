@@ -33,13 +33,27 @@ struct SlidingWindow {
     bool operator==(const SlidingWindow&) const = default;
 };
 
+/// Chunked local attention (Llama 4's `attention_chunk_size`): a token attends only to earlier tokens of its own
+/// chunk of `attention_chunk_size` positions, so a sequence never needs more than one chunk (plus the tokens being
+/// prefilled) cached. vLLM ChunkedLocalAttentionSpec keeps min(chunk + max_num_batched_tokens, max_model_len)
+/// tokens (vllm/v1/kv_cache_interface.py); llama.cpp builds it as an SWA cache of type LLAMA_SWA_TYPE_CHUNKED
+/// (src/llama-hparams.cpp is_masked_swa, sized like any SWA cache in llama-kv-cache-iswa.cpp).
+struct ChunkedLocalAttention {
+    int num_key_value_heads = 0;
+    int head_dim_k = 0;
+    int head_dim_v = 0;
+    int k_v_tensors = 2;
+    std::int64_t attention_chunk_size = 0;  ///< tokens
+    bool operator==(const ChunkedLocalAttention&) const = default;
+};
+
 /// Multi-head latent attention (DeepSeek V2/V3, Kimi K2): one compressed latent of
 /// kv_lora_rank + qk_rope_head_dim elements per token per layer. No ×2 for K/V and not split by TP.
 struct MlaLatent {
     int kv_lora_rank = 0;
     int qk_rope_head_dim = 0;
     /// DeepSeek V3.2 sparse-attention indexer: one extra key of index_head_dim elements per token per layer
-    /// (stored fp8 with a 4-byte scale per token in vLLM/SGLang). 0 = no indexer. Added by branch `config`.
+    /// (stored fp8 with a 4-byte scale per 128 values in vLLM/SGLang, whatever the cache dtype). 0 = no indexer.
     int index_head_dim = 0;
     bool operator==(const MlaLatent&) const = default;
 };
@@ -62,7 +76,8 @@ struct NoCache {
 };
 
 /// What one layer keeps. One value per layer in ModelSpec::layers.
-using LayerCache = std::variant<NoCache, FullAttention, SlidingWindow, MlaLatent, RecurrentState>;
+using LayerCache =
+    std::variant<NoCache, FullAttention, SlidingWindow, MlaLatent, RecurrentState, ChunkedLocalAttention>;
 
 /// Where a fact came from: a catalog entry with its source, a config.json key path, or a user override.
 struct Provenance {
@@ -123,6 +138,13 @@ struct ModelSpec {
     std::vector<LayerCache> parallel_caches;
     int num_kv_shared_layers = 0;             ///< trailing layers reusing earlier layers' KV (their entry is NoCache)
     std::int64_t num_parameters = 0;          ///< total parameters (param_count.h); 0 = unknown
+
+    // Widths vLLM's profile run depends on (vllm_accounting.h); 0 = unknown (seed catalog entries).
+    int vocab_size = 0;                       ///< config.json `vocab_size` (logits are full-vocab on every rank)
+    int intermediate_size = 0;                ///< dense MLP width
+    int moe_intermediate_size = 0;            ///< one routed expert's width
+    int rotary_dim = 0;                       ///< rope dims per head (head_dim × partial_rotary_factor)
+    bool multimodal = false;                  ///< a vision / audio encoder runs in vLLM's profile run
 };
 
 }  // namespace kvcalc

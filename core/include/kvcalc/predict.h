@@ -9,6 +9,7 @@
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
+#include "kvcalc/vllm_accounting.h"
 
 namespace kvcalc {
 
@@ -29,12 +30,18 @@ struct ResolvedScenario {
     std::int64_t kv_extra_tokens = 0;   ///< MTP positions added to every sequence
     std::shared_ptr<const ModelSpec> owned_model;  ///< the model read from Scenario::config_json (model points here)
     EngineId engine = EngineId::vllm;
-    /// true for family "generic" (config.json / popular models): activation and CUDA-graph/workspace come from
-    /// estimate_vllm_overheads instead of a seed fit. Both are per card and independent of length and seqs.
+    /// true for family "generic" (config.json / popular models): the budget and the non-KV terms come from
+    /// vLLM's start-up accounting (vllm_accounting.h, fields below) instead of a seed fit.
     bool uncalibrated_overheads = false;
-    std::int64_t overhead_activation_bytes = 0;  ///< estimate_vllm_overheads activation peak
-    std::int64_t overhead_workspace_bytes = 0;   ///< non-torch + CUDA graphs
     std::int64_t error_band_bytes = 0;           ///< ± per card on the non-KV terms
+    /// vLLM's start-up accounting (vllm_accounting.h) prices the non-KV terms and the budget when
+    /// uncalibrated_overheads: the era, the model's widths, the card and the flags the user set (unset = vLLM
+    /// default). compute_terms re-evaluates it at each length / concurrency.
+    VllmEra vllm_era = kNewestVllmEra;
+    VllmProfileDims vllm_dims;
+    VllmDevice vllm_device;
+    VllmServeFlags vllm_flags;
+    VllmAccounting vllm_accounting;              ///< at the scenario's own settings, with its explanations
 };
 
 /// Validates and resolves `scenario`; appends diagnostics (errors name the field, the value and what is valid).

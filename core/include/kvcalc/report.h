@@ -75,6 +75,7 @@ struct ResolvedSettings {
     std::string drafter;                ///< empty when none
     std::int64_t drafter_bytes_total = 0;
     int num_speculative_tokens = 0;
+    std::string vllm_version;           ///< the vLLM era priced (vllm_accounting.h VllmEraRules::id)
 };
 
 /// One model fact for display, with where it came from (config.json key path, catalog source, estimate).
@@ -120,6 +121,10 @@ struct Report {
     /// (seed family with few anchors) or estimate_vllm_overheads (config.json / popular models, "uncalibrated").
     bool calibrated = false;
     std::int64_t error_band_bytes = 0;   ///< ± on the non-KV terms per card (1.5 GB for seed fits)
+    /// Which model priced the non-KV terms: "calibrated fit (<family>)" or "vLLM <era> start-up accounting",
+    /// with the logs behind error_band_bytes.
+    std::string non_kv_model;
+    std::vector<std::string> assumed_defaults;  ///< vLLM defaults applied to flags the user left unset
     /// What the model was read as, with sources. Shared and immutable (catalog models reuse one list, which keeps
     /// predict() under a microsecond); never null when ok.
     std::shared_ptr<const std::vector<ModelFact>> model_facts;

@@ -36,9 +36,12 @@ struct Scenario {
     int tensor_parallel_size = 1;
     std::string kv_cache_dtype = "fp8_e5m2";
     std::int64_t max_model_len = 180000;       ///< tokens
-    std::int64_t max_num_seqs = 1;
-    double gpu_memory_utilization = 0.95;      ///< (0, 1]
-    std::optional<std::int64_t> max_num_batched_tokens;  ///< only when set: GDN prefill scratch delta
+    std::int64_t max_num_seqs = 1;             ///< 0 = vLLM's default for the card (vllm_accounting.h)
+    double gpu_memory_utilization = 0.95;      ///< (0, 1]; 0 = the vLLM version's default (0.90, 0.92 from 0.21)
+    std::optional<std::int64_t> max_num_batched_tokens;  ///< unset = vLLM's default (seed families: no scratch delta)
+    /// vLLM release whose start-up accounting prices models without a calibrated fit: "0.19", "v0.11.1", an era
+    /// id ("0.17-0.20"), "V0"; empty = the newest era (parse_vllm_version).
+    std::string vllm_version;
     // --- speculative decoding ---
     std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
     std::string drafter;                       ///< drafter id from the model's list; wins over mtp

@@ -1,0 +1,211 @@
+// vLLM's start-up accounting (vllm_accounting.h) against vLLM's source and published start-up logs. The log
+// fixtures themselves (torch peak, non-torch, CUDA-graph estimate, available KV from what a user types) are
+// checked by real_cases_test.cpp over tests/data/real_cases/vllm-v019-h100-*.json and vllm-h100-*.json.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/hf_config.h"
+#include "kvcalc/param_count.h"
+#include "kvcalc/units.h"
+#include "kvcalc/vllm_accounting.h"
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+double gib(std::int64_t b) { return static_cast<double>(b) / kGiB; }
+
+// meta-llama/Llama-3.1-8B-Instruct config.json (the keys the reader uses).
+const char* kLlama8b = R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,
+"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,
+"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":false,"torch_dtype":"bfloat16"})";
+
+struct Model {
+    kvcalc::ModelSpec spec;
+    std::int64_t weights = 0;
+};
+Model read(const char* text) {
+    kvcalc::HfConfig cfg = kvcalc::read_hf_config(text);
+    Model m{cfg.spec, 0};
+    kvcalc::copy_profile_widths(cfg.arch, m.spec);
+    m.weights = static_cast<std::int64_t>(
+        kvcalc::estimate_weights(kvcalc::count_parameters(cfg.spec, cfg.arch), cfg.arch, "auto").bytes);
+    return m;
+}
+
+}  // namespace
+
+TEST_SUITE("vllm accounting") {
+    TEST_CASE("versions map to the eras whose accounting differs") {
+        using kvcalc::VllmEra;
+        CHECK(kvcalc::parse_vllm_version("") == kvcalc::kNewestVllmEra);
+        CHECK(kvcalc::parse_vllm_version("latest") == VllmEra::v0_21);
+        CHECK(kvcalc::parse_vllm_version("0.19") == VllmEra::v0_17);
+        CHECK(kvcalc::parse_vllm_version("v0.19.1") == VllmEra::v0_17);
+        CHECK(kvcalc::parse_vllm_version("0.17.0") == VllmEra::v0_17);
+        CHECK(kvcalc::parse_vllm_version("0.16.0") == VllmEra::v0_11);
+        CHECK(kvcalc::parse_vllm_version("0.11.1") == VllmEra::v0_11);
+        CHECK(kvcalc::parse_vllm_version("0.11.0") == VllmEra::v0_9);  // still the FlashInfer sampler (#26859 later)
+        CHECK(kvcalc::parse_vllm_version("0.10.1.1") == VllmEra::v0_9);
+        CHECK(kvcalc::parse_vllm_version("0.8.5.post1") == VllmEra::v0);
+        CHECK(kvcalc::parse_vllm_version("0.21.0") == VllmEra::v0_21);
+        CHECK(kvcalc::parse_vllm_version("0.25") == VllmEra::v0_21);
+        CHECK(kvcalc::parse_vllm_version("V0") == VllmEra::v0);
+        CHECK(kvcalc::parse_vllm_version("0.17-0.20") == VllmEra::v0_17);
+        CHECK_FALSE(kvcalc::parse_vllm_version("banana").has_value());
+        CHECK_FALSE(kvcalc::parse_vllm_version("0.").has_value());
+        CHECK(kvcalc::vllm_era_ids() == "V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+");
+        // gpu_memory_utilization default: 0.90, then 0.92 from v0.21.0 (vllm/config/cache.py, #40465).
+        CHECK(kvcalc::vllm_era_rules(VllmEra::v0_17).default_gpu_memory_utilization == 0.90);
+        CHECK(kvcalc::vllm_era_rules(VllmEra::v0_21).default_gpu_memory_utilization == 0.92);
+    }
+
+    TEST_CASE("batch defaults by card class and entry point (arg_utils.py get_batch_defaults)") {
+        kvcalc::VllmServeFlags f;
+        f.max_model_len = 32768;
+        const auto h100 = kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb"));
+        const auto a100 = kvcalc::vllm_device(*kvcalc::find_gpu("a100-80gb"));
+        const auto rtx = kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090"));
+        auto a = kvcalc::vllm_resolve_defaults(h100, f, kvcalc::VllmEra::v0_17);
+        CHECK(a.max_num_batched_tokens == 8192);
+        CHECK(a.max_num_seqs == 1024);
+        CHECK(a.assumed_defaults.size() == 4);  // tokens, seqs, utilization, block size
+        // ≥ 70 GiB but named A100: small defaults (#17885).
+        a = kvcalc::vllm_resolve_defaults(a100, f, kvcalc::VllmEra::v0_17);
+        CHECK(a.max_num_batched_tokens == 2048);
+        CHECK(a.max_num_seqs == 256);
+        a = kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_21);
+        CHECK(a.max_num_batched_tokens == 2048);
+        CHECK(a.max_num_seqs == 256);
+        CHECK(a.gpu_memory_utilization == 0.92);
+        f.entry_point = kvcalc::VllmEntryPoint::llm_class;
+        CHECK(kvcalc::vllm_resolve_defaults(h100, f, kvcalc::VllmEra::v0_17).max_num_batched_tokens == 16384);
+        CHECK(kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17).max_num_batched_tokens == 8192);
+        // mnbt = min(mnbt, max_num_seqs × max_model_len); max_num_seqs = min(max_num_seqs, mnbt).
+        f.entry_point = kvcalc::VllmEntryPoint::api_server;
+        f.max_num_seqs = 1;
+        f.max_model_len = 1000;
+        a = kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17);
+        CHECK(a.max_num_batched_tokens == 1000);
+        f.max_num_seqs.reset();
+        f.max_num_batched_tokens = 64;
+        CHECK(kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17).max_num_seqs == 64);
+    }
+
+    TEST_CASE("CUDA-graph capture sizes (config/vllm.py _set_cudagraph_sizes)") {
+        kvcalc::VllmServeFlags f;
+        f.max_model_len = 32768;
+        const auto h100 = kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb"));
+        const auto rtx = kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090"));
+        // max 512: [1, 2, 4] + 8…248 step 8 + 256…512 step 16 = 3 + 31 + 17 = 51 (reference §4).
+        auto a = kvcalc::vllm_resolve_defaults(h100, f, kvcalc::VllmEra::v0_17);
+        CHECK(a.cudagraph_capture_sizes == 51);
+        CHECK(a.full_cudagraphs == 51);
+        // max_num_seqs 256: FULL decode graphs only for sizes ≤ 256: 35.
+        a = kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17);
+        CHECK(a.cudagraph_capture_sizes == 51);
+        CHECK(a.full_cudagraphs == 35);
+        // Before #26016 the step above 256 was 8: 3 + 31 + 33 = 67.
+        CHECK(kvcalc::vllm_resolve_defaults(h100, f, kvcalc::VllmEra::v0_9).cudagraph_capture_sizes == 67);
+        f.enforce_eager = true;
+        CHECK(kvcalc::vllm_resolve_defaults(h100, f, kvcalc::VllmEra::v0_17).cudagraph_capture_sizes == 0);
+    }
+
+    TEST_CASE("Llama-3.1-8B v0.19 on H100: the log's split (llm-d-planner d3121e0, reference §8.1)") {
+        const Model m = read(kLlama8b);
+        kvcalc::VllmServeFlags f;
+        f.max_model_len = 32768;
+        f.gpu_memory_utilization = 0.95;
+        const auto a = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                            kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")), f,
+                                            kvcalc::VllmEra::v0_17, m.weights);
+        CHECK(gib(a.requested_bytes) == doctest::Approx(75.23).epsilon(0.0002));  // 0.95 × 79.19
+        CHECK(gib(a.weights_bytes) == doctest::Approx(14.99).epsilon(0.001));     // incl. the 32 MiB rope cache
+        CHECK(std::fabs(gib(a.torch_peak_bytes) - 1.89) <= 0.1);
+        CHECK(gib(a.non_torch_bytes) == doctest::Approx(0.25));
+        CHECK_FALSE(a.cudagraph_subtracted);  // 0.19 logs the estimate but does not subtract it
+        CHECK(std::fabs(gib(a.available_kv_bytes) - 58.11) <= 0.25);
+        // The same start-up on v0.21+: the estimate (0.84 logged on v0.19) comes off the budget and the default
+        // gpu_memory_utilization is 0.92.
+        f.gpu_memory_utilization.reset();
+        const auto b = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                            kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")), f,
+                                            kvcalc::VllmEra::v0_21, m.weights);
+        CHECK(b.cudagraph_subtracted);
+        CHECK(std::fabs(gib(b.cudagraph_bytes) - 0.84) <= 0.15);
+        CHECK(b.available_kv_bytes == b.requested_bytes - b.weights_bytes - b.torch_peak_bytes - b.non_torch_bytes -
+                                          b.cudagraph_bytes);
+    }
+
+    TEST_CASE("the sampler term follows R = min(max_num_seqs, max_num_batched_tokens), not the token count") {
+        const Model m = read(kLlama8b);
+        const auto dims = kvcalc::vllm_profile_dims(m.spec);
+        const auto rtx = kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090"));
+        kvcalc::VllmServeFlags f;
+        f.max_model_len = 32768;
+        const auto a = kvcalc::vllm_account(dims, rtx, f, kvcalc::VllmEra::v0_17, m.weights);
+        // 14.2 B × 256 rows × 128256 + 2 × 2048 × 4096 × 2 B = 0.466 GiB.
+        CHECK(gib(a.sampler_bytes) == doctest::Approx(0.466).epsilon(0.005));
+        // Sort era on the same card (reference §1: 24 GB log with R = 256, 1.40 GiB measured for a 152k vocab;
+        // here 128k): 37.5 × 256 × 128256 + 32 MiB.
+        const auto b = kvcalc::vllm_account(dims, rtx, f, kvcalc::VllmEra::v0_11, m.weights);
+        CHECK(gib(b.sampler_bytes) == doctest::Approx(1.178).epsilon(0.005));
+        // Below 8 rows every V1 era sorts (topk_topp_sampler.py apply_top_k_top_p): 37.5 B × 1 row.
+        f.max_num_seqs = 1;
+        const auto c = kvcalc::vllm_account(dims, rtx, f, kvcalc::VllmEra::v0_21, m.weights);
+        CHECK(c.sampler_bytes == std::llround(37.5 * 128256) + 2 * 2048 * 4096 * 2);
+        CHECK(c.torch_peak_bytes == c.forward_bytes);
+    }
+
+    TEST_CASE("TP ≥ 2 non-torch: the all-reduce fusion workspace only on Hopper / Blackwell (config/vllm.py)") {
+        const Model m = read(kLlama8b);
+        kvcalc::VllmServeFlags f;
+        f.max_model_len = 8192;
+        f.tensor_parallel_size = 2;
+        const auto h = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                            kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")), f,
+                                            kvcalc::VllmEra::v0_17, m.weights / 2);
+        const auto r = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                            kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090")), f,
+                                            kvcalc::VllmEra::v0_17, m.weights / 2);
+        CHECK(gib(h.non_torch_bytes) == doctest::Approx(2.13));  // 2.06-2.21 GiB in the v0.19 H100 logs
+        CHECK(gib(r.non_torch_bytes) == doctest::Approx(0.55));
+        // The forward term splits the MLP by TP; the sampler's logits are full-vocabulary on every rank.
+        CHECK(h.forward_bytes < kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                                     kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")),
+                                                     kvcalc::VllmServeFlags{8192}, kvcalc::VllmEra::v0_17, m.weights)
+                                    .forward_bytes);
+    }
+
+    TEST_CASE("printed GPU KV cache size follows the version (kv_cache_utils.py, PR #41069)") {
+        // Qwen3-14B, LMCache issue #1739: 2666 blocks of 16, one group, 32768 per request → 42,656 tokens, 1.30x.
+        const double conc = 2666.0 / 2048.0;
+        CHECK(kvcalc::vllm_printed_kv_tokens(kvcalc::VllmEra::v0_17, 2666, 1, 16, conc, 32768) == 42656);
+        CHECK(kvcalc::vllm_printed_kv_tokens(kvcalc::VllmEra::v0_21, 2666, 1, 16, conc, 32768) ==
+              static_cast<std::int64_t>(std::floor(conc * 32768)));
+        // Hybrid with 2 groups before #41069: blocks // groups × block.
+        CHECK(kvcalc::vllm_printed_kv_tokens(kvcalc::VllmEra::v0_17, 1001, 2, 16, 1.0, 4096) == 500 * 16);
+        CHECK(kvcalc::vllm_printed_kv_tokens(kvcalc::VllmEra::v0, 1952, 1, 16, 1.56, 20000) == 31232);
+    }
+
+    TEST_CASE("CUDA-visible totals: logged where a log exists, the estimate rule close to every logged one") {
+        const auto* h100 = kvcalc::find_gpu("h100-80gb");
+        REQUIRE(h100 != nullptr);
+        CHECK(gib(h100->cuda_total_bytes) == doctest::Approx(79.19));
+        CHECK_FALSE(h100->cuda_total_estimated);
+        CHECK(gib(kvcalc::find_gpu("rtx-3090")->cuda_total_bytes) == doctest::Approx(23.58));
+        int logged = 0;
+        for (const auto& g : kvcalc::gpu_catalog()) {
+            INFO(g.id);
+            CHECK(g.cuda_total_bytes > 0);
+            CHECK(g.cuda_total_bytes < g.vram_bytes);
+            CHECK_FALSE(g.cuda_total_source.empty());
+            if (g.cuda_total_estimated) continue;
+            ++logged;
+            const bool ecc = g.id == "t4" || g.id == "l4" || g.id == "l40s";
+            CHECK(std::fabs(gib(kvcalc::estimate_cuda_total_bytes(g.vram_bytes, ecc)) - gib(g.cuda_total_bytes)) <= 0.2);
+        }
+        CHECK(logged == 10);
+    }
+}
