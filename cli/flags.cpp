@@ -391,6 +391,12 @@ ParseResult parse_args(const std::vector<std::string>& args) {
 
     // Pass 2: the base scenario — a link, then a preset — under the flags.
     Options& o = out.options;
+    const auto given_flag = [&](std::string_view name) {
+        return std::any_of(given.begin(), given.end(), [&](const Given& g) { return g.flag->name == name; });
+    };
+    if (given_flag("--config") && given_flag("--model"))
+        o.warnings.push_back({kvcalc::Severity::warning, "model_ignored", "model_id",
+                              "--model is ignored: --config describes the model (give one of them)"});
     std::string model_hint;
     for (const auto& g : given) {
         if (std::string_view(g.flag->name) == "--model") model_hint = g.value;

@@ -96,7 +96,7 @@ std::vector<Spec> layer_specs(const std::vector<LayerGroup>& groups, const VllmS
         }
     }
     // A layer that stores 0 bytes keeps nothing; as a spec it would be a 0-byte page that unify() divides by.
-    std::erase_if(out, [](const Spec& x) { return x.bytes <= 0; });
+    out.erase(std::remove_if(out.begin(), out.end(), [](const Spec& x) { return x.bytes <= 0; }), out.end());
     return out;
 }
 

@@ -105,4 +105,12 @@ TEST_SUITE("reliability") {
         for (auto p = r.err.find("warning"); p != std::string::npos; p = r.err.find("warning", p + 1)) ++warnings;
         CHECK(warnings == 3);  // too long, too many parameters, repeated key
     }
+
+    TEST_CASE("B14: --config with --model warns that --model is ignored") {
+        const std::string path = write_temp("both.json", config("LlamaForCausalLM", 8192));
+        const Run r = kvcalc("--config " + clitest::shell_quote(path) + " --model qwen3.6-27b --gpu h100-80gb --max-ctx 8192");
+        CHECK(r.status == 0);
+        CHECK(contains(r.err, "--model is ignored"));
+        std::remove(path.c_str());
+    }
 }
