@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     const int m = 5000000;
     t0 = Clock::now();
     for (int i = 0; i < m; ++i) {
-        const BudgetTerms t = compute_terms(*r, 200000 + (i & 4095), 4, r->settings.vram_bytes);
+        const BudgetTerms t = evaluate(*r, {200000 + (i & 4095), 4, r->settings.vram_bytes});
         sink += static_cast<long>(classify(t));
     }
     const double terms_ns = seconds_since(t0) / m * 1e9;
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
                 1e3 / predict_ns);
     std::printf("  predict() popular model        %8.1f ns   (llama-3.1-8b, uncalibrated overheads + vLLM start-up)\n",
                 popular_ns);
-    std::printf("  compute_terms + classify       %8.1f ns   (%.1f M evaluations/s)\n", terms_ns, 1e3 / terms_ns);
+    std::printf("  evaluate + classify            %8.1f ns   (%.1f M evaluations/s)\n", terms_ns, 1e3 / terms_ns);
     std::printf("  solve_max_model_len            %8.2f us   target < 20 us\n", solver_us);
     std::printf("  sweep %zu GPUs x 8 TP x 9 formats (%d cells)  %6.3f ms   target < 5 ms\n", gpu_catalog().size(),
                 cells / reps, sweep_ms);

@@ -78,34 +78,62 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
 
     out << fmt("  %-34s %9s %9s\n", "Per card", "GB", "GiB");
     row(out, "weights", t.weights_bytes);
-    row(out, "KV cache, requested", t.kv_growing_requested_bytes,
-        fmt("   %lld tokens x %lld seqs", static_cast<long long>(t.kv_tokens_per_sequence),
-            static_cast<long long>(s.max_num_seqs)));
-    row(out, "KV cache, granted by vLLM", t.kv_growing_granted_bytes);
-    if (t.kv_sliding_bytes) row(out, "sliding-window KV", t.kv_sliding_bytes);
-    if (t.recurrent_state_bytes) row(out, "recurrent state", t.recurrent_state_bytes);
     row(out, "activation peak", t.activation_bytes);
     if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);
     row(out, "CUDA graphs + workspace", t.cudagraph_workspace_bytes);
     if (t.drafter_bytes) row(out, "drafter weights", t.drafter_bytes);
+    row(out, "non-KV terms", t.fixed_bytes);
+    row(out, "left for KV (the engine's pool)", t.available_for_kv_bytes);
     out << "  " << std::string(54, '-') << "\n";
-    row(out, "fixed terms", t.fixed_bytes);
-    row(out, "left for KV", t.available_for_kv_bytes);
-    row(out, "demand (fixed + requested KV)", t.demand_bytes,
+    row(out, "KV cache, requested", t.kv_requested_bytes,
+        fmt("   %lld tokens x %lld seqs", static_cast<long long>(t.kv_tokens_per_sequence),
+            static_cast<long long>(s.max_num_seqs)));
+    if (t.kv_growing_requested_bytes != t.kv_requested_bytes) {
+        row(out, "  growing (full attention / MLA)", t.kv_growing_requested_bytes);
+        if (t.kv_sliding_requested_bytes) row(out, "  sliding window", t.kv_sliding_requested_bytes);
+        if (t.recurrent_state_requested_bytes) row(out, "  recurrent state", t.recurrent_state_requested_bytes);
+    }
+    row(out, "KV cache, granted", t.kv_granted_bytes);
+    row(out, "demand (non-KV + requested KV)", t.demand_bytes,
         t.budget_bytes > 0 ? fmt("   %.0f%% of budget", 100.0 * static_cast<double>(t.demand_bytes) /
                                                             static_cast<double>(t.budget_bytes))
                            : "");
-    row(out, "reserved (fixed + granted KV)", t.total_bytes);
+    row(out, "reserved (non-KV + granted KV)", t.total_bytes);
     row(out, "budget (mem-util x VRAM)", t.budget_bytes);
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
     out << "Limiting term: " << r.limiting_term << "\n";
     // floored: the pool holds 2.56 sequences, not a rounded-up 2.57 (matches the core's reason text)
-    out << fmt("Full-length sequences the pool holds: %.2f\n", std::floor(r.effective_max_num_seqs * 100.0) / 100.0);
+    out << fmt("Full-length requests the pool holds: %.2f\n", std::floor(r.terms.max_concurrency * 100.0) / 100.0);
     for (const auto& n : r.notes) out << "Note: " << n << "\n";
     for (const auto& d : r.diagnostics) {
         if (d.severity != kvcalc::Severity::error) out << severity_label(d.severity) << ": " << d.message << "\n";
     }
+    print_startup(out, r);
+}
+
+void print_startup(std::ostream& out, const kvcalc::Report& r) {
+    const auto& p = r.startup;
+    out << "\nPredicted start-up (" << p.engine_rules << ")\n";
+    if (p.available) {
+        if (r.engine == "llama.cpp") {
+            out << fmt("  llama_kv_cache: size = %.2f MiB, all devices\n",
+                       static_cast<double>(p.llama_cpp_kv_total_bytes) / 1048576.0);
+        } else {
+            out << fmt("  Available KV cache memory: %.2f GiB\n", p.available_kv_gib);
+            out << "  GPU KV cache size: " << p.gpu_kv_cache_tokens << " tokens\n";
+            out << fmt("  Maximum concurrency for %lld tokens per request: %.2fx\n",
+                       static_cast<long long>(r.settings.max_model_len), p.max_concurrency);
+            if (p.refuses_to_start) {
+                out << "  refuses to start";
+                if (p.estimated_max_model_len > 0)
+                    out << ": estimated maximum model length is " << p.estimated_max_model_len;
+                out << "\n";
+            }
+        }
+    }
+    for (const auto& n : p.notes) out << "  note: " << n << "\n";
+    out << "\nCommand:\n" << r.command << "\n";
 }
 
 void print_breakdown(std::ostream& out, const kvcalc::Report& r) {

@@ -12,6 +12,9 @@ namespace kvcli {
 /// and the diagnostics that are not errors.
 void print_report(std::ostream& out, const kvcalc::Report& r);
 
+/// The engine's predicted start-up lines (from the same plan as the verdict) and the start command.
+void print_startup(std::ostream& out, const kvcalc::Report& r);
+
 /// The cache-architecture breakdown and the layer buckets table (--kv-breakdown).
 void print_breakdown(std::ostream& out, const kvcalc::Report& r);
 

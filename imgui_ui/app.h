@@ -10,6 +10,7 @@
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
 
 namespace kvcalc::ui {
 
@@ -46,21 +47,9 @@ struct UiState {
     bool touch_input = false;         ///< the pointer is a finger this frame (set by the main loop)      ///< the press became a vertical drag: it scrolls, widgets ignore it
 };
 
-/// One GPU-shopping row: a catalog GPU × a card count at the current model and settings.
-struct ShopRow {
-    int gpu_index = 0;           ///< into gpu_catalog()
-    int cards = 1;               ///< tensor_parallel_size = gpus
-    bool valid = false;          ///< TP value accepted by the model and the scenario resolves
-    Verdict verdict = Verdict::fail;
-    std::int64_t max_model_len = 0;  ///< largest context that boots, 0 when none
-    std::string note;            ///< why invalid, or the limiting term
-};
-
-/// One point of the memory-vs-context curve (per card).
-struct CurvePoint {
-    std::int64_t max_model_len = 0;
-    std::int64_t demand_bytes = 0;
-};
+/// A GPU-shopping row and a demand-curve point, as the core hands them (kvcalc/sweeps.h).
+using ShopRow = kvcalc::ShopRow;
+using CurvePoint = kvcalc::CurvePoint;
 
 /// Results derived from the scenario besides the Report: solvers, shopping sweep, curve.
 struct Derived {

@@ -6,6 +6,7 @@
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
+#include "kvcalc/vllm_accounting.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "widgets.h"
@@ -157,6 +158,25 @@ bool panel_serving(App& app) {
     if (s.max_num_batched_tokens) {
         ImGui::SetNextItemWidth(em * 10);
         changed |= stepper("tokens##batched", &*s.max_num_batched_tokens, 1024, 256, 1 << 20);
+    }
+    if (s.engine.empty() || s.engine == "vllm") {  // whose start-up accounting prices uncalibrated models
+        const std::string shown = s.vllm_version.empty() ? std::string("newest (") + vllm_eras().back().id + ")"
+                                                         : s.vllm_version;
+        ImGui::SetNextItemWidth(em * 10);
+        if (ImGui::BeginCombo("vLLM version", shown.c_str())) {
+            if (ImGui::Selectable("newest", s.vllm_version.empty())) {
+                s.vllm_version.clear();
+                changed = true;
+            }
+            for (const VllmEraRules& e : vllm_eras())
+                if (ImGui::Selectable(e.id, s.vllm_version == e.id)) {
+                    s.vllm_version = e.id;
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+        help_marker("Release whose start-up accounting (sampler, CUDA graphs, defaults) prices models without a "
+                    "calibrated fit.");
     }
     changed |= drafter_picker(s, model);
     if (changed) s.compose.clear();  // a hand edit means the settings are no longer exactly the preset

@@ -32,6 +32,12 @@ const ModelSpec* find_model(std::string_view id) {
     return nullptr;
 }
 
+std::shared_ptr<const ModelSpec> shared_catalog_model(std::string_view id) {
+    const ModelSpec* m = find_model(id);
+    // Aliasing constructor with an empty owner: a non-null pointer to an entry of the static catalog.
+    return m ? std::shared_ptr<const ModelSpec>(std::shared_ptr<const void>(), m) : nullptr;
+}
+
 const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model) {
     static const std::vector<std::vector<LayerGroup>> groups = [] {
         std::vector<std::vector<LayerGroup>> out;

@@ -102,7 +102,11 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const json& st, const 
     const WeightsEstimate w = estimate_weights(count_parameters(cfg.spec, cfg.arch), cfg.arch, str(st, "weights_dtype", "auto"));
     const auto weights = static_cast<std::int64_t>(w.bytes / f.tensor_parallel_size);
     const VllmAccounting a = vllm_account(vllm_profile_dims(spec), vllm_device(*gpu), f, *era, weights, false);
-    rc.add("torch_peak_gib", static_cast<double>(a.torch_peak_bytes) / kGiB, 0.1);
+    // 0.1 GiB is what the dense text models of the v0.19 and v0.11 logs support; MoE / multimodal paths and V0's
+    // max_model_len-long profile fit within 0.2 / 0.15 (reference/vllm-startup-accounting.md §3.2, §8.4).
+    const VllmProfileDims dims = vllm_profile_dims(spec);
+    const double peak_tol = dims.num_experts > 0 || dims.multimodal ? 0.2 : (*era == VllmEra::v0 ? 0.15 : 0.1);
+    rc.add("torch_peak_gib", static_cast<double>(a.torch_peak_bytes) / kGiB, peak_tol);
     rc.add("non_torch_gib", static_cast<double>(a.non_torch_bytes) / kGiB, 0.25);
     rc.add("cudagraph_estimate_gib", static_cast<double>(a.cudagraph_bytes) / kGiB, 0.15);
     const double avail = num(run, "available_kv_gib", NAN);

@@ -34,7 +34,9 @@ int dtype_bytes(const std::string& name) {
 
 struct Attn {
     int heads = 0, kv_heads = 0, head_dim = 0;
-    int global_kv_heads = 0, global_head_dim = 0;
+    int head_dim_v = 0;                  ///< V head size (v_head_dim when not MLA), else head_dim
+    int global_kv_heads = 0, global_head_dim = 0, global_head_dim_v = 0;  ///< full layers (Gemma 4 global_*)
+    int swa_kv_heads = 0, swa_head_dim = 0, swa_head_dim_v = 0;           ///< sliding layers (MiMo-V2 swa_*)
     int kv_tensors = 2;
     std::int64_t window = 0;
     bool window_covers_context = false;  ///< sliding_window ≥ max_position_embeddings: nothing ever slides out
@@ -90,6 +92,16 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     a.global_kv_heads =
         as_int(keys.integer({"num_global_key_value_heads"}, "num_global_key_value_heads", 1, kMaxHeads), a.kv_heads);
     a.global_head_dim = as_int(keys.integer({"global_head_dim"}, "global_head_dim", 1, kMaxDim), a.head_dim);
+    // V head size apart from K (MiMo-V2: 192 / 128). For MLA configs v_head_dim is the latent's V width instead.
+    std::string mla_path;
+    const bool mla = keys.raw({"kv_lora_rank"}, mla_path) != nullptr;
+    a.head_dim_v = mla ? a.head_dim : as_int(keys.integer({"v_head_dim"}, "v_head_dim", 1, kMaxDim), a.head_dim);
+    const int head_dim_v = a.head_dim_v;
+    a.global_head_dim_v = a.global_head_dim == a.head_dim ? head_dim_v : a.global_head_dim;
+    a.swa_kv_heads = as_int(keys.integer({"swa_num_key_value_heads"}, "swa_num_key_value_heads", 1, kMaxHeads), a.kv_heads);
+    a.swa_head_dim = as_int(keys.integer({"swa_head_dim"}, "swa_head_dim", 1, kMaxDim), a.head_dim);
+    a.swa_head_dim_v = as_int(keys.integer({"swa_v_head_dim"}, "swa_v_head_dim", 1, kMaxDim),
+                              a.swa_head_dim == a.head_dim ? head_dim_v : a.swa_head_dim);
     const bool k_eq_v = keys.boolean({"attention_k_eq_v"}, "attention_k_eq_v").value_or(false);
     a.kv_tensors = k_eq_v ? 1 : 2;
     a.window = keys.integer({"sliding_window", "attention_window_size"}, "sliding_window", 1, kMaxTokens).value_or(0);
@@ -150,6 +162,7 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
             keys.integer({"moe_intermediate_size", "expert_intermediate_size"}, "moe_intermediate_size", 1, kMaxDim),
             h.intermediate_size);
     }
+    h.moe_latent_size = as_int(keys.integer({"moe_latent_size"}, "moe_latent_size", 1, kMaxDim));
     h.n_shared_experts = as_int(keys.integer({"n_shared_experts", "num_shared_experts"}, "n_shared_experts", 0, 100000));
     h.shared_expert_intermediate_size = as_int(keys.integer(
         {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size"}, "shared_expert_intermediate_size",
@@ -159,6 +172,10 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     h.interleave_moe_layer_step =
         as_int(keys.integer({"interleave_moe_layer_step"}, "interleave_moe_layer_step", 1, kMaxLayers));
     h.first_k_dense_replace = as_int(keys.integer({"first_k_dense_replace"}, "first_k_dense_replace", 0, kMaxLayers));
+    std::string freq_path;
+    if (const nlohmann::json* f = keys.raw({"moe_layer_freq"}, freq_path); f && f->is_array()) {
+        for (const auto& e : *f) h.moe_layer_freq.push_back(e.is_number_integer() && e.get<std::int64_t>() != 0 ? 1 : 0);
+    }
     auto tie = keys.boolean({"tie_word_embeddings"}, "tie_word_embeddings");
     const bool gemma = h.model_type.rfind("gemma", 0) == 0;
     h.tie_word_embeddings = tie.value_or(gemma);
@@ -319,7 +336,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
         const MixerKind k = pattern.kinds[i];
         if (k == MixerKind::sliding && a.window_covers_context && at(pattern.windows, i, std::int64_t{0}) == 0) {
             // Same K/V shape as the sliding layer, kept for the whole context.
-            s.layers.emplace_back(FullAttention{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors});
+            s.layers.emplace_back(FullAttention{a.swa_kv_heads, a.swa_head_dim, a.swa_head_dim_v, a.kv_tensors});
             continue;
         }
         if (k == MixerKind::full || k == MixerKind::sliding || k == MixerKind::chunked) need_attention = true;
@@ -328,7 +345,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
             s.layers.emplace_back(MlaLatent{h.kv_lora_rank, h.qk_rope_head_dim, h.index_head_dim});
         } else if (k == MixerKind::full) {
             s.layers.emplace_back(FullAttention{at(pattern.kv_heads, i, a.global_kv_heads), a.global_head_dim,
-                                                a.global_head_dim, a.kv_tensors});
+                                                a.global_head_dim_v, a.kv_tensors});
         } else if (k == MixerKind::sliding) {
             const std::int64_t window = at(pattern.windows, i, a.window);
             if (window <= 0) {
@@ -337,7 +354,8 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
                            "missing: add sliding_window (tokens)");
             }
             s.layers.emplace_back(
-                SlidingWindow{at(pattern.kv_heads, i, a.kv_heads), a.head_dim, a.head_dim, a.kv_tensors, window});
+                SlidingWindow{at(pattern.kv_heads, i, a.swa_kv_heads), a.swa_head_dim, a.swa_head_dim_v, a.kv_tensors,
+                              window});
         } else if (k == MixerKind::chunked) {
             const auto chunk = keys.integer({"attention_chunk_size"}, "attention_chunk_size", 1, kMaxTokens);
             if (!chunk) {
@@ -346,7 +364,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
                            "is missing: add attention_chunk_size (tokens, 8192 for Llama 4)");
                 return;
             }
-            s.layers.emplace_back(ChunkedLocalAttention{a.kv_heads, a.head_dim, a.head_dim, a.kv_tensors, *chunk});
+            s.layers.emplace_back(ChunkedLocalAttention{a.kv_heads, a.head_dim, a.head_dim_v, a.kv_tensors, *chunk});
         } else if (k == MixerKind::conv) {
             if (h.conv_l_cache == 0) {
                 keys.error("missing_key", keys.prefix() + "conv_L_cache",

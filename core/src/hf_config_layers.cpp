@@ -191,6 +191,26 @@ bool from_llama4(KeyReader& keys, int n, LayerPattern& p) {
     return true;
 }
 
+/// MiMo-V2 `hybrid_layer_pattern`: one 0/1 per layer, 1 = sliding-window attention (with the swa_* head
+/// sizes), 0 = global (vLLM / transformers MiMoV2 attention: is_swa = hybrid_layer_pattern[i] == 1).
+bool from_hybrid_layer_pattern(KeyReader& keys, int n, LayerPattern& p) {
+    std::string path;
+    const nlohmann::json* v = keys.raw({"hybrid_layer_pattern"}, path);
+    if (!v) return false;
+    if (!v->is_array() || static_cast<int>(v->size()) != n) {
+        keys.error("layer_count_mismatch", path,
+                   path + " must list one 0/1 per layer (num_hidden_layers " + std::to_string(n) + ")");
+        return true;
+    }
+    p.kinds.assign(n, MixerKind::full);
+    for (int i = 0; i < n; ++i) {
+        const auto& e = (*v)[static_cast<std::size_t>(i)];
+        if (e.is_number_integer() && e.get<std::int64_t>() == 1) p.kinds[i] = MixerKind::sliding;
+    }
+    keys.note_source("layer pattern", "config.json: " + path + " (1 = sliding window)");
+    return true;
+}
+
 bool from_jamba_period(KeyReader& keys, int n, LayerPattern& p) {
     auto period = keys.integer({"attn_layer_period"}, "attention layer period", 1, 100000);
     if (!period) return false;
@@ -245,7 +265,8 @@ bool from_sliding_keys(KeyReader& keys, int n, const std::string& model_type, bo
 LayerPattern resolve_layer_pattern(KeyReader& keys, int n, const std::string& model_type, bool has_window) {
     LayerPattern p;
     if (from_layer_types(keys, n, p) || from_hybrid_override_pattern(keys, n, p) ||
-        from_block_configs(keys, n, heads_of(keys), hidden_of(keys), p) || from_jamba_period(keys, n, p)) {
+        from_block_configs(keys, n, heads_of(keys), hidden_of(keys), p) || from_hybrid_layer_pattern(keys, n, p) ||
+        from_jamba_period(keys, n, p)) {
         return p;
     }
     const LayerRule rule = keys.traits() ? keys.traits()->layer_rule : LayerRule::from_keys;

@@ -24,7 +24,7 @@ struct LayerPattern {
 };
 
 /// Resolves the per-layer mixer kind for `num_layers` layers from (first match wins): `layer_types`,
-/// `hybrid_override_pattern` (Nemotron-H), `block_configs` (DeciLM / Nemotron-NAS),
+/// `hybrid_override_pattern` (Nemotron-H), `block_configs` (DeciLM / Nemotron-NAS), `hybrid_layer_pattern` (MiMo-V2),
 /// `attn_layer_period`/`attn_layer_offset` (Jamba), the model_type's layer rule (model_traits.h: Falcon-H1
 /// parallel, Llama 4 chunked, Gemma 2 / gpt-oss alternating), `full_attention_interval` (Qwen3-Next),
 /// `use_sliding_window`/`max_window_layers` (Qwen2/3), `sliding_window_pattern` (Gemma 3, Cohere 2), a bare

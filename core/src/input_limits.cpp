@@ -1,6 +1,11 @@
 // check_model_limits: every number of a user-supplied model inside the ranges of input_limits.h.
 #include "kvcalc/input_limits.h"
 
+#include "kvcalc/checked_math.h"
+#include "kvcalc/deployment.h"
+#include "kvcalc/kv_format.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
@@ -87,8 +92,6 @@ struct Checker {
     }
 };
 
-bool keeps_cache(const LayerCache& c) { return !std::holds_alternative<NoCache>(c); }
-
 }  // namespace
 
 std::int64_t model_head_dim(const ModelSpec& m) {
@@ -114,6 +117,18 @@ bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bp
                      " tokens is too large an estimate: at the schema's limits (2^27 tokens × 65,536 sequences) it "
                      "would pass 2^58 bytes; lower the layers or the head dim, or raise the ratio"});
     return false;
+}
+
+bool load_beyond_limits(const Deployment& d, const Load& load) {
+    const ModelFootprint& f = d.footprint;
+    const long double tokens = static_cast<long double>(load.max_model_len) + static_cast<long double>(d.kv_extra_tokens);
+    const long double seqs = static_cast<long double>(load.max_num_seqs);
+    const long double per_token = static_cast<long double>(f.growing_x400_per_token) / kBpeDenominator +
+                                  static_cast<long double>(f.sliding_x400_per_token_window) / kBpeDenominator;
+    // × 2: llama.cpp keeps recurrent state and conv in fp32 where the footprint may price bf16.
+    const long double per_card = per_token * tokens * seqs + 2.0L * static_cast<long double>(f.state_bytes_per_sequence) * seqs;
+    const long double all_ranks = per_card * std::max(1, d.settings.tensor_parallel_size);
+    return all_ranks >= static_cast<long double>(kMaxBytes);
 }
 
 bool check_model_limits(const ModelSpec& m, const std::string& path, Diagnostics& d) {
@@ -159,14 +174,6 @@ bool check_model_limits(const ModelSpec& m, const std::string& path, Diagnostics
     }
     c.layers(p + "layers", m.layers);
     c.layers(p + "parallel_caches", m.parallel_caches);
-    bool any_cache = m.measured_kv_growing_bytes_per_token_tp1_bf16.has_value();
-    for (const auto& x : m.layers) any_cache = any_cache || keeps_cache(x);
-    for (const auto& x : m.parallel_caches) any_cache = any_cache || keeps_cache(x);
-    if (!any_cache && n > 0)
-        c.fail("no_cache_layers", p + "layers",
-               "no layer of the model keeps a KV cache or a recurrent state (all " + std::to_string(n) +
-                   " layers keep nothing), so its KV would be priced at 0: check the layer kinds (layer_types, "
-                   "num_kv_shared_layers)");
     if (c.errors > kMaxErrors)
         d.push_back({Severity::error, "too_many_errors", path,
                      std::to_string(c.errors - kMaxErrors) + " more problems in " + path + " not listed"});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
@@ -18,50 +19,58 @@ int kv_heads_per_rank(int heads, int tp) {
 
 namespace {
 
-// Heads that TP has to split for one layer; 0 when the layer has no TP constraint.
-int tp_heads(const LayerCache& c) {
-    return std::visit(
-        [](const auto& x) -> int {
-            using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow> ||
-                          std::is_same_v<T, ChunkedLocalAttention>)
-                return x.num_key_value_heads;
-            else if constexpr (std::is_same_v<T, RecurrentState>)
-                return x.num_heads;
-            else
-                return 0;
-        },
-        c);
+/// Why `tp` cannot split `m`'s heads; empty when it can. Attention and linear-attention heads are sharded and
+/// must divide evenly; KV heads are sharded or, when TP is a multiple of them, replicated (vLLM
+/// QKVParallelLinear num_kv_head_replicas). MLA latents and layers without cache put no constraint.
+std::string tp_reason(const std::vector<LayerGroup>& groups, const ModelSpec& m, int tp) {
+    if (tp < 1 || tp > kMaxTensorParallel) return "kvcalc prices 1 to 8 GPUs per engine";
+    const std::string t = std::to_string(tp);
+    if (m.num_attention_heads > 0 && m.num_attention_heads % tp != 0)
+        return std::to_string(m.num_attention_heads) + " attention heads are not divisible by " + t;
+    for (const auto& g : groups) {
+        auto kv = [&](int heads) -> std::string {
+            if (kv_heads_per_rank(heads, tp) > 0) return {};
+            return std::to_string(heads) + " KV heads neither divide by " + t + " nor divide it";
+        };
+        const std::string why = std::visit(
+            overloaded{
+                [](const NoCache&) { return std::string(); },
+                [](const MlaLatent&) { return std::string(); },
+                [&](const FullAttention& a) { return kv(a.num_key_value_heads); },
+                [&](const SlidingWindow& w) { return kv(w.num_key_value_heads); },
+                [&](const ChunkedLocalAttention& k) { return kv(k.num_key_value_heads); },
+                [&](const RecurrentState& r) {
+                    return r.num_heads % tp == 0 ? std::string()
+                                                 : std::to_string(r.num_heads) +
+                                                       " linear-attention heads are not divisible by " + t;
+                },
+            },
+            g.cache);
+        if (!why.empty()) return why;
+    }
+    return {};
 }
 
 bool tp_fits(const std::vector<LayerGroup>& groups, const ModelSpec& m, int tp) {
-    if (tp < 1 || tp > kMaxTensorParallel) return false;
-    if (m.num_attention_heads > 0 && m.num_attention_heads % tp != 0) return false;
-    for (const auto& g : groups) {
-        const LayerCache& c = g.cache;
-        const int h = tp_heads(c);
-        if (h == 0) continue;
-        if (std::holds_alternative<RecurrentState>(c)) {
-            if (h % tp != 0) return false;  // linear-attention heads are sharded, never replicated
-        } else if (kv_heads_per_rank(h, tp) == 0) {
-            return false;
-        }
-    }
-    return true;
+    return tp_reason(groups, m, tp).empty();
 }
 
 }  // namespace
 
 namespace {
-// Equality without std::variant's visitation table (this runs once per layer on every prediction).
+// Equality of two layer caches of the same alternative (the index is compared first).
 bool same_layer(const LayerCache& a, const LayerCache& b) {
     if (a.index() != b.index()) return false;
-    if (const auto* x = std::get_if<FullAttention>(&a)) return *x == *std::get_if<FullAttention>(&b);
-    if (const auto* x = std::get_if<SlidingWindow>(&a)) return *x == *std::get_if<SlidingWindow>(&b);
-    if (const auto* x = std::get_if<RecurrentState>(&a)) return *x == *std::get_if<RecurrentState>(&b);
-    if (const auto* x = std::get_if<MlaLatent>(&a)) return *x == *std::get_if<MlaLatent>(&b);
-    if (const auto* x = std::get_if<ChunkedLocalAttention>(&a)) return *x == *std::get_if<ChunkedLocalAttention>(&b);
-    return true;  // NoCache
+    return std::visit(
+        overloaded{
+            [&](const NoCache&) { return true; },
+            [&](const FullAttention& x) { return x == std::get<FullAttention>(b); },
+            [&](const SlidingWindow& x) { return x == std::get<SlidingWindow>(b); },
+            [&](const ChunkedLocalAttention& x) { return x == std::get<ChunkedLocalAttention>(b); },
+            [&](const MlaLatent& x) { return x == std::get<MlaLatent>(b); },
+            [&](const RecurrentState& x) { return x == std::get<RecurrentState>(b); },
+        },
+        a);
 }
 }  // namespace
 
@@ -85,6 +94,16 @@ std::vector<LayerGroup> group_layers(const ModelSpec& model) {
     return out;
 }
 
+std::vector<TpOption> tensor_parallel_options(const ModelSpec& model) {
+    const auto groups = group_layers(model);
+    std::vector<TpOption> out;
+    for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
+        std::string why = tp_reason(groups, model, tp);
+        out.push_back({tp, why.empty(), std::move(why)});
+    }
+    return out;
+}
+
 std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model) {
     const auto groups = group_layers(model);
     std::vector<int> out;
@@ -101,10 +120,7 @@ Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<Laye
     if (tp_fits(groups, model, tp)) return {};
     std::string valid;
     for (int v : valid_tensor_parallel_sizes(model)) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
-    std::string why = (tp < 1 || tp > kMaxTensorParallel)
-                          ? "kvcalc prices 1 to 8 GPUs per engine"
-                          : "it does not split the model's heads (KV heads per rank must be heads/TP, or 1 when TP "
-                            "is a multiple of the KV heads; attention and linear-attention heads must divide evenly)";
+    const std::string why = tp_reason(groups, model, tp);
     return {{Severity::error, "tp_invalid", "tensor_parallel_size",
              "tensor_parallel_size " + std::to_string(tp) + " is not valid for " + model.id + ": " + why +
                  ". Valid values: " + (valid.empty() ? std::string("none") : valid)}};
@@ -112,39 +128,47 @@ Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<Laye
 
 LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp) {
     LayerFootprint f;
-    std::visit(
-        [&](const auto& x) {
-            using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, FullAttention>) {
-                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
-                f.growing_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
-            } else if constexpr (std::is_same_v<T, SlidingWindow>) {
-                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
-                f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
-                f.window_tokens = x.sliding_window;
-            } else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) {
-                // Priced like a window of one chunk: what a sequence keeps once it is past its first chunk.
-                const std::int64_t dims = std::int64_t{x.head_dim_k} + (x.k_v_tensors == 2 ? x.head_dim_v : 0);
-                f.window_x400_per_token = std::int64_t{kv_heads_per_rank(x.num_key_value_heads, tp)} * dims * format.bpe_x400;
-                f.window_tokens = x.attention_chunk_size;
-            } else if constexpr (std::is_same_v<T, MlaLatent>) {
-                f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
-                if (x.index_head_dim > 0) {
-                    // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent in fp8
-                    // with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer adds its
-                    // indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the cache dtype.
-                    constexpr std::int64_t q = 128;
-                    if (format.bpe_x400 == kBpeDenominator)
-                        f.growing_x400_per_token =
-                            (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
-                    f.growing_x400_per_token += (std::int64_t{x.index_head_dim} + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
-                }
-            } else if constexpr (std::is_same_v<T, RecurrentState>) {
-                f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
-                                             ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
-            }
-        },
-        cache);
+    auto attention_x400 = [&](int heads, int head_dim_k, int head_dim_v, int tensors) {
+        const std::int64_t dims = std::int64_t{head_dim_k} + (tensors == 2 ? head_dim_v : 0);
+        return std::int64_t{kv_heads_per_rank(heads, tp)} * dims * format.bpe_x400;
+    };
+    std::visit(overloaded{
+                   [](const NoCache&) {},
+                   [&](const FullAttention& x) {
+                       f.growing_x400_per_token =
+                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                   },
+                   [&](const SlidingWindow& x) {
+                       f.window_x400_per_token =
+                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                       f.window_tokens = x.sliding_window;
+                   },
+                   [&](const ChunkedLocalAttention& x) {
+                       // Priced like a window of one chunk: what a sequence keeps once it is past its first chunk.
+                       f.window_x400_per_token =
+                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                       f.window_tokens = x.attention_chunk_size;
+                   },
+                   [&](const MlaLatent& x) {
+                       f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
+                       if (x.index_head_dim > 0) {
+                           // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent
+                           // in fp8 with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer
+                           // adds its indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
+                           constexpr std::int64_t q = 128;
+                           if (format.bpe_x400 == kBpeDenominator)
+                               f.growing_x400_per_token =
+                                   (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
+                           f.growing_x400_per_token +=
+                               (x.index_head_dim + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+                       }
+                   },
+                   [&](const RecurrentState& x) {
+                       f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
+                                                    ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
+                   },
+               },
+               cache);
     return f;
 }
 

@@ -87,17 +87,46 @@ struct Counter {
         }
     }
 
+    /// Nemotron-H: one block per layer. '-' is a non-gated squared-ReLU MLP (up + down); 'E' a MoE block of
+    /// n_routed_experts such MLPs of moe_intermediate_size, one shared MLP of moe_shared_expert_intermediate_size
+    /// and a sigmoid router with a correction bias (transformers/vLLM NemotronHMLP, NemotronHMoE).
+    void nemotron_h_block(int layer) {
+        const char c = static_cast<std::size_t>(layer) < h.layer_blocks.size() ? h.layer_blocks[layer] : '-';
+        if (c == '-') {
+            p.dense_mlp += 2 * hidden() * h.intermediate_size;
+        } else if (c == 'E') {
+            const i64 e = s.num_experts;
+            // Latent MoE (Nemotron 3 Super, moe_latent_size): experts map latent → inter → latent, with one
+            // hidden → latent and one latent → hidden projection per block.
+            const i64 d = h.moe_latent_size > 0 ? h.moe_latent_size : hidden();
+            p.routed_experts += e * 2 * d * h.moe_intermediate_size;
+            if (h.moe_latent_size > 0) p.shared_experts += 2 * hidden() * h.moe_latent_size;
+            p.shared_experts += 2 * hidden() * h.shared_expert_intermediate_size;
+            p.router += hidden() * e + e;
+        }
+    }
+
+    /// Whether `layer` carries routed experts: DeepSeek first_k_dense_replace, a moe_layer_freq list, or Llama 4's
+    /// interleave_moe_layer_step (moe_layers = range(step − 1, n, step), Llama4TextConfig).
+    bool is_moe_layer(int layer) const {
+        if (s.num_experts <= 0 || layer < h.first_k_dense_replace) return false;
+        if (static_cast<std::size_t>(layer) < h.moe_layer_freq.size()) return h.moe_layer_freq[layer] != 0;
+        if (h.interleave_moe_layer_step > 1) return (layer + 1) % h.interleave_moe_layer_step == 0;
+        return true;
+    }
+
     void mlp(int layer) {
-        const bool nemotron_h = h.model_type == "nemotron_h";
-        if (nemotron_h) {  // one block per layer: only '-' layers carry a (non-gated, squared-ReLU) MLP
-            if (std::holds_alternative<NoCache>(s.layers[static_cast<std::size_t>(layer)])) {
-                p.dense_mlp += 2 * hidden() * h.intermediate_size;
-            }
+        if (h.model_type == "nemotron_h") {
+            nemotron_h_block(layer);
             return;
         }
-        const bool moe = s.num_experts > 0 && layer >= h.first_k_dense_replace;
-        if (!moe) {
-            p.dense_mlp += 3 * hidden() * h.intermediate_size;
+        if (!h.layer_mlp_widths.empty()) {  // DeciLM block_configs: a per-layer width, none, or a linear
+            const int w = static_cast<std::size_t>(layer) < h.layer_mlp_widths.size() ? h.layer_mlp_widths[layer] : 0;
+            p.dense_mlp += w > 0 ? 3 * hidden() * w : (w < 0 ? hidden() * hidden() : 0);
+            return;
+        }
+        if (!is_moe_layer(layer)) {
+            p.dense_mlp += 3 * hidden() * (h.dense_intermediate_size > 0 ? h.dense_intermediate_size : h.intermediate_size);
             return;
         }
         const i64 e = s.num_experts;
@@ -108,6 +137,9 @@ struct Counter {
         if (h.shared_expert_intermediate_size > 0) {
             p.shared_experts += 3 * hidden() * h.shared_expert_intermediate_size + hidden();
         }
+        // Llama 4: every MoE layer also runs one shared expert as wide as a routed one (modeling_llama4.py
+        // Llama4TextMoe.shared_expert); the config has no key for it.
+        if (h.model_type.rfind("llama4", 0) == 0) p.shared_experts += 3 * hidden() * h.moe_intermediate_size;
     }
 };
 
@@ -133,6 +165,7 @@ ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arc
     const bool gemma = arch.model_type.rfind("gemma", 0) == 0;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         c.mixer(spec.layers[i]);
+        if (i < arch.layer_linear_attention.size() && arch.layer_linear_attention[i]) c.p.attention += hidden * hidden;
         if (i < spec.parallel_caches.size()) c.mixer(spec.parallel_caches[i]);
         c.mlp(static_cast<int>(i));
         c.p.norms += (gemma ? 4 : 2) * hidden;

@@ -1,4 +1,4 @@
-// predict(): resolve, compute the per-card terms, classify, explain, break down.
+// predict(): resolve, evaluate the per-card terms at the load, classify, explain, break down, start-up lines.
 #include "kvcalc/predict.h"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "kvcalc/checked_math.h"
 #include "kvcalc/input_limits.h"
+#include "kvcalc/solver.h"
 #include "kvcalc/units.h"
 #include "predict_internal.h"
 
@@ -39,19 +40,18 @@ std::string gb(std::int64_t bytes) {
     return two_decimals(h) + " GB";
 }
 
-std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
+std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const char* engine) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
         return "fixed terms " + gb(t.fixed_bytes) + " exceed the budget " + gb(t.budget_bytes) +
                " (gpu_memory_utilization × VRAM): nothing is left for KV";
     if (v == Verdict::fail)
         return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
-               "sequence needs " + gb(t.kv_one_sequence_bytes) + ": vLLM refuses to start";
-    if (t.kv_growing_requested_bytes > t.available_for_kv_bytes) {
-        const std::int64_t ratio_x100 =
-            t.kv_one_sequence_bytes > 0 ? t.available_for_kv_bytes * 100 / t.kv_one_sequence_bytes : 0;
+               "request needs " + gb(t.kv_one_sequence_bytes) + ": " + engine + " refuses to start";
+    if (t.kv_requested_bytes > t.available_for_kv_bytes) {
+        const auto ratio_x100 = static_cast<std::int64_t>(t.max_concurrency * 100);
         std::string out;
         out.reserve(128);
-        out.append("requested KV ").append(gb(t.kv_growing_requested_bytes)).append(" is capped to ");
+        out.append("requested KV ").append(gb(t.kv_requested_bytes)).append(" is capped to ");
         out.append(gb(t.available_for_kv_bytes)).append(": about ").append(two_decimals(ratio_x100));
         out.append(" full-length sequences fit at once (max_num_seqs ").append(std::to_string(seqs)).append(")");
         return out;
@@ -63,7 +63,8 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs) {
            gb(t.budget_bytes) + " budget";
 }
 
-void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t, std::vector<std::string>& notes) {
+void add_notes(const Scenario& s, const Deployment& r, const Load& load, const BudgetTerms& t,
+               std::vector<std::string>& notes) {
     const ResolvedSettings& set = r.settings;
     const ModelSpec& m = *r.model;
     const KvFormat& f = *r.format;
@@ -76,11 +77,11 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
     if (f.id == KvFormatId::turboquant_3bit_nc) {
         if (r.footprint.num_recurrent_layers == 0)
             notes.push_back(std::string(f.hardware_note) + "; " + m.id + " has no DeltaNet layers");
-        else if (qwen_hybrid && set.vram_bytes < 24 * kBytesPerGib)
+        else if (qwen_hybrid && load.vram_bytes < 24 * kBytesPerGib)
             notes.push_back("TQ3 KV on cards under 24 GB raises the GDN activation peak (Cliff 2 at ~90K on 20 GB "
                             "cards): consider fp8_e5m2 (seed 003/000, HARDWARE.md)");
     }
-    if (qwen_hybrid && set.max_model_len > 50000 && set.tensor_parallel_size == 1 && f.id != KvFormatId::fp16)
+    if (qwen_hybrid && load.max_model_len > 50000 && set.tensor_parallel_size == 1 && f.id != KvFormatId::fp16)
         notes.push_back("single-card prompts above 50K tokens are Cliff 2 territory for the DeltaNet forward pass "
                         "(seed 000 CLIFFS)");
     if (r.gpu) {
@@ -89,38 +90,39 @@ void add_notes(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& 
     } else if (f.min_sm_x10 > 0) {
         notes.push_back(std::string("hardware: ") + f.hardware_note);
     }
+    for (const auto& n : r.plan_notes) notes.push_back(n);
     if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
         r.footprint.num_recurrent_layers == 0)
         notes.push_back("no KV cache; weights only: " + m.id +
                         " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
                         "max_num_seqs change only its activations");
     if (r.engine != EngineId::vllm)
-        notes.push_back(std::string("engine ") + detail::engine_name(r.engine) +
+        notes.push_back(std::string("engine ") + engine_info(r.engine).name +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
-    else if (r.uncalibrated_overheads)
+    else if (r.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
+        const VllmAccounting& a = r.non_kv.accounting;
         notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
                         two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
-                        gib_text(r.vllm_accounting.cuda_total_bytes) +
-                        (r.vllm_device.cuda_total_estimated ? ", estimated" : "") + "), torch peak " +
-                        gib_text(r.vllm_accounting.torch_peak_bytes) + ", non-torch " +
-                        gib_text(r.vllm_accounting.non_torch_bytes) + ", CUDA graphs " +
-                        gib_text(r.vllm_accounting.cudagraph_bytes) +
-                        (r.vllm_accounting.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
-                        gib_text(r.error_band_bytes) + " per card: " + r.vllm_accounting.band_basis);
+                        gib_text(a.cuda_total_bytes) + (r.non_kv.device.cuda_total_estimated ? ", estimated" : "") +
+                        "), torch peak " + gib_text(a.torch_peak_bytes) + ", non-torch " +
+                        gib_text(a.non_torch_bytes) + ", CUDA graphs " + gib_text(a.cudagraph_bytes) +
+                        (a.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
+                        gib_text(r.non_kv.error_band_bytes) + " per card: " + a.band_basis);
+    }
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
-    if (t.kv_growing_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_growing_requested_bytes * 3 / 2)
+    if (t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
         notes.push_back("KV is cheap here: the pool could hold " + gb(t.available_for_kv_bytes) + ", " +
-                        gb(t.kv_growing_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
+                        gb(t.kv_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
     if (set.tensor_parallel_size > 4)
         notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
     if (s.include_draft_kv || s.compressed_layers > 0 || s.indexer_ratio_layers > 0)
         notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
 }
 
-CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const BudgetTerms& t) {
+CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load& load, const BudgetTerms& t) {
     const ResolvedSettings& set = r.settings;
     const int tp = set.tensor_parallel_size;
     CacheBreakdown b;
@@ -133,23 +135,23 @@ CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const
             if (std::holds_alternative<MlaLatent>(g.cache)) b.layout = "mla";
     }
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
-    b.sliding_kv_bytes = t.kv_sliding_bytes;
-    b.recurrent_state_bytes = t.recurrent_state_bytes;
+    b.sliding_kv_bytes = t.kv_sliding_requested_bytes;
+    b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
     // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
-    // the model's. Saturating: predict() rejects a breakdown at or above kMaxBytes by name.
+    // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
     const std::int64_t head_dim = model_head_dim(*r.model);
     const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
     const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
     const std::int64_t compressed_per_seq = sat_ceil_div(
-        sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (set.max_model_len / s.compression_ratio), compressed_dim),
+        sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio), compressed_dim),
                 r.format->bpe_x400),
         kBpeDenominator);
-    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, set.max_num_seqs), tp);
+    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, load.max_num_seqs), tp);
     const std::int64_t indexer_per_seq = sat_ceil_div(
-        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (set.max_model_len / s.indexer_compress_ratio), indexer_dim),
+        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
                 indexer_bpe_x400(s.indexer_format)),
         kBpeDenominator);
-    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, set.max_num_seqs), tp);
+    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, load.max_num_seqs), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
     b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
                                sat_add(b.indexer_bytes, b.draft_kv_bytes));
@@ -157,60 +159,49 @@ CacheBreakdown breakdown_for(const Scenario& s, const ResolvedScenario& r, const
 }
 
 // Error naming the input behind a byte count at or above kMaxBytes (2^60 B per card), the bound below which no
-// sum of terms, and no engine rule's padded variant of them, can overflow int64. No real request is near it.
-bool too_large(const BudgetTerms& t, const CacheBreakdown& b, const ResolvedSettings& set, Diagnostics& d) {
-    const char* field = nullptr;
-    std::string what;
-    if (t.demand_bytes >= kMaxBytes) {
-        const std::string term = largest_term(t);
-        field = term == "recurrent_state" ? "max_num_seqs"
-                : term == "activation"    ? "max_num_batched_tokens"
-                                          : "max_model_len";
-        what = "the " + term + " term (max_model_len " + std::to_string(set.max_model_len) + " × max_num_seqs " +
-               std::to_string(set.max_num_seqs) + " for this model)";
-    } else if (b.subtotal_bytes >= kMaxBytes) {
-        field = b.indexer_bytes > b.compressed_kv_bytes ? "indexer_ratio_layers" : "compressed_layers";
-        what = std::string("the ") + field + " breakdown estimate";
-    } else {
-        return false;
-    }
+// sum of terms, and no engine rule's variant of them, can overflow int64 (input_limits.h). No real request is
+// near it: a GPU has < 2^38 B.
+bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
+    if (t.demand_bytes < kMaxBytes) return false;
+    const std::string term = largest_term(t);
+    const char* field = term == "recurrent_state" ? "max_num_seqs" : term == "activation" ? "max_num_batched_tokens"
+                                                                                             : "max_model_len";
     d.push_back({Severity::error, "too_large", field,
-                 what + " needs at least 2^60 bytes (1.15 EB) per card, the most kvcalc computes without "
-                 "overflow: lower max_model_len or max_num_seqs (a real GPU has < 2^38 bytes)"});
+                 "max_model_len " + std::to_string(load.max_model_len) + " × max_num_seqs " +
+                     std::to_string(load.max_num_seqs) + " needs at least 2^60 bytes (1.15 EB) per card for this model (" +
+                     term + "), the most kvcalc computes without overflow: lower max_model_len or max_num_seqs"});
     return true;
 }
 
 }  // namespace
 
-Report predict(const Scenario& scenario) {
+Report predict(const Scenario& scenario, const Deployment& d, const Load& load) {
     Report rep;
-    std::optional<ResolvedScenario> r = resolve(scenario, rep.diagnostics);
-    if (!r) return rep;
-    const ResolvedSettings& set = r->settings;
-    rep.terms = compute_terms(*r, set.max_model_len, set.max_num_seqs, set.vram_bytes);
-    rep.breakdown = breakdown_for(scenario, *r, rep.terms);
-    if (too_large(rep.terms, rep.breakdown, set, rep.diagnostics)) return rep;
+    rep.diagnostics = check_load(d, load);
+    if (has_error(rep.diagnostics)) return rep;
+    const int tp = d.settings.tensor_parallel_size;
+    rep.terms = evaluate(d, load);
+    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
     rep.ok = true;
     rep.verdict = classify(rep.terms);
-    rep.reason = reason_for(rep.verdict, rep.terms, set.max_num_seqs);
+    rep.engine = engine_info(d.engine).name;
+    rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
     rep.limiting_term = largest_term(rep.terms);
-    rep.effective_max_num_seqs = rep.terms.kv_one_sequence_bytes > 0
-                                     ? static_cast<double>(rep.terms.kv_growing_granted_bytes) /
-                                           static_cast<double>(rep.terms.kv_one_sequence_bytes)
-                                     : 0.0;
-    add_notes(scenario, *r, rep.terms, rep.notes);
-    rep.buckets = cache_buckets(*r->model, r->groups, *r->format, set.tensor_parallel_size, set.max_model_len,
-                                set.max_num_seqs);
-    rep.engine = detail::engine_name(r->engine);
-    rep.calibrated = r->model->calibrated && !r->uncalibrated_overheads && r->engine == EngineId::vllm;
-    rep.error_band_bytes = r->error_band_bytes;
-    if (r->engine == EngineId::vllm) {
-        rep.non_kv_model = r->uncalibrated_overheads
-                               ? "vLLM " + set.vllm_version + " start-up accounting (" +
-                                     r->vllm_accounting.band_basis + ")"
-                               : "calibrated fit (" + set.family + ", seed measurements)";
-        rep.assumed_defaults = r->vllm_accounting.assumed_defaults;
-        if (!r->uncalibrated_overheads) {  // the fit prices activation; only the flags' defaults apply
+    rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
+    rep.term_list = term_list(rep.terms);
+    add_notes(scenario, d, load, rep.terms, rep.notes);
+    rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
+    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, load.max_num_seqs);
+    rep.tp_options = tensor_parallel_options(*d.model);
+    rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
+    rep.error_band_bytes = d.non_kv.error_band_bytes;
+    if (d.engine == EngineId::vllm) {
+        const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
+        rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
+                                           d.non_kv.accounting.band_basis + ")"
+                                     : "calibrated fit (" + d.settings.family + ", seed measurements)";
+        rep.assumed_defaults = d.non_kv.accounting.assumed_defaults;
+        if (!accounted) {  // the fit prices activation; only the flags' defaults apply
             std::erase_if(rep.assumed_defaults, [](const std::string& x) {
                 return x.rfind("max_num_batched_tokens", 0) == 0 || x.rfind("block_size", 0) == 0;
             });
@@ -221,20 +212,43 @@ Report predict(const Scenario& scenario) {
             rep.notes.push_back("assumed vLLM defaults: " + list);
         }
     }
-    rep.model_facts = detail::shared_model_facts(*r->model);
-    rep.startup = detail::predict_startup(*r, rep.terms);
-    // An engine's own sizing can exceed kvcalc's terms (llama.cpp gives sliding layers the full context when it
-    // has no SWA cache for the model type): the same 2^60 limit applies to what it would allocate.
+    rep.model_facts = detail::shared_model_facts(*d.model);
+    rep.startup = startup_lines(d, load, rep.terms);
+    // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
-                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(set.max_model_len) +
-                                       " × max_num_seqs " + std::to_string(set.max_num_seqs) +
+                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(load.max_model_len) +
+                                       " × max_num_seqs " + std::to_string(load.max_num_seqs) +
                                        " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
                                        "overflow: lower max_model_len or max_num_seqs"});
         rep.ok = false;
         return rep;
     }
-    rep.settings = std::move(r->settings);  // last use of `set`
+    if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail) {
+        // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
+        const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);
+        rep.startup.estimated_max_model_len = fit.ok ? std::min(fit.value, load.max_model_len - 1) : 0;
+    }
+    rep.command = serve_command(d, load);
+    rep.settings = d.settings;
+    rep.settings.max_model_len = load.max_model_len;
+    rep.settings.max_num_seqs = load.max_num_seqs;
+    rep.settings.vram_bytes = load.vram_bytes;
+    return rep;
+}
+
+Report predict(const Scenario& scenario) {
+    Report rep;
+    const std::optional<Deployment> d = resolve(scenario, rep.diagnostics);
+    if (!d) {
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
+            rep.diagnostics.push_back(std::move(x));
+        return rep;
+    }
+    Diagnostics early = std::move(rep.diagnostics);
+    rep = predict(scenario, *d, d->load());
+    early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
+    rep.diagnostics = std::move(early);
     return rep;
 }
 

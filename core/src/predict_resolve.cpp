@@ -1,4 +1,4 @@
-// Scenario → ResolvedScenario: look-ups and input validation. Every error names the field, the value and
+// Scenario → Deployment: look-ups and input validation, and the load check. Every error names the field, the value and
 // what would be valid; nothing is clamped silently.
 #include <algorithm>
 #include <cmath>
@@ -11,6 +11,7 @@
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
+#include "deploy_internal.h"
 #include "predict_internal.h"
 #include "text.h"
 
@@ -19,7 +20,6 @@ namespace kvcalc {
 using text::iequal;
 
 namespace {
-
 
 constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
 constexpr std::int64_t kMaxNumSeqsLimit = 65536;
@@ -86,17 +86,8 @@ void check_gb(Diagnostics& d, const char* field, double v, bool allow_zero) {
 
 }  // namespace
 
-std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
-    Diagnostics d;
-    ResolvedScenario r;
-
-    // Engine.
-    if (iequal(s.engine, "vllm") || s.engine.empty()) r.engine = EngineId::vllm;
-    else if (iequal(s.engine, "llama.cpp") || iequal(s.engine, "llama-cpp") || iequal(s.engine, "llamacpp"))
-        r.engine = EngineId::llama_cpp;
-    else if (iequal(s.engine, "sglang")) r.engine = EngineId::sglang;
-    else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: vllm, llama.cpp, sglang");
-
+std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& d) {
+    std::shared_ptr<const ModelSpec> model;
     // Model: config_json text, else inline spec, else catalog id (a popular id with weights_dtype is re-read).
     const bool reprice = s.config_json.empty() && !s.model && !s.weights_dtype.empty();
     if (s.config_json.size() > kMaxConfigJsonBytes) {
@@ -104,33 +95,43 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
               "config_json is " + std::to_string(s.config_json.size()) + " bytes; at most " +
                   std::to_string(kMaxConfigJsonBytes) + " (4 MiB) are read — a config.json is a few KB");
     } else if (!s.config_json.empty() || reprice) {
-        r.owned_model = detail::model_from_config(s, d);
-        r.model = r.owned_model.get();
+        model = detail::model_from_config(s, d);
         // User-supplied numbers: every product of them must stay in int64 (input_limits.h).
-        if (r.model && !check_model_limits(*r.model, "config_json", d)) r.model = nullptr;
+        if (model && !check_model_limits(*model, "config_json", d)) model = nullptr;
     } else if (s.model) {
-        r.model = &*s.model;
-        if (r.model->layers.empty())
-            error(d, "model_no_layers", "model.layers", "the inline model " + r.model->id + " has no layers");
-        else if (!check_model_limits(*r.model, "model", d))
-            r.model = nullptr;
+        model = std::make_shared<const ModelSpec>(*s.model);
+        if (model->layers.empty())
+            error(d, "model_no_layers", "model.layers", "the inline model " + model->id + " has no layers");
+        else if (!check_model_limits(*model, "model", d))
+            model = nullptr;
         if (!s.weights_dtype.empty() && s.weights_dtype != "auto")
             d.push_back({Severity::warning, "weights_dtype_ignored", "weights_dtype",
                          "weights_dtype \"" + s.weights_dtype + "\" is ignored for an inline model: its weights "
                          "come from model.weights (or give weights_gb)"});
     } else {
-        r.model = find_model(s.model_id);
-        if (!r.model)
+        model = shared_catalog_model(s.model_id);
+        if (!model)
             error(d, "model_unknown", "model_id",
                   "unknown model \"" + s.model_id + "\". Known models: " + model_id_list());
     }
+
+    return model;
+}
+
+std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
+    Diagnostics d;
+    Deployment r;
+
+    if (const EngineInfo* e = find_engine(s.engine)) r.engine = e->id;
+    else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: " + detail::engine_name_list());
+
+    r.model = scenario_model(s, d);
 
     r.format = find_kv_format(s.kv_cache_dtype);
     if (!r.format)
         error(d, "kv_format_unknown", "kv_cache_dtype",
               "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
 
-    check_int_range(d, "max_model_len", s.max_model_len, 1, kMaxModelLenLimit);
     // 0 = vLLM's default (only vLLM has one kvcalc knows).
     const bool vllm_engine = r.engine == EngineId::vllm;
     if (!(vllm_engine && s.max_num_seqs == 0)) check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
@@ -147,20 +148,17 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     if (s.max_num_batched_tokens) check_int_range(d, "max_num_batched_tokens", *s.max_num_batched_tokens, 1, kMaxModelLenLimit);
 
     const int tp = s.tensor_parallel_size;
+    const ActivationFit* activation = nullptr;
     if (r.model && !r.model->layers.empty()) {
-        const auto* cached = r.owned_model ? nullptr : catalog_layer_groups(r.model);
+        const auto* cached = catalog_layer_groups(r.model.get());
         r.groups = cached ? *cached : group_layers(*r.model);
         for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
-        if (r.model->max_position_embeddings > 0 && s.max_model_len > r.model->max_position_embeddings)
-            check_context_limit(d, *r.model, r.engine, s.max_model_len);
-        r.activation = find_activation_fit(r.model->family);
-        if (!r.activation) {
+        activation = find_activation_fit(r.model->family);
+        if (!activation) {
             d.push_back({Severity::warning, "family_unknown", "model.family",
                          "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
-            r.activation = find_activation_fit("generic-dense");
+            activation = find_activation_fit("generic-dense");
         }
-        // Config.json and popular models: non-KV terms from published vLLM start-up logs, not a seed fit.
-        r.uncalibrated_overheads = r.model->family == "generic";
     } else if (tp < 1 || tp > kMaxTensorParallel) {
         error(d, "tp_invalid", "tensor_parallel_size",
               "tensor_parallel_size " + std::to_string(tp) + " must be 1..8");
@@ -243,28 +241,29 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     }
 
     // Drafter: explicit id, else the model's MTP drafter when mtp is true; mtp = false removes an MTP drafter.
+    const Drafter* drafter = nullptr;
     if (r.model) {
         if (!s.drafter.empty()) {
             for (const auto& x : r.model->drafters)
-                if (iequal(x.id, s.drafter)) r.drafter = &x;
-            if (!r.drafter)
+                if (iequal(x.id, s.drafter)) drafter = &x;
+            if (!drafter)
                 error(d, "drafter_unknown", "drafter",
                       "drafter \"" + s.drafter + "\" is not available for " + r.model->id + ". Valid: " + drafter_list(*r.model));
         } else if (s.mtp.value_or(false)) {
             for (const auto& x : r.model->drafters)
-                if (!r.drafter && is_mtp_method(x.method)) r.drafter = &x;
-            if (!r.drafter)
+                if (!drafter && is_mtp_method(x.method)) drafter = &x;
+            if (!drafter)
                 error(d, "mtp_unavailable", "mtp",
                       r.model->id + " has no MTP head or MTP assistant drafter. Drafters: " + drafter_list(*r.model));
         }
-        if (r.drafter && s.mtp.has_value() && !*s.mtp && is_mtp_method(r.drafter->method)) r.drafter = nullptr;
+        if (drafter && s.mtp.has_value() && !*s.mtp && is_mtp_method(drafter->method)) drafter = nullptr;
     }
-    std::int64_t drafter_total = r.drafter ? gb_to_bytes(r.drafter->weights_gb) : 0;
+    std::int64_t drafter_total = drafter ? gb_to_bytes(drafter->weights_gb) : 0;
     if (s.drafter_gb) {
         check_gb(d, "drafter_gb", *s.drafter_gb, true);
         drafter_total = gb_to_bytes(*s.drafter_gb);
     }
-    int spec_tokens = r.drafter ? r.drafter->num_speculative_tokens : 0;
+    int spec_tokens = drafter ? drafter->num_speculative_tokens : 0;
     if (s.num_speculative_tokens) {
         check_int_range(d, "num_speculative_tokens", *s.num_speculative_tokens, 0, 64);
         spec_tokens = *s.num_speculative_tokens;
@@ -298,7 +297,7 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     ResolvedSettings& out = r.settings;
     out.model_id = r.model->id;
     out.display_name = r.model->display_name;
-    out.family = r.activation->family;
+    out.family = activation->family;
     out.weights_variant = weights_name;
     out.weights_bytes_total = weights_total;
     out.gpu = r.gpu ? r.gpu->id : std::string();
@@ -310,14 +309,31 @@ std::optional<ResolvedScenario> resolve(const Scenario& s, Diagnostics& diags) {
     out.max_num_seqs = s.max_num_seqs;
     out.gpu_memory_utilization = s.gpu_memory_utilization;
     out.max_num_batched_tokens = s.max_num_batched_tokens;
-    out.drafter = r.drafter ? r.drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
+    out.drafter = drafter ? drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
     out.drafter_bytes_total = drafter_total;
     out.num_speculative_tokens = spec_tokens;
+    if (drafter) r.drafter = *drafter;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
-    r.error_band_bytes = kTightBandBytes;
-    r.kv_extra_tokens = r.drafter ? std::int64_t{r.drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
-    detail::resolve_vllm_accounting(s, *era, r);
+    r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
+    detail::resolve_non_kv(s, *era, activation, r);
+
+    Diagnostics plan_diags;
+    r.plan = detail::make_plan(r, plan_diags);
+    const bool plan_failed = has_error(plan_diags);
+    for (auto& x : plan_diags) diags.push_back(std::move(x));
+    if (plan_failed) return std::nullopt;
     return r;
+}
+
+Diagnostics check_load(const Deployment& r, const Load& load) {
+    Diagnostics d;
+    check_int_range(d, "max_model_len", load.max_model_len, 1, kMaxModelLenLimit);
+    check_int_range(d, "max_num_seqs", load.max_num_seqs, 1, kMaxNumSeqsLimit);
+    if (r.model && r.model->max_position_embeddings > 0 && load.max_model_len > r.model->max_position_embeddings)
+        check_context_limit(d, *r.model, r.engine, load.max_model_len);
+    if (load.vram_bytes <= 0)
+        error(d, "out_of_range", "vram_gb", "VRAM per card must be positive, got " + std::to_string(load.vram_bytes) + " B");
+    return d;
 }
 
 }  // namespace kvcalc

@@ -42,13 +42,19 @@ void to_json(json& j, const Report& r) {
                      {"gpu_memory_utilization", s.gpu_memory_utilization},
                      {"max_num_batched_tokens", s.max_num_batched_tokens ? json(*s.max_num_batched_tokens) : json(nullptr)},
                      {"drafter", s.drafter}, {"drafter_bytes_total", s.drafter_bytes_total},
-                     {"num_speculative_tokens", s.num_speculative_tokens}};
+                     {"num_speculative_tokens", s.num_speculative_tokens}, {"vllm_version", s.vllm_version}};
     const BudgetTerms& t = r.terms;
     j["terms"] = {{"weights_bytes", t.weights_bytes},
                   {"kv_growing_requested_bytes", t.kv_growing_requested_bytes},
                   {"kv_growing_granted_bytes", t.kv_growing_granted_bytes},
                   {"kv_sliding_bytes", t.kv_sliding_bytes},
                   {"recurrent_state_bytes", t.recurrent_state_bytes},
+                  {"kv_sliding_requested_bytes", t.kv_sliding_requested_bytes},
+                  {"recurrent_state_requested_bytes", t.recurrent_state_requested_bytes},
+                  {"kv_requested_bytes", t.kv_requested_bytes},
+                  {"kv_granted_bytes", t.kv_granted_bytes},
+                  {"max_concurrency", t.max_concurrency},
+                  {"block_tokens", t.block_tokens},
                   {"activation_bytes", t.activation_bytes},
                   {"gdn_scratch_delta_bytes", t.gdn_scratch_delta_bytes},
                   {"cudagraph_workspace_bytes", t.cudagraph_workspace_bytes},
@@ -67,6 +73,14 @@ void to_json(json& j, const Report& r) {
     j["limiting_term"] = r.limiting_term;
     j["notes"] = r.notes;
     j["effective_max_num_seqs"] = r.effective_max_num_seqs;
+    json terms = json::array();
+    for (const auto& x : r.term_list) terms.push_back({{"id", x.id}, {"label", x.label}, {"bytes", x.bytes}});
+    j["term_list"] = terms;
+    json tps = json::array();
+    for (const auto& x : r.tp_options)
+        tps.push_back({{"tensor_parallel_size", x.tensor_parallel_size}, {"valid", x.valid}, {"reason", x.reason}});
+    j["tp_options"] = tps;
+    j["command"] = r.command;
     const CacheBreakdown& b = r.breakdown;
     j["breakdown"] = {{"layout", b.layout},
                       {"growing_kv_bytes", b.growing_kv_bytes},
@@ -85,6 +99,8 @@ void to_json(json& j, const Report& r) {
     j["engine"] = r.engine;
     j["calibrated"] = r.calibrated;
     j["error_band_bytes"] = r.error_band_bytes;
+    j["non_kv_model"] = r.non_kv_model;
+    j["assumed_defaults"] = r.assumed_defaults;
     json facts = json::array();
     if (r.model_facts)
         for (const auto& f : *r.model_facts) facts.push_back({{"fact", f.fact}, {"value", f.value}, {"source", f.source}});

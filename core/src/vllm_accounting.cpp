@@ -22,11 +22,11 @@ bool at_least(VllmEra e, VllmEra from) { return static_cast<int>(e) >= static_ca
 //          sm 90 / sm 100-family only); other cards keep the older ≈0.55 GiB (guess).
 //   0.11-0.16: 0.13-0.14 GiB at TP 1, 0.54-0.55 GiB at TP 2 (NCCL init is outside the budget since #25359).
 //   0.9-0.10: snapshot before NCCL init: 0.02 GiB at TP 1 (24 GB v0.10.2 log); TP ≥ 2 adds NCCL init (guess 0.6).
-//   V0: 0.01-0.20 GiB at TP 1 (v0.7 logs); TP ≥ 2 guess 0.5.
+//   V0: 0.01-0.20 GiB at TP 1 (v0.7 logs); 0.25 GiB at TP 2 (2 × RTX 4090, vllm issue #13061).
 std::int64_t non_torch(VllmEra era, int tp, const VllmDevice& d) {
     const bool multi = tp > 1;
     switch (era) {
-        case VllmEra::v0: return gib(multi ? 0.50 : 0.15);
+        case VllmEra::v0: return gib(multi ? 0.25 : 0.15);  // TP 2: 0.25 GiB (vllm issue #13061)
         case VllmEra::v0_9: return gib(multi ? 0.60 : 0.05);
         case VllmEra::v0_11: return gib(multi ? 0.55 : 0.135);
         case VllmEra::v0_17:

@@ -22,10 +22,11 @@ constexpr double kSortSamplerBytes = 37.5;
 // clang-format off
 const std::vector<VllmEraRules> kEras{
     // V0 worker: util × total − (weights + torch peak + non-torch) (vllm/worker/worker.py
-    // determine_num_available_blocks, #10511/#11809); its sampler sorts (model_executor/layers/sampler.py
-    // _apply_top_k_top_p). No CUDA graph estimate; no "GPU KV cache size" line.
-    {VllmEra::v0, "V0", "0.6.5", 0.90, kSortSamplerBytes, "V0 sampler (torch sort)", false, false, false, 8,
-     false, false},
+    // determine_num_available_blocks, #10511/#11809). Its profile run hardly shows the sampler: R1-Distill-Qwen-14B
+    // on 2 × RTX 4090 (vllm issue #13061) peaks at 0.19 GiB with 256 rows × 152,064 vocab, at most ≈ 5 B per
+    // entry over the forward term; 4 B (the fp32 logits) is assumed. No CUDA graph estimate; no "GPU KV cache
+    // size" line.
+    {VllmEra::v0, "V0", "0.6.5", 0.90, 4.0, "V0 sampler (fp32 logits)", false, false, false, 8, false, false},
     // V1 after #19312 (2025-06-09): requested = util × total; snapshot before NCCL init (after it from 0.11.0,
     // #25359). The Docker images ship FlashInfer, whose top-k/top-p sampler is the default when importable
     // (#11394) until #26859 (2025-10-14, after 0.11.0): the v0.11.0 Mistral-Small log fits the Triton path's

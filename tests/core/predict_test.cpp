@@ -27,23 +27,30 @@ TEST_SUITE("predict") {
         REQUIRE(r.ok);
         // weights 17.5 / 2 = 8.75 GB
         CHECK(r.terms.weights_bytes == 8'750'000'000LL);
-        // KV: 6,963.2 B/token × (262,144 + 3 × 32 MTP positions) × 4 seqs = 7,304,118,272 B → "7.30"
-        CHECK(gb2(r.terms.kv_growing_requested_bytes) == doctest::Approx(7.30));
-        CHECK(r.terms.kv_growing_requested_bytes == 7304118272LL);
+        // KV under vLLM's rules at TP 2: 16 full-attention layers × 2 KV heads per rank × 2 (K, V) × 109 B (a
+        // 256-element TQ3 head vector at 17/40 B is 108.8 B, stored in whole bytes) = 6,976 B/token. The 48 DeltaNet
+        // states (1,603,584 B per layer and rank) make vLLM raise the attention block to 16 × cdiv(1,603,584,
+        // 16 × 436) = 3,680 tokens, so one page is 3,680 × 436 = 1,604,480 B and a state is padded to one page.
+        // One request: cdiv(262,144 + 3 × 32 MTP positions, 3,680) = 72 blocks of the full group + 3 state groups
+        // × 1 block = 75 blocks of 16 layers × 1,604,480 B.
+        CHECK(r.terms.kv_growing_requested_bytes == 6976LL * 72 * 3680 * 4);  // 7,393,443,840 → "7.39"
+        CHECK(gb2(r.terms.kv_growing_requested_bytes) == doctest::Approx(7.39));
+        CHECK(r.terms.recurrent_state_requested_bytes == 4LL * 3 * 16 * 1604480);
+        CHECK(r.terms.kv_one_sequence_bytes == 75LL * 16 * 1604480);
         // activation 165 × 48 × 262,144 / 2 = 1,038,090,240 → "1.04"
         CHECK(gb2(r.terms.activation_bytes) == doctest::Approx(1.04));
         // overhead 0.5 + 0.82 + 0.3 × (2 − 1) = 1.62 GB
         CHECK(r.terms.cudagraph_workspace_bytes == 1'620'000'000LL);
-        // budget 0.82 × 20e9 = 16.4e9; fixed 8.75 + 1.038 + 1.62 + recurrent 4 × 76,972,032 = 11,715,978,368;
-        // available 4,684,021,632 < requested 7.30e9 but > one sequence 1.83e9: capped → TIGHT. (003, without capping,
-        // prints demand 18.71 GB = 114 % of budget → FAIL; seed 000's capping is what changes the verdict.)
+        // budget 0.82 × 20e9 = 16.4e9; non-KV 8.75 + 1.038 + 1.62 = 11,408,090,240; the pool 4,991,909,760 holds
+        // 4,991,909,760 / (16 × 1,604,480) = 194 blocks, 194 / 75 = 2.59 requests < 4: capped → TIGHT. (003, without
+        // capping, prints demand 18.71 GB = 114 % of budget → FAIL; seed 000's capping is what changes the verdict.)
         CHECK(r.terms.budget_bytes == 16'400'000'000LL);
-        CHECK(r.terms.recurrent_state_bytes == 4 * (153944064LL / 2));
-        CHECK(r.terms.fixed_bytes == 11715978368LL);
-        CHECK(r.terms.kv_growing_granted_bytes == r.terms.available_for_kv_bytes);
+        CHECK(r.terms.fixed_bytes == 11408090240LL);
+        CHECK(r.terms.kv_granted_bytes == r.terms.available_for_kv_bytes);
         CHECK(r.terms.total_bytes == r.terms.budget_bytes);
         CHECK(r.verdict == Verdict::tight);
-        CHECK(r.effective_max_num_seqs == doctest::Approx(4684021632.0 / 1826029568.0));
+        CHECK(r.effective_max_num_seqs == doctest::Approx(194.0 / 75.0));
+        CHECK(r.startup.max_concurrency == doctest::Approx(194.0 / 75.0));
         CHECK_FALSE(r.notes.empty());  // TQ3 on a card under 24 GB
     }
     TEST_CASE("verdict rules") {
@@ -56,8 +63,10 @@ TEST_SUITE("predict") {
             CHECK(r.terms.kv_growing_granted_bytes == r.terms.kv_growing_requested_bytes);
         }
         SUBCASE("FAIL: one full-length sequence does not fit (not quirk 4's 1 GB floor)") {
-            // Gemma 31B bf16 KV at TP1 on a 24 GiB card: weights alone 18 GB, one 262,144-token sequence
-            // needs 163,840 × 262,144 = 42.9 GB.
+            // Gemma 31B bf16 KV at TP1 on a 24 GiB card: weights alone 18 GB, one 262,144-token request needs
+            // 163,840 × 262,144 = 42.9 GB in the global layers, plus 50 sliding layers × 97 blocks × 32 tokens ×
+            // 8,192 B (window 1024 − 1 + vLLM's default 2,048 batched tokens on a 24 GiB card = 3,071 tokens in
+            // 32-token blocks, + 1 block).
             Scenario s;
             s.model_id = "gemma-4-31b";
             s.kv_cache_dtype = "bf16";
@@ -66,7 +75,7 @@ TEST_SUITE("predict") {
             const Report r = predict(s);
             REQUIRE(r.ok);
             CHECK(r.verdict == Verdict::fail);
-            CHECK(r.terms.kv_one_sequence_bytes == 163840LL * 262144);
+            CHECK(r.terms.kv_one_sequence_bytes == 163840LL * 262144 + 50LL * 97 * 32 * 8192);
             CHECK(r.reason.find("refuses") != std::string::npos);
         }
         SUBCASE("TIGHT inside the 1.5 GB band without capping") {

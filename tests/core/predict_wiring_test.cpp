@@ -142,13 +142,17 @@ TEST_SUITE("predict wiring") {
         CHECK(mentions(r.startup.notes, "hybrid model"));
     }
 
-    TEST_CASE("kv formats upstream vLLM lacks: no start-up numbers, a note says why") {
+    TEST_CASE("kv formats upstream vLLM lacks: no start-up numbers, a note and the command say what was priced") {
         Scenario s;
-        s.kv_cache_dtype = "turboquant_3bit_nc";
+        s.kv_cache_dtype = "q4_0";  // llama.cpp's; vLLM's CacheDType has no q4_0
         const Report r = predict(s);
         REQUIRE(r.ok);
         CHECK_FALSE(r.startup.available);
-        CHECK(mentions(r.startup.notes, "turboquant_3bit_nc"));
+        CHECK(mentions(r.startup.notes, "q4_0"));
+        CHECK(r.command.rfind("# kvcalc:", 0) == 0);
+        CHECK(r.command.find("--kv-cache-dtype nvfp4") != std::string::npos);
+        s.kv_cache_dtype = "turboquant_3bit_nc";  // vllm/config/cache.py CacheDType has it
+        CHECK(predict(s).startup.available);
     }
 
     TEST_CASE("inline config.json gives the same prediction as the catalog entry, with key-path provenance") {
@@ -253,11 +257,13 @@ TEST_SUITE("predict wiring") {
         s.kv_cache_dtype = "bf16";
         const Report r = predict(s);
         REQUIRE(r.ok);
-        // Per layer: state 24 heads × 128 × 256 × 2 B + conv (4 − 1) × (3072 + 2 × 256) × 2 B = 1,594,368 B;
-        // 44 layers × 2 sequences = 140,304,384 B.
-        CHECK(r.terms.recurrent_state_bytes == 140'304'384);
+        // The buckets keep the unpadded layer view: 44 × 2 × 1,594,368 = 140,304,384 B.
+        // Per layer: state 24 heads × 128 × 256 × 2 B + conv (4 − 1) × (3072 + 2 × 256) × 2 B = 1,594,368 B. vLLM
+        // raises the attention block to 16 × cdiv(1,594,368, 16 × 1,024) = 1,568 tokens and pads each state to
+        // one page of 1,568 × 1,024 B = 1,605,632 B: 44 layers × 2 requests × 1,605,632 = 141,295,616 B.
+        CHECK(r.terms.recurrent_state_requested_bytes == 141'295'616);
         CHECK(r.breakdown.layout == "hybrid_mamba");
-        CHECK(r.breakdown.recurrent_state_bytes == 140'304'384);
+        CHECK(r.breakdown.recurrent_state_bytes == 141'295'616);
         std::int64_t bucket_state = 0;
         int attention_layers = 0;
         for (const auto& b : r.buckets) {
@@ -321,7 +327,7 @@ TEST_SUITE("predict wiring") {
         const std::int64_t pool = at.terms.available_for_kv_bytes + at.terms.kv_growing_granted_bytes -
                                   at.terms.kv_growing_granted_bytes;
         CHECK(static_cast<double>(pool) / kGiB == doctest::Approx(6.79).epsilon(0.002));
-        CHECK(len.value / 1024 == pool / 65536 / 1024);  // the solver rounds down to a multiple of 1024
+        CHECK(len.value == pool / (16 * 65536) * 16);  // whole 16-token blocks of 65,536 B per token
         s.max_model_len = 16384;  // one 16K sequence needs 1,073,741,824 B: six fit, seven do not
         const SolveResult seqs = solve_max_num_seqs(s);
         REQUIRE(seqs.ok);

@@ -1,6 +1,7 @@
 // Invariants every Report and SolveResult must hold, whatever the input (issue 14). Shared by the property
 // driver (tests/property) and the libFuzzer targets (tests/fuzz). Each returns "" or what is broken.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -23,11 +24,13 @@ inline std::string check_report(const kvcalc::Report& r) {
     const std::pair<const char*, std::int64_t> bytes[] = {
         {"weights", t.weights_bytes}, {"kv_growing_requested", t.kv_growing_requested_bytes},
         {"kv_growing_granted", t.kv_growing_granted_bytes}, {"kv_sliding", t.kv_sliding_bytes},
-        {"recurrent_state", t.recurrent_state_bytes}, {"activation", t.activation_bytes},
+        {"recurrent_state", t.recurrent_state_bytes}, {"kv_sliding_requested", t.kv_sliding_requested_bytes},
+        {"recurrent_state_requested", t.recurrent_state_requested_bytes}, {"kv_requested", t.kv_requested_bytes},
+        {"kv_granted", t.kv_granted_bytes}, {"activation", t.activation_bytes},
         {"cudagraph_workspace", t.cudagraph_workspace_bytes}, {"drafter", t.drafter_bytes}, {"fixed", t.fixed_bytes},
         {"budget", t.budget_bytes}, {"available_for_kv", t.available_for_kv_bytes}, {"demand", t.demand_bytes},
         {"total", t.total_bytes}, {"kv_one_sequence", t.kv_one_sequence_bytes},
-        {"kv_tokens_per_sequence", t.kv_tokens_per_sequence},
+        {"kv_tokens_per_sequence", t.kv_tokens_per_sequence}, {"block_tokens", t.block_tokens},
         {"breakdown.growing", r.breakdown.growing_kv_bytes}, {"breakdown.sliding", r.breakdown.sliding_kv_bytes},
         {"breakdown.recurrent", r.breakdown.recurrent_state_bytes},
         {"breakdown.compressed", r.breakdown.compressed_kv_bytes}, {"breakdown.indexer", r.breakdown.indexer_bytes},
@@ -41,20 +44,25 @@ inline std::string check_report(const kvcalc::Report& r) {
     };
     for (const auto& [name, v] : bytes)
         if (!sane_bytes(v)) return std::string(name) + " = " + std::to_string(v) + " is negative or ≥ 2^60";
-    if (t.fixed_bytes != t.weights_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes + t.activation_bytes +
-                             t.cudagraph_workspace_bytes + t.drafter_bytes)
-        return "fixed ≠ sum of the fixed terms";
-    if (t.demand_bytes != t.fixed_bytes + t.kv_growing_requested_bytes) return "demand ≠ fixed + requested";
-    if (t.total_bytes != t.fixed_bytes + t.kv_growing_granted_bytes) return "total ≠ fixed + granted";
-    if (t.kv_growing_granted_bytes != std::min(t.kv_growing_requested_bytes, t.available_for_kv_bytes))
+    for (const auto& x : r.term_list)
+        if (!sane_bytes(x.bytes)) return "term_list " + x.id + " = " + std::to_string(x.bytes) + " is negative or ≥ 2^60";
+    if (t.fixed_bytes != t.weights_bytes + t.activation_bytes + t.cudagraph_workspace_bytes + t.drafter_bytes)
+        return "fixed ≠ weights + activation + CUDA graphs + drafter";
+    if (t.demand_bytes != t.fixed_bytes + t.kv_requested_bytes) return "demand ≠ fixed + requested KV";
+    if (t.total_bytes != t.fixed_bytes + t.kv_granted_bytes) return "total ≠ fixed + granted KV";
+    if (t.kv_granted_bytes != std::min(t.kv_requested_bytes, t.available_for_kv_bytes))
         return "granted ≠ min(requested, available)";
+    if (t.kv_growing_granted_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes != t.kv_granted_bytes)
+        return "the granted KV terms do not add up to the granted pool";
     if (t.available_for_kv_bytes != std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes))
         return "available ≠ max(0, budget − fixed)";
     if (r.verdict != kvcalc::Verdict::pass && r.verdict != kvcalc::Verdict::tight && r.verdict != kvcalc::Verdict::fail)
         return "verdict outside PASS/TIGHT/FAIL";
-    const bool fails = t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes || t.available_for_kv_bytes < t.kv_one_sequence_bytes;
+    const bool fails = t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes || t.available_for_kv_bytes <= 0 ||
+                       t.available_for_kv_bytes < t.kv_one_sequence_bytes;
     if (fails != (r.verdict == kvcalc::Verdict::fail)) return "verdict FAIL disagrees with the terms";
-    for (const double x : {t.kv_bytes_per_token, r.effective_max_num_seqs, r.startup.available_kv_gib, r.startup.max_concurrency})
+    for (const double x : {t.kv_bytes_per_token, t.max_concurrency, r.effective_max_num_seqs, r.startup.available_kv_gib,
+                           r.startup.max_concurrency})
         if (!std::isfinite(x) || x < 0) return "a double is NaN, infinite or negative";
     if (r.reason.empty() || r.limiting_term.empty()) return "reason or limiting_term empty";
     if (!r.model_facts) return "model_facts null";

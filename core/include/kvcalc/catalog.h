@@ -1,5 +1,6 @@
 // Model catalog (seed models + popular models) and compose presets.
 #pragma once
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,8 +16,7 @@ namespace kvcalc {
 /// with its source (catalog_seed_models.cpp).
 const std::vector<ModelSpec>& seed_models();
 
-/// Popular Hugging Face models described from their config.json (provided by the config-reader work;
-/// catalog_popular_stub.cpp returns {} until then).
+/// Popular Hugging Face models described from their config.json (catalog_popular_configs.cpp).
 std::vector<ModelSpec> popular_models();
 
 /// seed_models() followed by popular_models() whose ids are not already taken.
@@ -24,6 +24,10 @@ const std::vector<ModelSpec>& model_catalog();
 
 /// Finds a model by id (exact, case-insensitive); nullptr when unknown.
 const ModelSpec* find_model(std::string_view id);
+
+/// The catalog entry for `id` as a shared pointer (the entry lives as long as the program, so the pointer owns
+/// nothing and may be kept anywhere); nullptr when unknown.
+std::shared_ptr<const ModelSpec> shared_catalog_model(std::string_view id);
 
 /// group_layers() of a model_catalog() entry, computed once; nullptr when `model` is not a catalog entry.
 const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model);

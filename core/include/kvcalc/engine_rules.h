@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kvcalc/diagnostic.h"
@@ -19,7 +20,8 @@ struct VllmSettings {
     std::int64_t max_model_len = 0;             ///< 0 = the model's max_position_embeddings
     std::int64_t max_num_batched_tokens = 8192; ///< sliding layers keep window − 1 + this many tokens
     int block_size = 16;                        ///< tokens per KV block (vLLM default 16)
-    /// auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, int8_per_token_head, nvfp4. "auto" = model dtype.
+    /// auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc, int8_per_token_head, nvfp4, turboquant_k8v4,
+    /// turboquant_3bit_nc (vllm/config/cache.py CacheDType). "auto" = model dtype.
     std::string kv_cache_dtype = "auto";
     int model_dtype_bytes = 2;                  ///< what "auto" means (bf16 checkpoints: 2)
     bool disable_hybrid_kv_cache_manager = false; ///< true: sliding layers are allocated like full ones
@@ -45,6 +47,73 @@ struct VllmKvPrediction {
     std::vector<std::string> notes;             ///< e.g. why the token count is misleading for hybrids
     Diagnostics diagnostics;                    ///< errors (bad TP, unknown dtype) make the prediction unusable
 };
+
+/// One distinct layer cache on one rank as vLLM allocates it (vllm/v1/kv_cache_interface.py KVCacheSpec), after
+/// page-size unification (kv_cache_utils.py unify_kv_cache_spec_page_size and the hybrid Mamba block alignment).
+struct VllmLayerType {
+    enum class Kind { full, sliding, mamba, chunked };
+    Kind kind = Kind::full;       ///< FullAttentionSpec (incl. MLA) / SlidingWindowSpec / MambaSpec /
+                                  ///< ChunkedLocalAttentionSpec
+    std::int64_t bytes = 0;       ///< per token (full, sliding) or per sequence (mamba, unpadded state)
+    std::int64_t window = 0;      ///< sliding_window or attention_chunk_size in tokens
+    int layers = 0;               ///< layers with this spec
+    int block = 16;               ///< tokens per block after unification
+    std::int64_t page = 0;        ///< bytes of one block of one layer after unification
+    int groups = 0;               ///< KV cache groups of this type (_get_kv_cache_groups_uniform_page_size)
+};
+
+/// vLLM's per-rank KV plan for one model, dtype and tensor parallel size: built once, then asked for any
+/// max_model_len. Every vLLM number kvcalc shows (verdict, solvers, shopping, start-up lines) comes from it.
+struct VllmPlan {
+    std::vector<VllmLayerType> types;        ///< distinct specs, sorted as vLLM groups them
+    int group_size = 0;                      ///< layers per KV cache group: groups share one set of tensors
+    int num_groups = 0;                      ///< KV cache groups (> 1 for hybrid models)
+    int min_block = 16;                      ///< smallest block size over the types (printed token count)
+    std::int64_t page_size_bytes = 0;        ///< one block of one layer after unification
+    std::int64_t max_num_batched_tokens = 8192;
+    bool mamba_align = false;                ///< prefix caching "align" mode: 2 state pages per request
+    /// Extra positions every request keeps in the full-attention layers (MTP draft tokens, seed 003); 0 in vLLM's
+    /// own accounting of a model without a drafter.
+    std::int64_t extra_tokens = 0;
+    std::int64_t kv_bytes_per_token = 0;     ///< growing (full / MLA) layers, per rank, unpadded
+    std::vector<std::string> notes;          ///< rounding, page alignment
+    Diagnostics diagnostics;                 ///< errors (bad TP, unknown dtype, no cache layers) make it unusable
+};
+
+/// Builds the plan from grouped layers (group_layers) and the settings; settings.max_model_len is not used.
+VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSettings& settings);
+
+/// Blocks one request of `max_model_len` tokens holds over all KV cache groups: full attention
+/// cdiv(len, block); sliding cdiv(min(window − 1 + max_num_batched_tokens, len), block) + 1; Mamba 1 (2 in
+/// align mode). Source: kv_cache_interface.py max_memory_usage_bytes of each spec.
+/// `max_num_batched_tokens` > 0 replaces the plan's value (it may depend on the card, see below).
+std::int64_t vllm_blocks_per_request(const VllmPlan& plan, std::int64_t max_model_len,
+                                     std::int64_t max_num_batched_tokens = 0);
+
+/// Pool bytes one request of `max_model_len` tokens needs on one rank: blocks × page × group_size
+/// (kv_cache_utils.py estimate_max_model_len_from_groups / get_max_concurrency_for_kv_cache_config). vLLM
+/// refuses to start when this exceeds the available KV memory.
+std::int64_t vllm_request_bytes(const VllmPlan& plan, std::int64_t max_model_len,
+                                std::int64_t max_num_batched_tokens = 0);
+
+/// vllm_request_bytes split by layer kind (the three sum to it).
+struct VllmRequestSplit {
+    std::int64_t full_bytes = 0, sliding_bytes = 0, mamba_bytes = 0;
+};
+VllmRequestSplit vllm_request_split(const VllmPlan& plan, std::int64_t max_model_len,
+                                    std::int64_t max_num_batched_tokens = 0);
+
+
+/// Blocks in a pool of `available_kv_bytes` (num_blocks = available // (page × group_size)); 0 when ≤ 0.
+std::int64_t vllm_num_blocks(const VllmPlan& plan, std::int64_t available_kv_bytes);
+
+/// Largest max_model_len in [1, limit] whose request fits in `available_kv_bytes` (vLLM's binary search in
+/// estimate_max_model_len); 0 when not even one token fits.
+std::int64_t vllm_estimate_max_model_len(const VllmPlan& plan, std::int64_t available_kv_bytes, std::int64_t limit);
+
+/// The start-up lines for a plan at one max_model_len, with the memory left for KV on each rank.
+VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_model_len,
+                               const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
 /// Predicts vLLM's KV start-up lines. `available_kv_bytes_per_rank` holds the memory left for KV on each
 /// tensor-parallel rank (the core's budget computes it; tests take it from the log); the pool is the minimum.

@@ -19,9 +19,11 @@ struct HfArchitecture {
     int vocab_size = 0;
     int intermediate_size = 0;              ///< dense MLP width
     int moe_intermediate_size = 0;          ///< one routed expert's width
+    int moe_latent_size = 0;                ///< Nemotron 3 latent MoE: routed experts work in this width, not hidden
     int shared_expert_intermediate_size = 0;///< total shared-expert width (Qwen2-MoE / Qwen3-Next style)
     int n_shared_experts = 0;               ///< DeepSeek style shared experts, each moe_intermediate_size wide
     int first_k_dense_replace = 0;          ///< leading layers with a dense MLP instead of experts (DeepSeek)
+    std::vector<int> moe_layer_freq;        ///< per layer 1 = MoE, 0 = dense MLP (MiMo-V2 / Step `moe_layer_freq` list)
     bool tie_word_embeddings = false;       ///< lm_head shares the embedding matrix
     bool attention_bias = false;            ///< q/k/v (and o for gpt-oss) projections have biases
     bool qk_norm = false;                   ///< per-head RMSNorm on q and k (Qwen3, Gemma 3)

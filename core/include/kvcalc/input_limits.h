@@ -44,6 +44,15 @@ inline constexpr std::size_t kMaxRequestBytes = std::size_t{8} << 20;
 inline constexpr std::size_t kMaxQueryBytes = std::size_t{64} << 10;
 inline constexpr std::size_t kMaxQueryParameters = 256;
 
+struct Deployment;
+struct Load;
+
+/// True when the KV of `load` could reach kMaxBytes (2^60) in some engine's own arithmetic: an upper bound of
+/// every engine rule's KV bytes (growing and sliding layers at the full length, recurrent state at fp32, summed
+/// over all ranks) computed in long double, compared with 2^60. evaluate() then skips the engine's pricing and
+/// reports the KV as kMaxBytes, which predict() rejects as too_large; below it no engine sum can overflow.
+bool load_beyond_limits(const Deployment& deployment, const Load& load);
+
 /// "Model head dim" of the breakdown's --compressed-head-dim / --indexer-head-dim 0: the head dim of the first
 /// attention layer (an MLA layer's latent width kv_lora_rank + qk_rope_head_dim), else hidden_size /
 /// num_attention_heads, else 0.
@@ -56,9 +65,9 @@ std::int64_t model_head_dim(const ModelSpec& model);
 bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bpe_x400, const char* field,
                             Diagnostics& d);
 
-/// Checks every number of an inline or config.json model against the limits above and that at least one layer
-/// keeps a cache (a model whose layers all keep nothing would be priced at 0 KV). Errors (code "out_of_range",
-/// "bad_layer" or "no_cache_layers") name `path` + the field (e.g. "model.layers[3].kv_lora_rank"), the value and
+/// Checks every number of an inline or config.json model against the limits above (a model whose layers all keep
+/// nothing is valid: an encoder-only model, priced as weights only with a note). Errors (code "out_of_range" or
+/// "bad_layer") name `path` + the field (e.g. "model.layers[3].kv_lora_rank"), the value and
 /// the valid range; identical consecutive layers are reported once. Appends to `d`; returns false on any error.
 bool check_model_limits(const ModelSpec& model, const std::string& path, Diagnostics& d);
 

@@ -1,6 +1,7 @@
 // Per-layer cache math under tensor parallelism: what one layer keeps per card for a KV format.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kvcalc/diagnostic.h"
@@ -29,6 +30,16 @@ int kv_heads_per_rank(int heads, int tp);
 
 /// The tensor_parallel_size values in 1..8 that every layer (and num_attention_heads) of `model` accepts.
 std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model);
+
+/// One tensor_parallel_size value 1..8 and whether the model accepts it.
+struct TpOption {
+    int tensor_parallel_size = 1;
+    bool valid = false;
+    std::string reason;  ///< why not (empty when valid), e.g. "40 attention heads are not divisible by 3"
+};
+
+/// tensor_parallel_size 1..8 for `model`, each with whether it is valid and why not.
+std::vector<TpOption> tensor_parallel_options(const ModelSpec& model);
 
 /// Error diagnostic (field "tensor_parallel_size") when `tp` is outside 1..8 or does not split the model's
 /// heads; the message lists the valid values. Empty when tp is fine.

@@ -79,6 +79,16 @@ struct NoCache {
 using LayerCache =
     std::variant<NoCache, FullAttention, SlidingWindow, MlaLatent, RecurrentState, ChunkedLocalAttention>;
 
+/// A visitor made of one lambda per alternative: std::visit(overloaded{[](const FullAttention&) {…}, …}, cache).
+/// Dispatch over LayerCache uses it without a generic (auto) lambda, so a new alternative fails to compile at
+/// every site that does not say what it means there.
+template <class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
 /// Where a fact came from: a catalog entry with its source, a config.json key path, or a user override.
 struct Provenance {
     std::string fact;    ///< e.g. "num_key_value_heads"

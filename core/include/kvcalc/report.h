@@ -11,9 +11,11 @@
 
 namespace kvcalc {
 
-/// PASS: fits with margin. TIGHT: boots, but the KV pool is capped or demand is within the error band of the
-/// budget (±1.5 GB for seed fits; the wider uncalibrated band for config.json / popular models).
-/// FAIL: the fixed terms leave less KV room than one max_model_len sequence needs (vLLM refuses to start).
+/// PASS: fits with margin. TIGHT: boots, but the KV pool holds fewer than max_num_seqs full-length requests
+/// (the engine caps concurrency) or demand is within the error band of the budget (±1.5 GB for seed fits; the
+/// wider uncalibrated band for config.json / popular models).
+/// FAIL: the engine refuses to start — the non-KV terms leave less KV memory than one max_model_len request
+/// needs under the engine's own rules (vLLM: check_enough_kv_cache_memory), or they exceed the budget.
 enum class Verdict { pass, tight, fail };
 
 /// "PASS" / "TIGHT" / "FAIL".
@@ -22,29 +24,48 @@ const char* verdict_name(Verdict v);
 /// Width of the TIGHT band around the budget: 1.5 GB (seed 000 "±1.5 GB error band").
 inline constexpr std::int64_t kTightBandBytes = 1'500'000'000;
 
-/// Per-card memory terms in bytes (seed 000 "Per-card budget composition"). fixed = weights + kv_sliding +
-/// recurrent_state + activation + cudagraph_workspace + drafter; kv_growing_granted = min(requested,
-/// available_for_kv) — vLLM sizes the pool to what is left (seed 000 Known limitations 1).
+/// Per-card memory terms in bytes (seed 000 "Per-card budget composition", vLLM's worker subtraction).
+/// fixed = weights + activation + cudagraph_workspace + drafter (the non-KV terms); available_for_kv = budget −
+/// fixed is the engine's KV pool. Every KV byte (growing, sliding window, recurrent state) is priced by the
+/// engine's per-layer plan and lives in that pool; kv_granted = min(kv_requested, available_for_kv) because the
+/// engine sizes the pool to what is left (seed 000 Known limitations 1).
 struct BudgetTerms {
     std::int64_t weights_bytes = 0;
-    std::int64_t kv_growing_requested_bytes = 0;  ///< max_num_seqs × one sequence
-    std::int64_t kv_growing_granted_bytes = 0;
-    std::int64_t kv_sliding_bytes = 0;
-    std::int64_t recurrent_state_bytes = 0;
+    std::int64_t kv_growing_requested_bytes = 0;  ///< full attention / MLA of max_num_seqs requests
+    std::int64_t kv_growing_granted_bytes = 0;    ///< its share of the granted pool
+    std::int64_t kv_sliding_bytes = 0;            ///< sliding-window layers, share of the granted pool
+    std::int64_t recurrent_state_bytes = 0;       ///< Mamba / DeltaNet state, share of the granted pool
+    std::int64_t kv_sliding_requested_bytes = 0;  ///< sliding-window layers of max_num_seqs requests
+    std::int64_t recurrent_state_requested_bytes = 0;  ///< recurrent state of max_num_seqs requests
+    std::int64_t kv_requested_bytes = 0;          ///< all KV of max_num_seqs full-length requests
+    std::int64_t kv_granted_bytes = 0;            ///< min(kv_requested, available_for_kv)
     std::int64_t activation_bytes = 0;            ///< includes gdn_scratch_delta_bytes
     std::int64_t gdn_scratch_delta_bytes = 0;     ///< may be negative (smaller batch than calibrated)
     std::int64_t cudagraph_workspace_bytes = 0;
     std::int64_t drafter_bytes = 0;
-    std::int64_t fixed_bytes = 0;
+    std::int64_t fixed_bytes = 0;                 ///< the non-KV terms
     std::int64_t budget_bytes = 0;                ///< gpu_memory_utilization × VRAM
-    std::int64_t available_for_kv_bytes = 0;      ///< max(0, budget − fixed)
-    std::int64_t demand_bytes = 0;                ///< fixed + requested
-    std::int64_t total_bytes = 0;                 ///< fixed + granted (what vLLM will reserve)
-    std::int64_t kv_one_sequence_bytes = 0;       ///< growing KV of one max_model_len sequence
+    std::int64_t available_for_kv_bytes = 0;      ///< max(0, budget − fixed): the engine's KV pool
+    std::int64_t demand_bytes = 0;                ///< fixed + kv_requested
+    std::int64_t total_bytes = 0;                 ///< fixed + kv_granted (what the engine will reserve)
+    std::int64_t kv_one_sequence_bytes = 0;       ///< KV one max_model_len request needs (the start-up check)
     std::int64_t kv_tokens_per_sequence = 0;      ///< max_model_len + MTP extra positions
-    double kv_bytes_per_token = 0.0;              ///< growing KV per token per sequence on one card (exact rational)
+    double kv_bytes_per_token = 0.0;              ///< growing KV per token per request on one card
+    double max_concurrency = 0.0;                 ///< full-length requests the pool holds (vLLM "Maximum concurrency")
+    std::int64_t block_tokens = 1;                ///< the engine's allocation step in tokens (vLLM block size)
     std::int64_t tight_band_bytes = kTightBandBytes;  ///< TIGHT when budget − demand is below this (the error band)
 };
+
+/// One per-card term for display, in the order the budget subtracts them (rendered by a loop).
+struct Term {
+    std::string id;      ///< "weights", "activation", "cudagraph_workspace", "drafter", "kv_growing", "kv_sliding",
+                         ///< "recurrent_state"
+    std::string label;   ///< people's wording, e.g. "KV cache (growing)"
+    std::int64_t bytes;  ///< per card; KV terms as granted
+};
+
+/// The non-zero terms of `t` that make up total_bytes, in subtraction order.
+std::vector<Term> term_list(const BudgetTerms& t);
 
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
 struct CacheBreakdown {
@@ -112,10 +133,12 @@ struct Report {
     std::string reason;                 ///< one line
     std::string limiting_term;          ///< largest per-card term ("weights", "kv_growing", ...)
     std::vector<std::string> notes;     ///< advisory notes
-    double effective_max_num_seqs = 0;  ///< granted pool / one full-length sequence
+    double effective_max_num_seqs = 0;  ///< full-length requests the granted pool holds (terms.max_concurrency)
     CacheBreakdown breakdown;
     std::vector<CacheBucket> buckets;
-    // ---- engine rules and model provenance (issue 5 wiring; additive) ----
+    std::vector<Term> term_list;         ///< term_list(terms)
+    std::vector<TpOption> tp_options;    ///< tensor_parallel_size 1..8 for this model, with reasons
+    std::string command;                 ///< serve_command(): the engine's start command for this scenario
     std::string engine;                  ///< "vllm", "llama.cpp" or "sglang"
     /// true: the non-KV terms come from a seed family fit with ≥ 4 measured anchors. false: a projection
     /// (seed family with few anchors) or estimate_vllm_overheads (config.json / popular models, "uncalibrated").

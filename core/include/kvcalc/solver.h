@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kvcalc/deployment.h"
 #include "kvcalc/diagnostic.h"
 #include "kvcalc/scenario.h"
 
@@ -27,13 +28,23 @@ struct SolveResult {
     Diagnostics diagnostics;
 };
 
-/// Largest max_model_len (tokens) that fits; closed form on the linear terms, verified by the predicate.
+/// Largest max_model_len (tokens) that fits; closed form on the linear terms, verified by the predicate. The
+/// scenario's own max_model_len is not checked (it is what is searched).
 SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
-/// Largest max_num_seqs whose full-length sequences all fit at the scenario's max_model_len (limit 65536).
+/// Largest max_num_seqs whose full-length requests all fit at the scenario's max_model_len (limit 65536).
 SolveResult solve_max_num_seqs(const Scenario& scenario);
 /// Smallest VRAM per card in bytes (value) and whole GiB (value_rounded, bytes) for the scenario.
 SolveResult solve_min_vram(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
-/// Smallest GPU count (= tensor_parallel_size, among the model's valid values) that fits on the scenario's cards.
+/// Smallest GPU count (= tensor_parallel_size, among the valid values of the scenario's own model, config_json
+/// included) that fits on the scenario's cards.
 SolveResult solve_min_gpus(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
+
+/// The same solvers on a resolved deployment: `load` fixes everything but the searched quantity. They evaluate
+/// exactly what predict() evaluates, so the answer is accepted by the verdict and the next step is not.
+SolveResult solve_max_model_len(const Deployment& deployment, const Load& load,
+                                FitCriterion criterion = FitCriterion::boots);
+SolveResult solve_max_num_seqs(const Deployment& deployment, const Load& load);
+SolveResult solve_min_vram(const Deployment& deployment, const Load& load,
+                           FitCriterion criterion = FitCriterion::boots);
 
 }  // namespace kvcalc

@@ -1,0 +1,140 @@
+// A resolved deployment (model × KV format × TP × engine, with the engine's per-card layer plan and the non-KV
+// model) and its evaluation at a load (max_model_len, max_num_seqs, VRAM). Everything kvcalc answers — the verdict,
+// the solvers, GPU shopping, the demand curve and the predicted start-up lines — evaluates one Deployment.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kvcalc/activation.h"
+#include "kvcalc/engine_rules.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/kv_format.h"
+#include "kvcalc/layer_cache.h"
+#include "kvcalc/report.h"
+#include "kvcalc/scenario.h"
+#include "kvcalc/vllm_accounting.h"
+
+namespace kvcalc {
+
+/// The serving engine whose rules apply (Scenario::engine; the engines() table lists them).
+enum class EngineId { vllm, llama_cpp, sglang };
+
+/// What changes between questions about one deployment: solvers and sweeps vary it, nothing else.
+struct Load {
+    std::int64_t max_model_len = 0;  ///< tokens per request
+    std::int64_t max_num_seqs = 1;   ///< concurrent requests (llama.cpp -np)
+    std::int64_t vram_bytes = 0;     ///< per card, as the engine sees it
+    const GpuSpec* gpu = nullptr;    ///< the card when it is a catalog GPU (engine defaults depend on it)
+};
+
+/// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
+struct LlamaCppPlan {
+    LlamaCppSettings settings;
+};
+
+/// SGLang's plan: bytes per token of the token pool and the recurrent state per request, per rank.
+struct SglangPlan {
+    SglangSettings settings;
+    std::int64_t cell_size_bytes = 0;           ///< all layers, K + V (+ indexer), one token
+    std::int64_t state_bytes_per_request = 0;   ///< Mamba / DeltaNet state, one request
+};
+
+/// The chosen engine's per-card KV plan: one alternative per engine (EngineId order).
+using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
+
+/// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
+/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm_accounting.h);
+/// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
+/// defaults for unset flags (max_num_batched_tokens, max_num_seqs) come from them.
+struct NonKvModel {
+    enum class Kind { seed_fit, vllm_accounting, none };
+    Kind kind = Kind::none;
+    const ActivationFit* activation = nullptr;  ///< seed_fit: the family's fit (immutable table row)
+    VllmEra era = kNewestVllmEra;
+    VllmProfileDims dims;
+    VllmDevice device;                          ///< the scenario's card
+    VllmServeFlags flags;                       ///< the flags the user set (unset = vLLM's default)
+    VllmAccounting accounting;                  ///< at the scenario's own settings, with its explanations
+    std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
+};
+
+/// A Scenario with every look-up done and every deployment-level input validated. Owns what it refers to
+/// (the model is shared; formats, GPUs and activation fits are rows of immutable tables), so it can be copied,
+/// stored and evaluated at any Load.
+struct Deployment {
+    std::shared_ptr<const ModelSpec> model;
+    const KvFormat* format = nullptr;
+    const GpuSpec* gpu = nullptr;          ///< nullptr when VRAM was given as a number
+    std::optional<Drafter> drafter;
+    EngineId engine = EngineId::vllm;
+    ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
+    std::vector<LayerGroup> groups;        ///< group_layers(*model)
+    ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
+    KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
+    NonKvModel non_kv;
+    std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
+    std::vector<std::string> plan_notes;   ///< e.g. the engine has no such KV format and a stand-in is priced
+
+    /// The scenario's own max_model_len, max_num_seqs and VRAM.
+    Load load() const { return {settings.max_model_len, settings.max_num_seqs, settings.vram_bytes, gpu}; }
+};
+
+/// The model a scenario names: config_json (read with read_hf_config), else the inline model, else the catalog
+/// entry for model_id (a popular model re-read when weights_dtype is set). nullptr with an error otherwise.
+std::shared_ptr<const ModelSpec> scenario_model(const Scenario& scenario, Diagnostics& diagnostics);
+
+/// Validates and resolves the deployment part of `scenario` (model, format, TP, engine, GPU/VRAM, weights,
+/// drafter); appends diagnostics (errors name the field, the value and what is valid). The load is checked by
+/// check_load(). Returns nullopt when any error was found.
+std::optional<Deployment> resolve(const Scenario& scenario, Diagnostics& diagnostics);
+
+/// Errors for a load this deployment cannot take: max_model_len outside 1..2^27 or above the model's
+/// max_position_embeddings, max_num_seqs outside 1..65536, VRAM ≤ 0.
+Diagnostics check_load(const Deployment& deployment, const Load& load);
+
+/// Per-card terms at `load`: the non-KV terms, then the engine's plan prices the KV (the hot path).
+BudgetTerms evaluate(const Deployment& deployment, const Load& load);
+
+/// PASS / TIGHT / FAIL from the terms (rules in report.h).
+Verdict classify(const BudgetTerms& terms);
+
+/// Name of the largest per-card term ("weights", "kv_growing", "kv_sliding", "recurrent_state", "activation",
+/// "cudagraph_workspace", "drafter").
+const char* largest_term(const BudgetTerms& terms);
+
+/// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`.
+StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms);
+
+/// The command that starts this deployment (`vllm serve …`, `llama-server …`, `python -m sglang.launch_server …`)
+/// in the engine's own flag and dtype spelling; a format the engine does not have is left out with a `#` warning
+/// line saying what was priced instead.
+std::string serve_command(const Deployment& deployment, const Load& load);
+
+/// One row of the engines table: id, accepted spellings, display name.
+struct EngineInfo {
+    EngineId id;
+    const char* name;                  ///< Scenario::engine value and Report::engine ("vllm", "llama.cpp", "sglang")
+    const char* display_name;          ///< "vLLM", "llama.cpp", "SGLang"
+    std::vector<const char*> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
+};
+
+/// Every engine kvcalc prices, in EngineId order.
+const std::vector<EngineInfo>& engines();
+/// The engine for a name or alias (case-insensitive; empty = vllm); nullptr when unknown.
+const EngineInfo* find_engine(std::string_view name);
+/// The table row of an id.
+const EngineInfo& engine_info(EngineId id);
+
+/// The engine's spelling of a KV format (vLLM --kv-cache-dtype, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype);
+/// `exact` is false when the engine has no such format and `k`/`v` name the stand-in that is priced instead.
+struct EngineKvSpelling {
+    std::string k, v;  ///< v differs from k only for llama.cpp's split K/V types
+    bool exact = true;
+};
+EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format);
+
+}  // namespace kvcalc

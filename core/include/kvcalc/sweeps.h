@@ -1,0 +1,53 @@
+// Finished lists for front ends: the GPU-shopping table and the demand-vs-context curve. Each row or point is
+// the same evaluation predict() makes for that scenario, so a front end renders them and computes nothing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kvcalc/deployment.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/scenario.h"
+
+namespace kvcalc {
+
+/// One GPU-shopping row: the scenario on `cards` × one GPU with tensor_parallel_size = gpus = cards.
+struct ShopRow {
+    int gpu_index = 0;               ///< into the `gpus` list given to shopping()
+    std::string gpu_id;
+    int cards = 1;
+    bool valid = false;              ///< the scenario resolves at this TP (the model's heads split)
+    bool runs = false;               ///< the KV format has a kernel on this card (kv_format_runs_on)
+    Verdict verdict = Verdict::fail; ///< predict() of that scenario (also when the format does not run there)
+    std::int64_t max_model_len = 0;  ///< largest max_model_len that boots there, 0 when none
+    double max_concurrency = 0.0;    ///< full-length requests the pool holds at the scenario's length
+    std::string limiting_term;       ///< largest per-card term at the scenario's length
+    std::string note;                ///< why invalid or not runnable; empty otherwise
+};
+
+/// Card counts the page and `--shop` sweep by default.
+inline const std::vector<int>& default_shop_counts() {
+    static const std::vector<int> counts{1, 2, 4, 8};
+    return counts;
+}
+
+/// Every GPU in `gpus` × every count in `counts` (count-major, then GPU order). The deployment is resolved once
+/// per count; each GPU enters as the Load (its VRAM and its identity), exactly as predict() evaluates it.
+std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpec>& gpus, const std::vector<int>& counts);
+
+/// One point of the per-card demand curve.
+struct CurvePoint {
+    std::int64_t max_model_len = 0;
+    std::int64_t demand_bytes = 0;   ///< non-KV + requested KV at this length
+    Verdict verdict = Verdict::fail;
+};
+
+/// Demand vs max_model_len at `points` log-spaced lengths from 1,024 up to the model's limit (or the load's
+/// length when larger, or 2,048 when the model states none), at the load's max_num_seqs and VRAM.
+struct DemandCurve {
+    std::vector<CurvePoint> points;
+    std::int64_t budget_bytes = 0;   ///< per card, for the budget line
+};
+DemandCurve demand_curve(const Deployment& deployment, const Load& load, int points = 64);
+
+}  // namespace kvcalc

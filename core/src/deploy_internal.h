@@ -1,0 +1,56 @@
+// Private seams of the deployment: the per-engine plan builders, KV pricing, start-up lines and commands
+// (one deploy_<engine>.cpp each), and the non-KV model (non_kv.cpp).
+#pragma once
+#include <string>
+
+#include "kvcalc/deployment.h"
+
+namespace kvcalc::detail {
+
+/// The engine's per-card plan for `d` (model, format, TP and groups already resolved); errors in `diags`.
+KvPlan make_plan(const Deployment& d, Diagnostics& diags);
+
+/// Sets d.non_kv (seed fit, vLLM's start-up accounting, none for llama.cpp/SGLang) and applies vLLM's defaults
+/// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
+void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d);
+
+/// The card of a load as vLLM sees it: the load's catalog GPU, else the deployment's card, else a card of that
+/// VRAM.
+VllmDevice vllm_device_for(const Deployment& d, const Load& load);
+
+/// Fills t.activation_bytes, t.gdn_scratch_delta_bytes and t.cudagraph_workspace_bytes at `load`.
+void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
+
+/// "vllm, llama.cpp, sglang" for diagnostics.
+std::string engine_name_list();
+
+// ---- per engine: plan, KV at a load (fills the kv_* fields, max_concurrency, block_tokens from
+// t.available_for_kv_bytes), start-up lines, command ----
+VllmPlan make_vllm(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t);
+std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
+EngineKvSpelling vllm_spelling(KvFormatId id);
+
+LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t);
+std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
+EngineKvSpelling llama_cpp_spelling(KvFormatId id);
+
+SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t);
+std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
+EngineKvSpelling sglang_spelling(KvFormatId id);
+
+/// The note for a format the engine lacks: which stand-in was priced.
+std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s);
+
+/// Model repository to serve: the resolved weights variant's hf_repo, else any hf_repo, else the model id.
+std::string served_repo(const Deployment& d);
+
+/// "0.95" style two-decimal text.
+std::string fixed2(double x);
+
+}  // namespace kvcalc::detail

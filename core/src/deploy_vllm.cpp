@@ -1,0 +1,132 @@
+// vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
+// start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
+#include <algorithm>
+
+#include "deploy_internal.h"
+#include "kvcalc/units.h"
+
+namespace kvcalc::detail {
+
+EngineKvSpelling vllm_spelling(KvFormatId id) {
+    // vllm/config/cache.py CacheDType. q4_0 is llama.cpp's; nvfp4 has the same 9/16 B per element.
+    switch (id) {
+        case KvFormatId::fp16: return {"float16", "float16", true};
+        case KvFormatId::bf16: return {"bfloat16", "bfloat16", true};
+        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", "fp8_e5m2", true};
+        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
+        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", "int8_per_token_head", true};
+        case KvFormatId::k8v4: return {"turboquant_k8v4", "turboquant_k8v4", true};
+        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", "turboquant_3bit_nc", true};
+        case KvFormatId::nvfp4: return {"nvfp4", "nvfp4", true};
+        case KvFormatId::q4_0: return {"nvfp4", "nvfp4", false};
+    }
+    return {};
+}
+
+namespace {
+
+/// max_num_batched_tokens as vLLM runs it: the scenario's, else vLLM's default for the card and release.
+std::int64_t batched_tokens(const Deployment& d, const Load& load) {
+    // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
+    // resolved at each load (the one shown in the settings is the scenario's own).
+    if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
+    VllmServeFlags f = d.non_kv.flags;
+    f.max_model_len = load.max_model_len;
+    f.max_num_seqs = load.max_num_seqs;
+    return vllm_resolve_defaults(vllm_device_for(d, load), f, d.non_kv.era, false).max_num_batched_tokens;
+}
+
+VllmSettings settings_of(const Deployment& d) {
+    VllmSettings vs;
+    vs.tensor_parallel_size = d.settings.tensor_parallel_size;
+    vs.max_num_batched_tokens = batched_tokens(d, d.load());
+    vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
+    return vs;
+}
+
+}  // namespace
+
+VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
+    VllmPlan p = make_vllm_plan(d.groups, settings_of(d));
+    p.extra_tokens = d.kv_extra_tokens;
+    for (const auto& x : p.diagnostics)
+        if (x.severity == Severity::error) diags.push_back(x);
+    return p;
+}
+
+void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
+    const std::int64_t batched = batched_tokens(d, load);
+    const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
+    t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
+    t.kv_growing_requested_bytes = one.full_bytes * load.max_num_seqs;
+    t.kv_sliding_bytes = one.sliding_bytes * load.max_num_seqs;
+    t.recurrent_state_bytes = one.mamba_bytes * load.max_num_seqs;
+    t.kv_requested_bytes = t.kv_one_sequence_bytes * load.max_num_seqs;
+    t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
+    const std::int64_t blocks = vllm_blocks_per_request(p, load.max_model_len, batched);
+    t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /
+                                         static_cast<double>(blocks)
+                                   : 0.0;
+    t.block_tokens = p.min_block;
+    for (const auto& ty : p.types)
+        if (ty.kind == VllmLayerType::Kind::full) t.block_tokens = std::max<std::int64_t>(t.block_tokens, ty.block);
+}
+
+StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t) {
+    VllmPlan p = plan;
+    p.max_num_batched_tokens = batched_tokens(d, load);
+    StartupPrediction out;
+    out.engine_rules = VllmKvPrediction{}.engine_rules;
+    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
+    const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(d.settings.tensor_parallel_size),
+                                             t.available_for_kv_bytes);
+    VllmKvPrediction v = vllm_kv_lines(p, load.max_model_len, per_rank);
+    if (has_error(v.diagnostics)) {
+        for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
+        return out;
+    }
+    out.notes = std::move(v.notes);
+    if (!spelling.exact) {
+        out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
+                                                ": its start-up lines are not predicted; " +
+                                                stand_in_note("vLLM", *d.format, spelling));
+        return out;
+    }
+    out.available = true;
+    out.available_kv_bytes = v.available_kv_bytes;
+    out.available_kv_gib = v.available_kv_gib;
+    out.kv_bytes_per_token = v.kv_bytes_per_token;
+    // "GPU KV cache size" as the chosen release prints it (kv_cache_utils.py _report_kv_cache_config, #41069).
+    const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
+    out.gpu_kv_cache_tokens = era.v1_engine && !era.kv_size_from_concurrency
+                                  ? v.gpu_kv_cache_tokens  // blocks // groups × the unified block size
+                                  : vllm_printed_kv_tokens(d.non_kv.era, v.num_blocks, v.num_kv_cache_groups,
+                                                           p.min_block, v.max_concurrency, load.max_model_len);
+    out.max_concurrency = v.max_concurrency;
+    out.num_kv_cache_groups = v.num_kv_cache_groups;
+    out.refuses_to_start = v.refuses_to_start;
+    out.estimated_max_model_len = v.estimated_max_model_len;
+    return out;
+}
+
+std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
+    const ResolvedSettings& s = d.settings;
+    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
+    std::string out;
+    if (!spelling.exact) out += "# kvcalc: " + stand_in_note("vLLM", *d.format, spelling) + "\n";
+    out += "vllm serve " + served_repo(d) + " \\\n  --tensor-parallel-size " + std::to_string(s.tensor_parallel_size) +
+           " \\\n  --max-model-len " + std::to_string(load.max_model_len) + " \\\n  --max-num-seqs " +
+           std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + spelling.k +
+           " \\\n  --gpu-memory-utilization " + fixed2(s.gpu_memory_utilization);
+    if (d.non_kv.flags.max_num_batched_tokens)
+        out += " \\\n  --max-num-batched-tokens " + std::to_string(*d.non_kv.flags.max_num_batched_tokens);
+    if (d.drafter) {
+        const Drafter& dr = *d.drafter;
+        const std::string model_arg = dr.method == "mtp" ? std::string() : ",\"model\":\"" + dr.id + "\"";
+        out += " \\\n  --speculative-config '{\"method\":\"" + dr.method + "\"" + model_arg +
+               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
+    }
+    return out;
+}
+
+}  // namespace kvcalc::detail

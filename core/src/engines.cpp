@@ -1,0 +1,88 @@
+// The engines table and the dispatch from a deployment's plan to its engine (one deploy_<engine>.cpp each).
+// Adding an engine: one EngineId value, one row here, one KvPlan alternative and its deploy_<engine>.cpp; the
+// visitors below (no generic branch) fail to compile until the new alternative is handled.
+#include <cstdio>
+
+#include "deploy_internal.h"
+#include "text.h"
+
+namespace kvcalc {
+
+const std::vector<EngineInfo>& engines() {
+    static const std::vector<EngineInfo> table{
+        {EngineId::vllm, "vllm", "vLLM", {}},
+        {EngineId::llama_cpp, "llama.cpp", "llama.cpp", {"llama-cpp", "llamacpp", "llama_cpp"}},
+        {EngineId::sglang, "sglang", "SGLang", {}},
+    };
+    return table;
+}
+
+const EngineInfo* find_engine(std::string_view name) {
+    if (name.empty()) return &engines().front();
+    for (const auto& e : engines()) {
+        if (text::iequal(e.name, name)) return &e;
+        for (const char* a : e.aliases)
+            if (text::iequal(a, name)) return &e;
+    }
+    return nullptr;
+}
+
+const EngineInfo& engine_info(EngineId id) { return engines()[static_cast<std::size_t>(id)]; }
+
+EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
+    switch (engine) {
+        case EngineId::vllm: return detail::vllm_spelling(format);
+        case EngineId::llama_cpp: return detail::llama_cpp_spelling(format);
+        case EngineId::sglang: return detail::sglang_spelling(format);
+    }
+    return {};
+}
+
+StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t) {
+    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t); }, d.plan);
+}
+
+std::string serve_command(const Deployment& d, const Load& load) {
+    return std::visit([&](const auto& plan) { return detail::command(d, plan, load); }, d.plan);
+}
+
+namespace detail {
+
+KvPlan make_plan(const Deployment& d, Diagnostics& diags) {
+    switch (d.engine) {
+        case EngineId::vllm: return make_vllm(d, diags);
+        case EngineId::llama_cpp: return make_llama_cpp(d, diags);
+        case EngineId::sglang: return make_sglang(d, diags);
+    }
+    return make_vllm(d, diags);
+}
+
+std::string engine_name_list() {
+    std::string out;
+    for (const auto& e : engines()) out += (out.empty() ? "" : ", ") + std::string(e.name);
+    return out;
+}
+
+std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s) {
+    return std::string(engine) + " has no KV cache format " + f.name + ": priced as its nearest, " + s.k +
+           (s.v != s.k ? "/" + s.v : std::string()) + " (" + f.bpe_exact +
+           " B per element in kvcalc's table); the command uses that stand-in";
+}
+
+std::string served_repo(const Deployment& d) {
+    const ModelSpec& m = *d.model;
+    for (const WeightsVariant& w : m.weights)
+        if (w.id == d.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
+    for (const WeightsVariant& w : m.weights)
+        if (!w.hf_repo.empty()) return w.hf_repo;
+    return m.id;
+}
+
+std::string fixed2(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+}  // namespace detail
+}  // namespace kvcalc

@@ -1,0 +1,86 @@
+// The non-KV terms of a deployment: weights' load buffers, activation peak, non-torch memory and CUDA graphs per
+// card. The seed families keep their fitted terms (seed 000 §4, activation.cpp); other vLLM models are priced by
+// vLLM's start-up accounting (vllm_accounting.h); llama.cpp and SGLang model none (their notes say so). This is
+// the one seam between the budget and any non-KV accounting.
+#include <cmath>
+
+#include "deploy_internal.h"
+#include "kvcalc/units.h"
+
+namespace kvcalc::detail {
+
+void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d) {
+    NonKvModel& m = d.non_kv;
+    m.era = era;
+    ResolvedSettings& set = d.settings;
+    set.vllm_version = vllm_era_rules(era).id;
+    if (d.engine != EngineId::vllm) return;  // Kind::none
+    m.dims = vllm_profile_dims(*d.model);
+    m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(set.vram_bytes);
+    VllmServeFlags& f = m.flags;
+    f.max_model_len = set.max_model_len;
+    f.tensor_parallel_size = set.tensor_parallel_size;
+    f.max_num_batched_tokens = s.max_num_batched_tokens;
+    if (s.max_num_seqs > 0) f.max_num_seqs = s.max_num_seqs;
+    if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
+    f.num_speculative_tokens = set.num_speculative_tokens;
+    m.accounting = vllm_account(m.dims, m.device, f, era, ceil_div(set.weights_bytes_total, set.tensor_parallel_size));
+    // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
+    set.max_num_seqs = m.accounting.max_num_seqs;
+    set.gpu_memory_utilization = m.accounting.gpu_memory_utilization;
+    if (d.model->family == "generic") {  // config.json and popular models: no measured fit
+        m.kind = NonKvModel::Kind::vllm_accounting;
+        set.max_num_batched_tokens = m.accounting.max_num_batched_tokens;
+        m.error_band_bytes = m.accounting.error_band_bytes;
+    } else {
+        m.kind = NonKvModel::Kind::seed_fit;
+        m.activation = fit;
+    }
+}
+
+VllmDevice vllm_device_for(const Deployment& d, const Load& load) {
+    if (load.gpu && load.vram_bytes == load.gpu->vram_bytes) return vllm_device(*load.gpu);
+    if (load.vram_bytes == d.settings.vram_bytes) return d.non_kv.device;
+    // A card of another size (the VRAM solver): a catalog card's CUDA total follows its estimate rule.
+    VllmDevice dev = d.gpu ? d.non_kv.device : vllm_device_from_total(load.vram_bytes);
+    if (d.gpu) dev.cuda_total_bytes = estimate_cuda_total_bytes(load.vram_bytes, false);
+    dev.name = "other";
+    return dev;
+}
+
+void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
+    const ResolvedSettings& s = d.settings;
+    const int tp = s.tensor_parallel_size;
+    switch (d.non_kv.kind) {
+        case NonKvModel::Kind::none: break;
+        case NonKvModel::Kind::vllm_accounting: {
+            VllmServeFlags f = d.non_kv.flags;
+            f.max_model_len = load.max_model_len;
+            f.max_num_seqs = load.max_num_seqs;
+            const VllmAccounting a = vllm_account(d.non_kv.dims, vllm_device_for(d, load), f, d.non_kv.era,
+                                                  ceil_div(s.weights_bytes_total, tp), false);
+            t.weights_bytes = a.weights_bytes;
+            t.activation_bytes = a.torch_peak_bytes;
+            t.cudagraph_workspace_bytes = a.non_torch_bytes + (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);
+            t.budget_bytes = a.requested_bytes;
+            break;
+        }
+        case NonKvModel::Kind::seed_fit: {
+            const ActivationFit& fit = *d.non_kv.activation;
+            t.activation_bytes = activation_peak_bytes(fit, *d.model, d.footprint.num_recurrent_layers, *d.format,
+                                                       load.max_model_len, tp, s.max_num_batched_tokens);
+            if (fit.gdn_prefill_scratch && s.max_num_batched_tokens) {
+                // Report the delta actually applied: activation_peak_bytes clamps the peak at 0, so a negative
+                // delta larger than the rest of the peak only removes what was there.
+                t.gdn_scratch_delta_bytes =
+                    t.activation_bytes - activation_peak_bytes(fit, *d.model, d.footprint.num_recurrent_layers,
+                                                               *d.format, load.max_model_len, tp, std::nullopt);
+            }
+            // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
+            t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
+            break;
+        }
+    }
+}
+
+}  // namespace kvcalc::detail

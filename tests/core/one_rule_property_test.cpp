@@ -1,0 +1,180 @@
+// One memory rule: over random valid scenarios (every engine, catalog and config.json models, TP 1-8, every KV
+// format, every catalog GPU) the verdict, the solvers, the GPU-shopping rows and the predicted start-up lines
+// agree, because they evaluate the same Deployment. Nothing here restates a formula: each check compares two
+// outputs that a user sees side by side.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/kv_format.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
+
+using namespace kvcalc;
+
+namespace {
+
+constexpr int kScenarios = 10000;
+
+// config.json fixtures of tests/data/configs (real Hub files; SOURCES.tsv names each one's commit).
+std::vector<std::string> config_texts() {
+    std::vector<std::string> out;
+    const std::filesystem::path dir = std::string(KVCALC_TEST_DATA_DIR) + "/configs";
+    if (!std::filesystem::exists(dir)) return out;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        if (e.path().extension() != ".json") continue;
+        std::ifstream in(e.path());
+        std::stringstream s;
+        s << in.rdbuf();
+        out.push_back(s.str());
+    }
+    return out;
+}
+
+struct Generator {
+    std::mt19937_64 rng{20261201};
+    std::vector<std::string> configs = config_texts();
+
+    std::int64_t log_uniform(std::int64_t lo, std::int64_t hi) {
+        std::uniform_real_distribution<double> u(std::log(static_cast<double>(lo)), std::log(static_cast<double>(hi)));
+        return std::clamp<std::int64_t>(std::llround(std::exp(u(rng))), lo, hi);
+    }
+    template <class T>
+    const T& pick(const std::vector<T>& v) {
+        return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)];
+    }
+
+    /// A scenario a user could set: the model's own valid TP, a length within its limit, any card and format.
+    Scenario next() {
+        Scenario s;
+        const bool use_config = !configs.empty() && std::uniform_int_distribution<int>(0, 4)(rng) == 0;
+        std::shared_ptr<const ModelSpec> model;
+        Diagnostics ignored;
+        if (use_config) {
+            s.config_json = pick(configs);
+            model = scenario_model(s, ignored);
+        } else {
+            s.model_id = pick(model_catalog()).id;
+            model = shared_catalog_model(s.model_id);
+        }
+        const char* engines[] = {"vllm", "llama.cpp", "sglang"};
+        s.engine = engines[std::uniform_int_distribution<int>(0, 2)(rng)];
+        s.kv_cache_dtype = pick(kv_formats()).name;
+        s.gpu = pick(gpu_catalog()).id;
+        std::vector<int> tps = model ? valid_tensor_parallel_sizes(*model) : std::vector<int>{1};
+        if (tps.empty()) tps = {1};
+        s.tensor_parallel_size = pick(tps);
+        const std::int64_t limit = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 1 << 20;
+        s.max_model_len = log_uniform(std::min<std::int64_t>(256, limit), limit);
+        s.max_num_seqs = log_uniform(1, 64);
+        s.gpu_memory_utilization = std::uniform_real_distribution<double>(0.5, 0.98)(rng);
+        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) s.max_num_batched_tokens = log_uniform(256, 16384);
+        return s;
+    }
+};
+
+Scenario at_length(Scenario s, std::int64_t len) {
+    s.max_model_len = len;
+    return s;
+}
+Scenario at_seqs(Scenario s, std::int64_t n) {
+    s.max_num_seqs = n;
+    return s;
+}
+
+}  // namespace
+
+TEST_SUITE("one memory rule") {
+    TEST_CASE("solvers, shopping rows and start-up lines agree with the verdict on 10,000 random scenarios") {
+        Generator gen;
+        int evaluated = 0, len_checked = 0, estimate_checked = 0, seqs_checked = 0, shop_checked = 0;
+        int engines_seen[3] = {0, 0, 0};
+        for (int i = 0; i < kScenarios; ++i) {
+            const Scenario s = gen.next();
+            const Report r = predict(s);
+            if (!r.ok) continue;  // e.g. weights unknown for a config model: not a valid scenario
+            ++evaluated;
+            ++engines_seen[r.engine == "vllm" ? 0 : r.engine == "llama.cpp" ? 1 : 2];
+            INFO("scenario ", i, ": ", r.settings.model_id, std::string(s.config_json.empty() ? "" : " (config.json)"),
+                 " mnbt ", s.max_num_batched_tokens.value_or(0), " engine ", s.engine,
+                 " ", s.kv_cache_dtype, " tp ", s.tensor_parallel_size, " ", s.gpu, " len ", s.max_model_len,
+                 " seqs ", s.max_num_seqs, " util ", s.gpu_memory_utilization);
+
+            // The max_model_len solver's answer boots; one more token (and one more block) does not.
+            const SolveResult len = solve_max_model_len(s);
+            if (len.ok) {
+                ++len_checked;
+                const Report at = predict(at_length(s, len.value));
+                REQUIRE(at.ok);
+                INFO("at the answer ", len.value, ": ", at.reason);
+                CHECK(at.verdict != Verdict::fail);
+                if (len.bound == "budget") {
+                    CHECK(predict(at_length(s, len.value + 1)).verdict == Verdict::fail);
+                    CHECK(predict(at_length(s, len.value + at.terms.block_tokens)).verdict == Verdict::fail);
+                }
+            } else {
+                CHECK(predict(at_length(s, 1)).verdict == Verdict::fail);
+            }
+            // The start-up line's estimated maximum model length is that answer.
+            if (r.startup.available && r.startup.refuses_to_start && r.startup.estimated_max_model_len > 0) {
+                ++estimate_checked;
+                REQUIRE(len.ok);
+                CHECK(r.startup.estimated_max_model_len == len.value);
+            }
+            // The booting verdict and the engine's refusal are the same statement.
+            if (r.startup.available && r.engine == "vllm")
+                CHECK(r.startup.refuses_to_start == (r.verdict == Verdict::fail));
+
+            // The max_num_seqs solver equals ⌊predicted concurrency⌋ (vLLM's "Maximum concurrency", SGLang's pool
+            // over max_model_len). Under vLLM's start-up accounting the non-KV terms grow with max_num_seqs, so
+            // there the answer is checked at itself: n requests fit, n + 1 do not.
+            if (r.engine != "llama.cpp" && r.terms.kv_one_sequence_bytes > 0) {
+                ++seqs_checked;
+                const SolveResult seqs = solve_max_num_seqs(s);
+                const std::int64_t n = seqs.ok ? seqs.value : 0;
+                if (n == 65536) {
+                    CHECK(r.terms.max_concurrency >= 65536.0);  // the solver's limit
+                } else if (r.non_kv_model.rfind("vLLM", 0) != 0) {
+                    CHECK(n == static_cast<std::int64_t>(std::floor(r.terms.max_concurrency)));
+                } else if (n > 0 && n < 65536) {
+                    CHECK(predict(at_seqs(s, n)).terms.max_concurrency >= static_cast<double>(n));
+                    CHECK(predict(at_seqs(s, n + 1)).terms.max_concurrency < static_cast<double>(n + 1));
+                }
+            }
+
+            // The GPU-shopping row for this (GPU, count, format) is predict() of that scenario.
+            if (i % 4 == 0) {
+                ++shop_checked;
+                const GpuSpec& gpu = *find_gpu(s.gpu);
+                const auto rows = shopping(s, {gpu}, {s.tensor_parallel_size});
+                REQUIRE(rows.size() == 1);
+                Scenario one = s;
+                one.gpus = 0;
+                const Report direct = predict(one);
+                CHECK(rows[0].valid == direct.ok);
+                if (direct.ok) {
+                    CHECK(rows[0].verdict == direct.verdict);
+                    CHECK(rows[0].max_concurrency == doctest::Approx(direct.terms.max_concurrency));
+                    CHECK(rows[0].max_model_len == (len.ok ? len.value : 0));
+                }
+            }
+        }
+        MESSAGE("evaluated ", evaluated, " of ", kScenarios, " scenarios (vLLM ", engines_seen[0], ", llama.cpp ",
+                engines_seen[1], ", SGLang ", engines_seen[2], "); max_model_len checks ", len_checked,
+                ", estimated-length checks ", estimate_checked, ", max_num_seqs checks ", seqs_checked,
+                ", shopping rows ", shop_checked);
+        CHECK(evaluated >= kScenarios * 9 / 10);
+        CHECK(estimate_checked > 20);
+        for (int e : engines_seen) CHECK(e > kScenarios / 5);
+    }
+}
