@@ -12,7 +12,7 @@ std::vector<ModelSpec> popular_models() {
         HfConfig cfg = read_hf_config(src.config_json);
         if (has_error(cfg.diagnostics)) continue;
         ModelSpec spec = std::move(cfg.spec);
-        copy_profile_widths(cfg.arch, spec);
+        copy_profile_widths(cfg.arch, src.config_json, spec);
         spec.id = src.id;
         spec.display_name = src.display_name;
         spec.family = "generic";

@@ -114,12 +114,23 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const EngineKvSpelling spelling = vllm_spelling(d.format->id);
     std::string out;
     if (!spelling.exact) out += "# kvcalc: " + stand_in_note("vLLM", *d.format, spelling) + "\n";
+    if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)
+        out += std::string("# kvcalc priced this for vLLM ") + vllm_era_rules(d.non_kv.era).id +
+               " (start-up accounting); every flag that changes memory is written out\n";
     out += "vllm serve " + served_repo(d) + " \\\n  --tensor-parallel-size " + std::to_string(s.tensor_parallel_size) +
            " \\\n  --max-model-len " + std::to_string(load.max_model_len) + " \\\n  --max-num-seqs " +
            std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + spelling.k +
            " \\\n  --gpu-memory-utilization " + fixed2(s.gpu_memory_utilization);
-    if (d.non_kv.flags.max_num_batched_tokens)
+    if (d.non_kv.flags.max_num_batched_tokens) {
         out += " \\\n  --max-num-batched-tokens " + std::to_string(*d.non_kv.flags.max_num_batched_tokens);
+    } else if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
+        // The default the accounting assumed for this card, written out so the command boots what was priced.
+        VllmServeFlags f = d.non_kv.flags;
+        f.max_model_len = load.max_model_len;
+        f.max_num_seqs = load.max_num_seqs;
+        const VllmAccounting a = vllm_resolve_defaults(d.non_kv.device, f, d.non_kv.era, false);
+        out += " \\\n  --max-num-batched-tokens " + std::to_string(a.max_num_batched_tokens);
+    }
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
         const std::string model_arg = dr.method == "mtp" ? std::string() : ",\"model\":\"" + dr.id + "\"";

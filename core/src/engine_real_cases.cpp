@@ -81,7 +81,8 @@ void check_weights(RunChecks& rc, const HfConfig& cfg, const json& settings) {
 // The start-up split predicted from what the user typed (gpu, vllm_version and the flags in `settings`), against
 // the log's torch peak, non-torch, CUDA-graph estimate and available KV memory. Only for runs naming a catalog
 // GPU. Torch peak within 0.1 GiB; available KV within the error band vllm_account states for the path.
-void check_accounting(RunChecks& rc, const HfConfig& cfg, const json& st, const json& run) {
+void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& config_text, const json& st,
+                      const json& run) {
     const GpuSpec* gpu = find_gpu(str(st, "gpu"));
     if (!gpu) return;
     const auto era = parse_vllm_version(str(st, "vllm_version"));
@@ -91,7 +92,7 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const json& st, const 
         return;
     }
     ModelSpec spec = cfg.spec;
-    copy_profile_widths(cfg.arch, spec);
+    copy_profile_widths(cfg.arch, config_text, spec);
     VllmServeFlags f;
     f.max_model_len = static_cast<std::int64_t>(num(st, "max_model_len", 0));
     f.tensor_parallel_size = static_cast<int>(num(st, "tensor_parallel_size", 1));
@@ -115,7 +116,7 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const json& st, const 
                      static_cast<double>(a.error_band_bytes) / kGiB);
 }
 
-void run_vllm(RunChecks& rc, const HfConfig& cfg, const json& run) {
+void run_vllm(RunChecks& rc, const HfConfig& cfg, const std::string& config_text, const json& run) {
     const json& st = run.contains("settings") ? run["settings"] : json::object();
     VllmSettings s;
     s.tensor_parallel_size = static_cast<int>(num(st, "tensor_parallel_size", 1));
@@ -161,7 +162,7 @@ void run_vllm(RunChecks& rc, const HfConfig& cfg, const json& run) {
     const double est = num(rc.measured, "estimated_max_model_len");
     rc.add("estimated_max_model_len", static_cast<double>(p.estimated_max_model_len), est * rel + block);
     check_weights(rc, cfg, st);
-    check_accounting(rc, cfg, st, run);
+    check_accounting(rc, cfg, config_text, st, run);
 }
 
 void run_llama_cpp(RunChecks& rc, const HfConfig& cfg, const json& run) {
@@ -250,7 +251,8 @@ RealCaseResult evaluate_real_case(std::string_view fixture_json) {
     out.architecture_class = str(f, "architecture_class");
     out.model = str(f, "model");
     out.source = str(f, "source");
-    HfConfig cfg = read_hf_config(f["config"].dump());
+    const std::string config_text = f["config"].dump();
+    HfConfig cfg = read_hf_config(config_text);
     for (const auto& d : cfg.diagnostics) {
         if (d.severity == Severity::error) out.diagnostics.push_back(d);
     }
@@ -262,7 +264,7 @@ RealCaseResult evaluate_real_case(std::string_view fixture_json) {
         const json& differ = run.contains("expect_differ") ? run["expect_differ"] : empty;
         RunChecks rc{out, str(run, "label"), measured, differ};
         if (out.engine == "vllm") {
-            run_vllm(rc, cfg, run);
+            run_vllm(rc, cfg, config_text, run);
         } else if (out.engine == "llama.cpp") {
             run_llama_cpp(rc, cfg, run);
         } else if (out.engine == "sglang") {

@@ -62,7 +62,8 @@ SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s
     if (has_error(p.diagnostics)) return p;
     p.cell_size_bytes = k_cell + v_cell;
     if (p.cell_size_bytes <= 0) {
-        p.diagnostics.push_back({Severity::error, "no_cache_layers", "layers", "the model has no attention layers"});
+        // Encoder-only (or attention-free) models: no token pool to size.
+        p.notes.push_back("the model has no attention layers that keep a KV cache: SGLang sizes no token pool");
         return p;
     }
     p.max_total_num_tokens = std::max<std::int64_t>(0, available) / p.cell_size_bytes;

@@ -178,8 +178,8 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
         if (sp->kind == Kind::full) p.kv_bytes_per_token += sp->bytes * g.count;
     }
     if (has_error(p.diagnostics)) return p;
-    if (p.types.empty()) {
-        p.diagnostics.push_back({Severity::error, "no_cache_layers", "layers", "the model has no cache layers"});
+    if (p.types.empty()) {  // encoder-only: EncoderOnlyAttentionSpec needs no memory, vLLM allocates no blocks
+        p.notes.push_back("the model keeps no KV cache (encoder-only): vLLM allocates no cache blocks");
         return p;
     }
     unify(p, s.block_size);
@@ -264,6 +264,7 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
             p.sliding_bytes_per_sequence += blocks_for(t, max_len, plan, plan.max_num_batched_tokens) * t.page * t.layers;
         if (t.kind == Kind::mamba) p.state_bytes_per_sequence += t.bytes * (plan.mamba_align ? 2 : 1) * t.layers;
     }
+    if (plan.types.empty()) return p;  // nothing cached: no blocks, no refusal
     p.num_kv_cache_groups = plan.num_groups;
     p.page_size_bytes = plan.page_size_bytes;
     p.num_blocks = vllm_num_blocks(plan, p.available_kv_bytes);

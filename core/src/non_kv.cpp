@@ -16,6 +16,7 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     set.vllm_version = vllm_era_rules(era).id;
     if (d.engine != EngineId::vllm) return;  // Kind::none
     m.dims = vllm_profile_dims(*d.model);
+    if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
     m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(set.vram_bytes);
     VllmServeFlags& f = m.flags;
     f.max_model_len = set.max_model_len;

@@ -45,7 +45,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     if (failed) return nullptr;
     auto m = std::make_shared<ModelSpec>(std::move(cfg.spec));
-    copy_profile_widths(cfg.arch, *m);
+    copy_profile_widths(cfg.arch, text, *m);
     if (popular) {
         m->id = popular->id;
         m->display_name = popular->display_name;

@@ -13,6 +13,13 @@ namespace {
 
 std::int64_t gib(double x) { return static_cast<std::int64_t>(std::llround(x * static_cast<double>(kBytesPerGib))); }
 
+// Byte counts from products of user-sized widths are formed in double and saturated far below int64's limit, so
+// absurd configs price as "enormous" instead of overflowing.
+std::int64_t bytes(double x) {
+    constexpr double kCap = 1e17;  // 93 million GiB
+    return x <= 0 ? 0 : static_cast<std::int64_t>(std::llround(std::min(x, kCap)));
+}
+
 bool at_least(VllmEra e, VllmEra from) { return static_cast<int>(e) >= static_cast<int>(from); }
 
 // Non-torch increase during load + profile (gpu_worker.py: memory_profiling non_torch_increase, measured from the
@@ -79,11 +86,13 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
     // Counted in vLLM's "weights memory" because it is allocated during load: Llama-3.1-8B 131072 × 128 × 2 B
     // = 32 MiB is the gap between 8.03 B params × 2 B = 14.96 GiB and the logged 14.99 GiB.
     const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
-    d.rope_cache_bytes = m.max_position_embeddings * rotary * d.activation_bytes;
+    d.rope_cache_bytes = bytes(static_cast<double>(m.max_position_embeddings) * rotary * d.activation_bytes);
+    d.encoder_weights_bytes = bytes(static_cast<double>(m.encoder_parameters) * d.activation_bytes);
     return d;
 }
 
-void copy_profile_widths(const HfArchitecture& a, ModelSpec& m) {
+void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, ModelSpec& m) {
+    m.encoder_parameters = encoder_parameters(config_json);
     m.vocab_size = a.vocab_size;
     m.intermediate_size = a.intermediate_size;
     m.moe_intermediate_size = a.moe_intermediate_size;
@@ -94,6 +103,7 @@ void copy_profile_widths(const HfArchitecture& a, ModelSpec& m) {
             name.rfind("Llava", 0) == 0 || name.rfind("Mllama", 0) == 0)
             m.multimodal = true;
     }
+    if (m.encoder_parameters > 0) m.multimodal = true;
 }
 
 VllmDevice vllm_device(const GpuSpec& g) {
@@ -128,7 +138,8 @@ VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, 
     a.requested_bytes = static_cast<std::int64_t>(
         std::ceil(a.gpu_memory_utilization * static_cast<double>(device.cuda_total_bytes)));
     // Weights: DeviceMemoryProfiler around load_model = torch-allocated bytes after load, buffers included.
-    a.weights_bytes = weights_bytes_per_rank + m.rope_cache_bytes;
+    a.weights_bytes = bytes(static_cast<double>(weights_bytes_per_rank) + static_cast<double>(m.rope_cache_bytes) +
+                            static_cast<double>(m.encoder_weights_bytes) / static_cast<double>(tp));
 
     // Sampler: _dummy_sampler_run computes logits for one row per dummy request, R = min(max_num_seqs, T)
     // (_dummy_run splits T tokens into min(T, max_num_seqs) requests), all-gathered to the full vocabulary on every
@@ -137,17 +148,19 @@ VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, 
     const std::int64_t R = rules.v1_engine ? std::min(a.max_num_seqs, T) : a.max_num_seqs;
     double c = rules.sampler_bytes_per_row_vocab;
     if (rules.v1_engine && at_least(era, VllmEra::v0_17) && R < 8) c = 37.5;  // apply_top_k_top_p: sort below 8 rows
-    a.sampler_bytes = static_cast<std::int64_t>(std::llround(c * static_cast<double>(R) * static_cast<double>(m.vocab_size))) +
-                      2 * T * H * d;
+    const double Td = static_cast<double>(T), Hd = static_cast<double>(H), dd = static_cast<double>(d);
+    a.sampler_bytes = bytes(c * static_cast<double>(R) * static_cast<double>(m.vocab_size) + 2.0 * Td * Hd * dd);
     // Forward: the eager profile forward of T tokens peaks in the MLP (gate_up T × 2I/TP + act T × I/TP) over a
     // few T × H residual tensors. Attention kernels do not run without metadata.
-    a.forward_bytes = T * d * (3 * (m.intermediate_size / tp) + 4 * H);
+    a.forward_bytes = bytes(Td * dd * (3.0 * static_cast<double>(m.intermediate_size / tp) + 4.0 * Hd));
     // Fused-MoE modular kernels take their buffers from the WorkspaceManager (v1/worker/workspace.py), which keeps
     // its largest allocation: it adds to the sampler peak instead of hiding under max(). Since ≈ v0.13 (guess:
     // applied from the 0.11-0.16 era). Mixtral-8x7B TP 2 1.28 vs 1.21 GiB, Qwen3-30B-A3B 2.50 vs 2.68.
     if (m.num_experts > 0 && m.moe_workspace && at_least(era, VllmEra::v0_11)) {
         const std::int64_t ie = m.moe_intermediate_size > 0 ? m.moe_intermediate_size / tp : m.intermediate_size / tp;
-        a.moe_workspace_bytes = T * m.num_experts_per_tok * (std::max<std::int64_t>(2 * ie, H) + ie) * d + T * H * d;
+        a.moe_workspace_bytes = bytes(Td * static_cast<double>(m.num_experts_per_tok) *
+                                          static_cast<double>(std::max<std::int64_t>(2 * ie, H) + ie) * dd +
+                                      Td * Hd * dd);
     }
     // Multimodal encoders: profile_run keeps max_mm_items_per_batch dummy encoder outputs alive through the LM pass.
     // The v0.19 logs show +0.1 (Mistral-3) to +0.26 GiB (Gemma-3) over the text formula: allowance 0.2 GiB.

@@ -124,6 +124,11 @@ TEST_SUITE("predict wiring") {
         const SolveResult len = solve_max_model_len(s);
         REQUIRE(len.ok);
         CHECK(len.value >= 32768);
+        // The printed command boots exactly what was priced: vLLM's defaults are written out.
+        CHECK(r.command.find("# kvcalc priced this for vLLM 0.21+") == 0);
+        for (const char* flag : {"--max-model-len 32768", "--max-num-seqs 256", "--gpu-memory-utilization 0.92",
+                                 "--max-num-batched-tokens 2048", "--kv-cache-dtype bfloat16"})
+            CHECK_MESSAGE(r.command.find(flag) != std::string::npos, flag);
     }
 
     TEST_CASE("seed models keep the seed math and stay calibrated") {

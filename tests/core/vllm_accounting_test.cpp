@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/hf_config.h"
@@ -28,7 +30,7 @@ struct Model {
 Model read(const char* text) {
     kvcalc::HfConfig cfg = kvcalc::read_hf_config(text);
     Model m{cfg.spec, 0};
-    kvcalc::copy_profile_widths(cfg.arch, m.spec);
+    kvcalc::copy_profile_widths(cfg.arch, text, m.spec);
     m.weights = static_cast<std::int64_t>(
         kvcalc::estimate_weights(kvcalc::count_parameters(cfg.spec, cfg.arch), cfg.arch, "auto").bytes);
     return m;
@@ -208,6 +210,25 @@ TEST_SUITE("vllm accounting") {
                                                 kvcalc::VllmEra::v0_17, m.weights / c.tp);
             CHECK(std::fabs(gib(a.torch_peak_bytes) - c.measured_gib) <= c.tolerance_gib);
         }
+    }
+
+    TEST_CASE("vision towers count in vLLM's weights (encoder_parameters)") {
+        // Gemma 3 27B IT (tests/data/configs/gemma-3-27b-it.json): SigLIP-So400m tower of 417M parameters (Gemma 3
+        // technical report, Table 1); the projector part of the estimate is 1152 × 5376 + 5376².
+        std::ifstream in(std::string(KVCALC_TEST_DATA_DIR) + "/configs/gemma-3-27b-it.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::int64_t all = kvcalc::encoder_parameters(text.str());
+        const std::int64_t tower = all - (1152LL * 5376 + 5376LL * 5376);
+        CHECK(static_cast<double>(tower) == doctest::Approx(417e6).epsilon(0.01));
+        // Mistral-Small-3.2-24B's Pixtral tower: vLLM's logged 44.76 GiB minus the 43.94 GiB text weights = 0.82 GiB
+        // (tests/data/real_cases/vllm-h100-mistral-small-3.2-24b.json).
+        const char* pixtral = R"({"architectures":["Mistral3ForConditionalGeneration"],"text_config":{"hidden_size":5120},
+            "vision_config":{"model_type":"pixtral","hidden_size":1024,"intermediate_size":4096,"num_hidden_layers":24,
+            "hidden_act":"silu","image_size":1540,"patch_size":14,"num_channels":3}})";
+        CHECK(std::fabs(gib(2 * kvcalc::encoder_parameters(pixtral)) - 0.82) <= 0.05);
+        CHECK(kvcalc::encoder_parameters(kLlama8b) == 0);
+        CHECK(kvcalc::encoder_parameters("not json") == 0);
     }
 
     TEST_CASE("TP ≥ 2 non-torch: the all-reduce fusion workspace only on Hopper / Blackwell (config/vllm.py)") {

@@ -155,6 +155,9 @@ struct ModelSpec {
     int moe_intermediate_size = 0;            ///< one routed expert's width
     int rotary_dim = 0;                       ///< rope dims per head (head_dim × partial_rotary_factor)
     bool multimodal = false;                  ///< a vision / audio encoder runs in vLLM's profile run
+    /// Vision tower + projector parameters (config.json `vision_config`), outside num_parameters and the
+    /// language model's weights estimate; vLLM loads them too (vllm_accounting.h encoder_parameters).
+    std::int64_t encoder_parameters = 0;
 };
 
 }  // namespace kvcalc

@@ -69,6 +69,7 @@ struct VllmProfileDims {
     bool mla = false;                        ///< MLA attention (larger first CUDA-graph capture)
     int num_hidden_layers = 0;               ///< CUDA-graph memory grows with the piecewise splits (one per layer)
     std::int64_t rope_cache_bytes = 0;       ///< cos/sin buffer built at load (counted in vLLM's weights)
+    std::int64_t encoder_weights_bytes = 0;  ///< vision tower + projector in the model dtype, sharded by TP
     int activation_bytes = 2;                ///< model dtype bytes (bf16 / fp16)
 };
 
@@ -76,9 +77,18 @@ struct VllmProfileDims {
 VllmProfileDims vllm_profile_dims(const ModelSpec& model);
 
 /// Copies the widths the profile run needs from a read config.json into its ModelSpec: vocab_size,
-/// intermediate_size, moe_intermediate_size, rotary_dim (qk_rope_head_dim for MLA) and `multimodal`
-/// (an architecture named *ForConditionalGeneration, *VL*, Llava* or Mllama*: an encoder runs in profile_run).
-void copy_profile_widths(const HfArchitecture& arch, ModelSpec& spec);
+/// intermediate_size, moe_intermediate_size, rotary_dim (qk_rope_head_dim for MLA), `multimodal`
+/// (an architecture named *ForConditionalGeneration, *VL*, Llava* or Mllama*, or a `vision_config`: an encoder
+/// runs in profile_run) and encoder_parameters (from `config_json`'s vision_config).
+void copy_profile_widths(const HfArchitecture& arch, std::string_view config_json, ModelSpec& spec);
+
+/// Parameters of the vision tower and its projector described by a config.json's `vision_config` (0 when
+/// absent or unreadable): layers × (4 h² + m × h × i) + patch embedding (channels × patch² × h) + position
+/// embedding ((image_size / patch)² × h) + projector (h × H + H², H = the text hidden size), m = 3 for gated
+/// MLPs (hidden_act silu, Pixtral, Qwen2.5-VL), else 2 (CLIP, SigLIP). Key aliases: num_hidden_layers / depth,
+/// hidden_size / embed_dim, intermediate_size / mlp_ratio × hidden. Checked on Mistral-Small-3.2's Pixtral tower
+/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB).
+std::int64_t encoder_parameters(std::string_view config_json);
 
 /// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
 enum class VllmEntryPoint { api_server, llm_class };
@@ -148,7 +158,8 @@ VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFl
 
 /// The whole start-up split (gpu_worker.py determine_available_memory):
 ///   available = ceil(util × total) − weights − torch_peak − non_torch − (era subtracts it ? cudagraph : 0).
-/// `weights_bytes_per_rank` is the checkpoint's share on one rank; the rope buffer of `dims` is added to it.
+/// `weights_bytes_per_rank` is the language model's share on one rank; the rope buffer and the encoder share of
+/// `dims` are added to it.
 /// `explain` = false skips the text (assumed_defaults, band_basis, sources) so solvers can call it per step.
 VllmAccounting vllm_account(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
                             VllmEra era, std::int64_t weights_bytes_per_rank, bool explain = true);
