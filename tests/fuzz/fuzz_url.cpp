@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/url_codec.h"
 
