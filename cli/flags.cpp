@@ -86,7 +86,8 @@ std::string set_opt(std::optional<T>& out, std::string_view t, F parse) {
 }
 
 std::string set_mode(Options& o, Mode m) {
-    if (o.mode != Mode::predict && o.mode != m) return "only one of --solve-max-ctx, --solve-max-seqs, --calibration, --list-*";
+    if (o.mode != Mode::predict && o.mode != m)
+        return "only one of --fit, --fit-all, --shop, --solve-max-ctx, --solve-max-seqs, --calibration, --list-*";
     o.mode = m;
     return "";
 }
@@ -136,7 +137,7 @@ const Flag kFlags[] = {
     {"", "--vram-gib", "", "GIB", "vram_gib",
      "VRAM per card in GiB (2^30 B), what nvidia-smi MiB/1024 shows",
      [](Options& o, std::string_view v) { return set_opt(o.scenario.vram_gib, v, set_num); }},
-    {"", "--gpu", "", "NAME", "gpu",
+    {"", "--gpu", "--card", "NAME", "gpu",
      "GPU from the catalog (see --list-gpus); sets exact VRAM and checks KV-format support",
      [](Options& o, std::string_view v) { o.scenario.gpu = std::string(v); return std::string(); }},
     {"", "--gpus", "", "N", "gpus",
@@ -222,7 +223,17 @@ const Flag kFlags[] = {
      "indexer element format: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4. Default: fp4",
      [](Options& o, std::string_view v) { o.scenario.indexer_format = std::string(v); return std::string(); }},
 
-    {"What to answer", "--solve-max-ctx", "", "", "",
+    {"What to answer", "--fit", "", "MODEL[:PRESET]", "model_id",
+     "does this catalog model (with one of its presets, see --list-composes) fit on --card? The verdict, the "
+     "largest max_model_len that boots and the start-up lines; other flags override the preset",
+     [](Options& o, std::string_view) { return set_mode(o, Mode::fit); }},  // the model/preset is applied first
+    {"", "--fit-all", "", "", "",
+     "one verdict per serving preset on --card (only --model's presets when --model is given)",
+     [](Options& o, std::string_view) { return set_mode(o, Mode::fit_all); }},
+    {"", "--shop", "", "", "",
+     "GPU shopping: every catalog GPU x 1, 2, 4, 8 cards for this scenario (verdict, largest max_model_len)",
+     [](Options& o, std::string_view) { return set_mode(o, Mode::shop); }},
+    {"", "--solve-max-ctx", "", "", "",
      "largest max_model_len that boots with the other settings",
      [](Options& o, std::string_view) { return set_mode(o, Mode::solve_max_ctx); }},
     {"", "--solve-max-seqs", "", "", "",
@@ -408,6 +419,25 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         }
     }
     for (const auto& g : given) {
+        if (std::string_view(g.flag->name) != "--fit") continue;
+        // MODEL or MODEL:PRESET (preset ids are "<model>:<name>", so the whole value is the preset id)
+        o.fit_target = g.value;
+        if (g.value.find(':') != std::string::npos) {
+            out.error = apply_compose(o, g.value, "");
+            if (!out.error.empty()) {
+                out.error = "--fit: " + out.error;
+                return out;
+            }
+        } else if (!kvcalc::find_model(g.value)) {
+            out.error = "--fit: '" + g.value + "' is not a catalog model (see --list-models); valid: " +
+                        kvcalc::model_id_list();
+            return out;
+        } else {
+            o.scenario.model_id = g.value;
+        }
+        model_hint = o.scenario.model_id;
+    }
+    for (const auto& g : given) {
         if (std::string_view(g.flag->name) == "--compose") {
             out.error = apply_compose(o, g.value, model_hint);
             if (!out.error.empty()) return out;
@@ -430,6 +460,7 @@ std::string help_text() {
         "\n"
         "Usage: kvcalc [--model ID | --config PATH] [--compose NAME] [--vram GB | --gpu NAME] [--tp N] [flags]\n"
         "       kvcalc --solve-max-ctx | --solve-max-seqs [flags]\n"
+        "       kvcalc --fit MODEL[:PRESET] [--card GPU] | --fit-all --card GPU | --shop [flags]\n"
         "       kvcalc --calibration | --list-models | --list-gpus | --list-composes\n"
         "Flags take '--flag value' or '--flag=value'. Sizes: GB = 1e9 bytes, GiB = 2^30 bytes.\n";
     for (const Flag& f : kFlags) {

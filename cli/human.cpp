@@ -180,6 +180,43 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
     }
 }
 
+void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
+    out << fmt("  %-52s %7s %12s %12s  %s\n", "preset", "verdict", "max_ctx", "boots up to", "reason");
+    for (const auto& f : fits) {
+        if (!f.report.ok) {
+            std::string why;
+            for (const auto& d : f.report.diagnostics)
+                if (d.severity == kvcalc::Severity::error) why = d.message;
+            out << fmt("  %-52s %7s %12s %12s  ", f.preset.c_str(), "ERROR", "-", "-") << why << "\n";
+            continue;
+        }
+        out << fmt("  %-52s %7s %12lld %12lld  ", f.preset.c_str(), kvcalc::verdict_name(f.report.verdict),
+                   static_cast<long long>(f.report.settings.max_model_len),
+                   static_cast<long long>(f.max_len.ok ? f.max_len.value : 0))
+            << f.report.reason << "\n";
+    }
+}
+
+void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows) {
+    const auto& s = r.settings;
+    out << "GPU shopping: " << s.display_name << ", max_model_len " << s.max_model_len << ", max_num_seqs "
+        << s.max_num_seqs << ", kv_cache_dtype " << s.kv_cache_dtype << ", engine " << r.engine << "\n\n";
+    out << fmt("  %-26s %5s %7s %14s %12s  %s\n", "gpu", "cards", "verdict", "boots up to", "concurrency", "note");
+    const auto& gpus = kvcalc::gpu_catalog();
+    for (const auto& row : rows) {
+        const std::string name = row.gpu_index >= 0 && row.gpu_index < static_cast<int>(gpus.size())
+                                     ? gpus[static_cast<std::size_t>(row.gpu_index)].id
+                                     : row.gpu_id;
+        if (!row.valid) {
+            out << fmt("  %-26s %5d %7s %14s %12s  ", name.c_str(), row.cards, "-", "-", "-") << row.note << "\n";
+            continue;
+        }
+        out << fmt("  %-26s %5d %7s %14lld %12.2f  ", name.c_str(), row.cards, kvcalc::verdict_name(row.verdict),
+                   static_cast<long long>(row.max_model_len), row.max_concurrency)
+            << (row.note.empty() ? "largest term: " + row.limiting_term : row.note) << "\n";
+    }
+}
+
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c) {
     out << "Calibration: predicted verdict against measured boots (every row booted, so FAIL is wrong), and the\n"
            "predicted reserve (fixed terms + granted KV) against the measured peak within the band\n\n";

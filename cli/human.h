@@ -5,6 +5,10 @@
 #include "kvcalc/calibration.h"
 #include "kvcalc/report.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
+
+#include <string>
+#include <vector>
 
 namespace kvcli {
 
@@ -21,6 +25,17 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r);
 /// A solver answer. `what` is "max_model_len" or "max_num_seqs"; `at` is the report at the answer (ok = false when
 /// nothing fits).
 void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult& s, const kvcalc::Report& at);
+
+/// One --fit-all row: a preset's report on the card and its largest booting max_model_len.
+struct PresetFit {
+    std::string preset;
+    kvcalc::Report report;
+    kvcalc::SolveResult max_len;
+};
+void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits);
+
+/// The GPU-shopping table of `scenario_report`'s scenario (rows from kvcalc::shopping).
+void print_shop(std::ostream& out, const kvcalc::Report& scenario_report, const std::vector<kvcalc::ShopRow>& rows);
 
 /// Predicted verdict and demand against each measured boot.
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c);

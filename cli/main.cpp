@@ -19,6 +19,9 @@
 #include "kvcalc/json_io.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
+#include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/url_codec.h"
 
 #ifndef KVCALC_VERSION
@@ -109,24 +112,23 @@ int run_predict(const kvcli::Options& o) {
 int run_solve(const kvcli::Options& o) {
     const bool ctx = o.mode == kvcli::Mode::solve_max_ctx;
     const char* what = ctx ? "max_model_len" : "max_num_seqs";
-    // The max_model_len solver searches the length itself, so the default length (180,000) must not be
-    // rejected first for models whose context is shorter (Llama 3.1: 131,072; a config.json with 512). The
-    // solver validates at length 1 too.
-    kvcalc::Scenario checked = o.scenario;
-    if (ctx && checked.max_model_len > 0) checked.max_model_len = 1;  // 0 or less is still an error
-    const kvcalc::Report given = kvcalc::predict(checked);
-    if (!given.ok) {
-        print_diagnostics(given.diagnostics, Severity::error);
-        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(given), 2) << "\n";
+    // The max_model_len solver searches the length itself, so it does not check the scenario's own one.
+    const kvcalc::SolveResult s = ctx ? kvcalc::solve_max_model_len(o.scenario) : kvcalc::solve_max_num_seqs(o.scenario);
+    bool bad = false;
+    for (const auto& d : s.diagnostics) bad = bad || (d.severity == Severity::error && d.code != "nothing_fits");
+    if (bad) {
+        print_diagnostics(s.diagnostics, Severity::error);
+        kvcalc::Report failed;
+        failed.diagnostics = s.diagnostics;
+        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(failed), 2) << "\n";
         return kExitBadInput;
     }
-    const kvcalc::SolveResult s = ctx ? kvcalc::solve_max_model_len(o.scenario) : kvcalc::solve_max_num_seqs(o.scenario);
     kvcalc::Scenario at = o.scenario;
     if (s.ok) {
         if (ctx) at.max_model_len = s.value_rounded > 0 ? s.value_rounded : s.value;
         else at.max_num_seqs = s.value;
     }
-    const kvcalc::Report r = s.ok ? kvcalc::predict(at) : given;
+    const kvcalc::Report r = kvcalc::predict(at);
     if (o.json) {
         nlohmann::json j = r;
         j["solvers"] = {{what, s}};
@@ -134,7 +136,7 @@ int run_solve(const kvcli::Options& o) {
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
             kvcli::print_solve(os, what, s, r);
-            if (o.kv_breakdown) kvcli::print_breakdown(os, r);
+            if (o.kv_breakdown && r.ok) kvcli::print_breakdown(os, r);
         });
     }
     kvcli::Options at_options = o;
@@ -143,10 +145,98 @@ int run_solve(const kvcli::Options& o) {
     return s.ok ? kExitFits : kExitFails;
 }
 
+/// --fit MODEL[:PRESET]: the verdict on the card, the largest max_model_len that boots there, the start-up lines.
+int run_fit(const kvcli::Options& o) {
+    const kvcalc::Report r = kvcalc::predict(o.scenario);
+    if (!r.ok) {
+        print_diagnostics(r.diagnostics, Severity::error);
+        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
+        return kExitBadInput;
+    }
+    const kvcalc::SolveResult len = kvcalc::solve_max_model_len(o.scenario);
+    if (o.json) {
+        nlohmann::json j = r;
+        j["fit"] = o.fit_target;
+        j["solvers"] = {{"max_model_len", len}};
+        std::cout << kvcalc::dump_safe(j, 2) << "\n";
+    } else {
+        print_safe(std::cout, [&](std::ostream& os) {
+            os << "Fit: " << o.fit_target << "\n";
+            kvcli::print_report(os, r);
+            if (len.ok)
+                os << "\nLargest max_model_len that boots here: " << len.value << " tokens (stopped by " << len.bound
+                   << ")\n";
+            else
+                os << "\nNo max_model_len boots here.\n";
+        });
+    }
+    if (!extras(o, r)) return kExitBadInput;
+    return r.verdict == kvcalc::Verdict::fail ? kExitFails : kExitFits;
+}
+
+/// --fit-all: one verdict per serving preset (only --model's when given) on the scenario's card.
+int run_fit_all(const kvcli::Options& o, bool model_given) {
+    std::vector<kvcli::PresetFit> fits;
+    for (const auto& p : kvcalc::compose_presets()) {
+        if (model_given && p.model_id != o.scenario.model_id) continue;
+        kvcalc::Scenario s = p.scenario;
+        s.gpu = o.scenario.gpu;
+        s.vram_gb = o.scenario.vram_gb;
+        s.vram_gib = o.scenario.vram_gib;
+        s.engine = o.scenario.engine;
+        fits.push_back({p.id, kvcalc::predict(s), kvcalc::solve_max_model_len(s)});
+    }
+    bool any_bad = false, any_fail = false;
+    for (const auto& f : fits) {
+        any_bad = any_bad || !f.report.ok;
+        any_fail = any_fail || (f.report.ok && f.report.verdict == kvcalc::Verdict::fail);
+    }
+    if (o.json) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& f : fits) {
+            nlohmann::json j = f.report;
+            j["preset"] = f.preset;
+            j["solvers"] = {{"max_model_len", f.max_len}};
+            rows.push_back(std::move(j));
+        }
+        std::cout << kvcalc::dump_safe(nlohmann::json{{"schema", kvcalc::kSchemaVersion}, {"ok", !any_bad},
+                                                      {"fits", rows}},
+                                       2)
+                  << "\n";
+    } else {
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_fit_all(os, fits); });
+    }
+    if (any_bad) return kExitBadInput;
+    return any_fail ? kExitFails : kExitFits;
+}
+
+/// --shop: every catalog GPU × 1, 2, 4, 8 cards for the scenario.
+int run_shop(const kvcli::Options& o) {
+    const kvcalc::Report r = kvcalc::predict(o.scenario);
+    if (!r.ok) {
+        print_diagnostics(r.diagnostics, Severity::error);
+        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
+        return kExitBadInput;
+    }
+    const std::vector<kvcalc::ShopRow> rows =
+        kvcalc::shopping(o.scenario, kvcalc::gpu_catalog(), kvcalc::default_shop_counts());
+    if (o.json) {
+        std::cout << kvcalc::dump_safe(nlohmann::json{{"schema", kvcalc::kSchemaVersion}, {"ok", true},
+                                                      {"diagnostics", r.diagnostics}, {"rows", rows}},
+                                       2)
+                  << "\n";
+    } else {
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_shop(os, r, rows); });
+    }
+    return kExitFits;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
+    bool model_given = false;  // --fit-all keeps to one model's presets when --model is given
+    for (const auto& a : args) model_given = model_given || a == "--model" || a.rfind("--model=", 0) == 0;
     kvcli::ParseResult parsed = kvcli::parse_args(args);
     if (!parsed.error.empty()) return bad_input(parsed.error);
     kvcli::Options& o = parsed.options;
@@ -181,6 +271,9 @@ int main(int argc, char** argv) {
         }
         case kvcli::Mode::solve_max_ctx:
         case kvcli::Mode::solve_max_seqs: return run_solve(o);
+        case kvcli::Mode::fit: return run_fit(o);
+        case kvcli::Mode::fit_all: return run_fit_all(o, model_given);
+        case kvcli::Mode::shop: return run_shop(o);
         default: return run_predict(o);
     }
 }

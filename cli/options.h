@@ -9,7 +9,10 @@
 namespace kvcli {
 
 /// What to do; exactly one per run (the first mode flag wins; two different modes are an error).
-enum class Mode { predict, solve_max_ctx, solve_max_seqs, calibration, list_models, list_gpus, list_composes, help, version };
+enum class Mode {
+    predict, solve_max_ctx, solve_max_seqs, fit, fit_all, shop, calibration, list_models, list_gpus, list_composes,
+    help, version
+};
 
 /// Parsed command line. `scenario` already has the preset (--compose) and --from-url applied under the flags.
 struct Options {
@@ -20,6 +23,7 @@ struct Options {
     std::string url_base;        ///< --url BASE: print BASE?query after the answer
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json
+    std::string fit_target;      ///< --fit MODEL[:PRESET] as given
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
 };
 

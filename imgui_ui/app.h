@@ -25,6 +25,32 @@ struct Hitbox {
     float x = 0, y = 0, w = 0, h = 0;
 };
 
+/// What a text field expects, so the page's HTML input can open the right soft keyboard (inputmode).
+enum class FieldKind { text, search, url, numeric, decimal };
+
+/// An ImGui text field's rectangle and kind, published each frame: a tap inside one focuses the page's HTML input
+/// from inside the touch handler (iOS opens the soft keyboard only there).
+struct TextFieldBox {
+    unsigned id = 0;  ///< ImGuiID
+    Hitbox box;
+    FieldKind kind = FieldKind::text;
+};
+
+/// The bridge between the ImGui text field being edited and the page's real <input> (web/text_proxy.js): the HTML
+/// input owns the text while it has focus (soft keyboard, IME, clipboard), and every change is copied into ImGui.
+struct TextProxy {
+    unsigned session_id = 0;     ///< ImGuiID of the field the HTML input is editing, 0 = none
+    bool pending = false;        ///< `text`/selection arrived from the page and is not applied yet
+    bool done = false;           ///< the page said Enter / Tab / keyboard closed: deactivate after applying
+    std::string text;            ///< latest text from the page
+    int sel_start = 0, sel_end = 0;
+    std::string imgui_text;      ///< text of the active field as ImGui last showed it
+    int imgui_sel_start = 0, imgui_sel_end = 0;
+    bool began = false;          ///< the page has been told about this session
+    FieldKind kind = FieldKind::text;
+    Hitbox box;
+};
+
 /// UI-only state (not part of the scenario; theme and unit travel in the URL as reserved keys).
 struct UiState {
     bool dark_theme = true;
@@ -32,19 +58,34 @@ struct UiState {
     ByteUnit unit = ByteUnit::gib;
     bool embed = false;          ///< embed=1: compact result-only view
     bool narrow_layout = false;  ///< single column (phones), decided from the view width each frame
+    bool coarse_pointer = false; ///< a finger has been used: touch-sized targets even on a wide screen
+    bool touch_layout = false;   ///< the style in use has touch-sized targets (narrow or coarse)
     float dpr = 1.0f;            ///< devicePixelRatio the fonts were built for
+    float view_h = 0.0f;         ///< height of the view in CSS px this frame
     char model_search[64] = "";
     char hf_id[128] = "";
     std::string model_status;    ///< last paste / Hub fetch message
     bool model_status_is_error = false;
-    ShopSort shop_sort = ShopSort::max_context;
+    std::string model_note;      ///< which serving settings a model change reset and which it kept
+    std::map<std::string, std::string> clamp_notes;  ///< field → "value was out of range, set to …" (visible)
+    std::map<std::string, double> typed_below_min;   ///< field → a typed value below its minimum, clamped on leave
+    bool slider_sideways = false;                    ///< the finger on a slider moved sideways: it may change it
+    std::string pasted_config;   ///< compact text of the pasted / fetched config.json the scenario's model came from
+    std::string pasted_source;   ///< "paste", "clipboard", "link" or the Hugging Face id
+    ShopSort shop_sort = ShopSort::verdict;
     bool shop_sort_descending = true;
+    bool shop_all_counts = false;  ///< show every card count, not only the smallest that passes per GPU
     std::string copied_note;     ///< "Link copied" etc., shown next to the share buttons
     std::map<std::string, Hitbox> hitboxes;
+    std::vector<TextFieldBox> text_fields;  ///< this frame's text fields
+    TextProxy text;
     unsigned drag_scroll_window = 0;  ///< ImGuiID of the window a press may scroll, 0 = none
     float drag_start_x = 0, drag_start_y = 0;  ///< where that press began
-    bool drag_scrolling = false;
-    bool touch_input = false;         ///< the pointer is a finger this frame (set by the main loop)      ///< the press became a vertical drag: it scrolls, widgets ignore it
+    bool drag_scrolling = false;      ///< the press became a vertical drag: it scrolls, widgets ignore it
+    bool touch_input = false;         ///< the pointer is a finger this frame (set by the main loop)
+    float result_scroll_y = -1.0f;    ///< phones: scroll offset of the Result section in the page column
+    bool scroll_to_result = false;    ///< phones: the sticky verdict was tapped
+    std::string announced;            ///< last text handed to the aria-live region
 };
 
 /// A GPU-shopping row and a demand-curve point, as the core hands them (kvcalc/sweeps.h).
@@ -92,9 +133,10 @@ const char* unit_name_key(ByteUnit unit);
 /// Re-evaluates the scenario when it changed: report, solvers, shopping sweep, curve. Returns true if it ran.
 bool recompute_if_dirty(App& app);
 
-/// Reads a config.json (pasted, from the clipboard or fetched from the Hub) into the scenario's inline model.
-/// Problems go to app.ui.model_status. Returns true when the scenario changed.
-bool apply_config_text(App& app, const std::string& text, const std::string& source);
+/// Reads a config.json (pasted, from the clipboard, fetched from the Hub, or carried by a link) into the scenario's
+/// inline model. A new model resets the serving settings to vLLM's defaults, except from a link (`from_link`), whose
+/// settings are the user's. Problems go to app.ui.model_status. Returns true when the scenario changed.
+bool apply_config_text(App& app, const std::string& text, const std::string& source, bool from_link = false);
 
 /// Handles text the page delivered (a pasted config.json, a Hub fetch result). Returns true if the app changed.
 bool poll_host(App& app);

@@ -1,4 +1,6 @@
 // Frame layout: header, then the panels side by side on a desktop or in one scrolling column on a phone.
+#include <algorithm>
+
 #include <imgui.h>
 
 #include "app.h"
@@ -21,19 +23,25 @@ bool section(const char* title, bool open_by_default = true) {
 
 /// Title, theme and unit switches. Theme/unit only change the view (and the URL), not the scenario.
 void header(App& app) {
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("kvcalc");
     ImGui::SameLine();
     ImGui::TextDisabled(app.ui.narrow_layout ? "will it fit?" : "will this LLM fit on my GPUs with vLLM?");
-    const float em = ImGui::GetFontSize();
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - em * 12.5f);
-    if (ImGui::SmallButton(app.ui.unit == ByteUnit::gib ? "unit: GiB" : "unit: GB")) {
+    const char* unit = app.ui.unit == ByteUnit::gib ? "Units: GiB" : "Units: GB";
+    const char* theme = app.ui.dark_theme ? "Theme: dark" : "Theme: light";
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float pad = (app.ui.touch_layout ? st.FramePadding.x : st.FramePadding.x) * 2;
+    const float w = ImGui::CalcTextSize(unit).x + ImGui::CalcTextSize(theme).x + pad * 2 + st.ItemSpacing.x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+    if (tap_button(app.ui, unit)) {
         app.ui.unit = app.ui.unit == ByteUnit::gib ? ByteUnit::gb : ByteUnit::gib;
         app.url_dirty = true;
     }
     record_hitbox(app.ui, "unit");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Unit of every figure: GiB = 2^30 B, GB = 10^9 B. Tap to switch.");
+    if (ImGui::IsItemHovered() && !app.ui.touch_input)
+        ImGui::SetTooltip("Unit of every figure: GiB = 2^30 B, GB = 10^9 B. Click to switch.");
     ImGui::SameLine();
-    if (ImGui::SmallButton(app.ui.dark_theme ? "Light theme" : "Dark theme")) {
+    if (tap_button(app.ui, theme)) {
         app.ui.dark_theme = !app.ui.dark_theme;
         app.ui.theme_applied = false;
         app.url_dirty = true;
@@ -46,13 +54,15 @@ bool inputs_column(App& app) {
     bool changed = false;
     if (section("Model")) changed |= panel_model(app);
     if (section("Hardware")) changed |= panel_hardware(app);
-    if (section("Serving")) changed |= panel_serving(app);
+    if (section("Context")) changed |= panel_context(app);
+    if (!app.ui.narrow_layout && section("Serving")) changed |= panel_serving(app);
     return changed;
 }
 
 void result_column(App& app) {
+    app.ui.result_scroll_y = ImGui::GetCursorPosY();
     if (section("Result")) panel_result(app);
-    if (section("Cache buckets")) panel_buckets(app);
+    if (section("Cache buckets", !app.ui.narrow_layout)) panel_buckets(app);
 }
 
 bool analysis_column(App& app, bool narrow) {
@@ -73,13 +83,38 @@ bool column(const char* id, float width, Body body) {
     return changed;
 }
 
+/// Phones: the header and the one-line verdict stay put; everything else scrolls below them, with the Result
+/// directly under the three questions (model, hardware, context) and the other settings after it.
+bool phone_page(App& app) {
+    if (sticky_verdict(app)) app.ui.scroll_to_result = true;
+    // No scrollbar: a finger scrolls the page, and a thumb landing on a 6 px bar would jump it to that spot.
+    ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    panel_url_warnings(app);
+    bool changed = inputs_column(app);
+    result_column(app);
+    if (section("Serving")) changed |= panel_serving(app);
+    changed |= analysis_column(app, true);
+    if (app.ui.scroll_to_result) {
+        ImGui::SetScrollY(std::max(0.0f, app.ui.result_scroll_y - ImGui::GetStyle().ItemSpacing.y));
+        app.ui.scroll_to_result = false;
+    }
+    drag_to_scroll(app.ui);
+    ImGui::EndChild();
+    return changed;
+}
+
 }  // namespace
 
 bool draw_app(App& app, float view_w, float view_h) {
     const bool narrow = view_w < kNarrowBelowPx;
-    if (narrow != app.ui.narrow_layout || !app.ui.theme_applied) {
+    const bool touch = narrow || app.ui.coarse_pointer;
+    app.ui.view_h = view_h;
+    app.ui.text_fields.clear();
+    app.ui.hitboxes.clear();  // only what this frame draws (a closed combo's rows must not linger)
+    if (narrow != app.ui.narrow_layout || touch != app.ui.touch_layout || !app.ui.theme_applied) {
         app.ui.narrow_layout = narrow;
-        apply_theme(app.ui.dark_theme, narrow);
+        app.ui.touch_layout = touch;
+        apply_theme(app.ui.dark_theme, touch);
         app.ui.theme_applied = true;
     }
     const bool url_was_dirty = app.url_dirty;
@@ -92,15 +127,13 @@ bool draw_app(App& app, float view_w, float view_h) {
     ImGui::Begin("kvcalc", nullptr, root_flags);
     bool changed = false;
     if (!app.ui.embed) header(app);
-    panel_url_warnings(app);
     if (app.ui.embed) {
+        panel_url_warnings(app);
         panel_embed(app);
     } else if (narrow) {
-        verdict_summary(app);
-        changed |= inputs_column(app);
-        result_column(app);
-        changed |= analysis_column(app, true);
+        changed |= phone_page(app);
     } else {
+        panel_url_warnings(app);
         const float spacing = ImGui::GetStyle().ItemSpacing.x;
         const float avail = ImGui::GetContentRegionAvail().x;
         if (view_w >= kThreeColumnsPx) {
@@ -120,7 +153,7 @@ bool draw_app(App& app, float view_w, float view_h) {
             });
         }
     }
-    drag_to_scroll(app.ui);
+    if (!narrow) drag_to_scroll(app.ui);
     ImGui::End();
     if (changed) app.dirty = true;
     return changed || app.url_dirty != url_was_dirty || !app.ui.theme_applied;

@@ -1,14 +1,21 @@
-// The app's link to its host: the URL (scenario via the core codec + reserved keys), the aria-live mirror,
-// window.kvcalcState, and text the page delivers (pasted or fetched config.json).
+// The app's link to its host: the URL (scenario via the core codec + reserved keys, a pasted model in the
+// fragment), the screen-reader mirror and page title, window.kvcalcState, and messages the page delivers.
 #include <algorithm>
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/json_io.h"
-#include "platform.h"
-#include "text_export.h"
 #include "kvcalc/url_codec.h"
+#include "model_lookup.h"
+#include "platform.h"
+#include "share_link.h"
+#include "shop_view.h"
+#include "text_export.h"
+#include "text_proxy.h"
+#include "widgets.h"
 
 namespace kvcalc::ui {
 
@@ -35,6 +42,14 @@ std::string reserved_keys(const App& app, bool with_embed) {
     return out;
 }
 
+nlohmann::json box_json(const Hitbox& b) { return {b.x, b.y, b.w, b.h}; }
+
+nlohmann::json shop_row_json(const ShopRow& r) {
+    const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
+    return {{"gpu", g.id}, {"cards", r.cards}, {"vram_bytes", g.vram_bytes * r.cards},
+            {"verdict", r.valid && r.runs ? verdict_name(r.verdict) : "n/a"}, {"max_model_len", r.max_model_len}};
+}
+
 std::string state_json(const App& app) {
     nlohmann::json j;
     nlohmann::json scenario;
@@ -42,21 +57,62 @@ std::string state_json(const App& app) {
     j["scenario"] = scenario;
     j["ok"] = app.report.ok;
     j["verdict"] = app.report.ok ? verdict_name(app.report.verdict) : "INVALID";
+    j["verdict_line"] = verdict_line(app);
     j["reason"] = app.report.reason;
     j["limiting_term"] = app.report.limiting_term;
     j["url_warnings"] = nlohmann::json::array();
     for (const Diagnostic& d : app.url_warnings) j["url_warnings"].push_back(d.message);
+    j["clamp_notes"] = app.ui.clamp_notes;
+    j["model_note"] = app.ui.model_note;
     j["theme"] = app.ui.dark_theme ? "dark" : "light";
     j["unit"] = unit_name_key(app.ui.unit);
     j["embed"] = app.ui.embed;
     j["narrow_layout"] = app.ui.narrow_layout;
-    j["shop_rows"] = app.derived.shop.size();
+    j["touch_layout"] = app.ui.touch_layout;
     j["model_status"] = app.ui.model_status;
-
+    j["share_blocker"] = share_blocker(app);
+    j["startup_lines"] = startup_lines(app);
+    const Derived& d = app.derived;
+    j["solver"] = {{"max_model_len", d.max_len.ok ? d.max_len.value : 0},
+                   {"max_model_len_rounded", d.max_len.ok ? d.max_len.value_rounded : 0},
+                   {"max_num_seqs", d.max_seqs.ok ? d.max_seqs.value : 0},
+                   {"min_gpus", d.min_gpus.ok ? d.min_gpus.value : 0}};
+    nlohmann::json shop = nlohmann::json::array();
+    for (const ShopRow& r : shop_rows_in_order(app)) shop.push_back(shop_row_json(r));
+    j["shop_rows"] = shop;
     nlohmann::json boxes = nlohmann::json::object();
-    for (const auto& [name, b] : app.ui.hitboxes) boxes[name] = {b.x, b.y, b.w, b.h};
+    for (const auto& [name, b] : app.ui.hitboxes) boxes[name] = box_json(b);
     j["hitboxes"] = boxes;
+    nlohmann::json fields = nlohmann::json::array();
+    for (const TextFieldBox& f : app.ui.text_fields)
+        fields.push_back({f.box.x, f.box.y, f.box.w, f.box.h, inputmode_name(f.kind), f.id});
+    j["text_fields"] = fields;
+    const auto rgb = [](ImVec4 v) { return nlohmann::json{v.x, v.y, v.z}; };
+    const auto rgb32 = [&](ImU32 c) { return rgb(ImGui::ColorConvertU32ToFloat4(c)); };
+    const ImVec4* col = ImGui::GetStyle().Colors;
+    const bool dark = app.ui.dark_theme;
+    j["theme_colors"] = {{"window_bg", rgb(col[ImGuiCol_WindowBg])}, {"text", rgb(col[ImGuiCol_Text])},
+                         {"text_disabled", rgb(col[ImGuiCol_TextDisabled])},
+                         {"pass", rgb32(verdict_color(Verdict::pass, dark))},
+                         {"tight", rgb32(verdict_color(Verdict::tight, dark))},
+                         {"fail", rgb32(verdict_color(Verdict::fail, dark))}};
+    const ImVec2 pad = ImGui::GetStyle().TouchExtraPadding;
+    j["touch_extra_padding"] = {pad.x, pad.y};
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// A link's max_model_len beyond the model's limit: set to the limit, with a warning that names the way out.
+void clamp_link_context(App& app) {
+    const ModelSpec* model = current_model(app.scenario);
+    if (!model || model->max_position_embeddings <= 0 || app.scenario.max_model_len <= model->max_position_embeddings)
+        return;
+    app.url_warnings.push_back(
+        {Severity::warning, "max_model_len_too_long", "ctx",
+         "ctx=" + std::to_string(app.scenario.max_model_len) + " is above " + model->display_name +
+             "'s max_position_embeddings " + format_count(model->max_position_embeddings) +
+             ": set to that. vLLM refuses a longer context unless rope scaling is configured or "
+             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set."});
+    app.scenario.max_model_len = model->max_position_embeddings;
 }
 
 }  // namespace
@@ -65,24 +121,33 @@ const char* unit_name_key(ByteUnit unit) { return unit == ByteUnit::gb ? "gb" : 
 
 void load_from_url(App& app) {
     const std::string query = read_query_string();
+    const std::string fragment = read_fragment();
     app.ui.embed = query_value(query, "embed") == "1";
     app.ui.dark_theme = query_value(query, "theme") != "light";
     app.ui.unit = query_value(query, "unit") == "gb" ? ByteUnit::gb : ByteUnit::gib;
-    if (!query.empty()) app.scenario = decode_query(query, app.url_warnings);
+    if (query.empty() && fragment.empty()) app.scenario = landing_scenario();
+    else app.scenario = decode_query(query, app.url_warnings);
+    if (!fragment.empty()) load_fragment(app, fragment);
+    clamp_link_context(app);
     app.dirty = true;
+    app.url_dirty = true;
 }
 
 std::string current_query(const App& app, bool with_embed) {
     return encode_query(app.scenario) + reserved_keys(app, with_embed);
 }
 
-void write_url(const App& app) { write_query_string(current_query(app, true)); }
+void write_url(const App& app) { write_location(current_query(app, true), share_fragment(app)); }
 
 void sync_host(App& app) {
     if (app.url_dirty) {
         app.url_dirty = false;
         write_url(app);
-        announce_result(summary_text(app));
+        const std::string text = announcement(app);
+        if (text != app.ui.announced) {
+            app.ui.announced = text;
+            announce_result(text, page_title(app));
+        }
     }
     publish_state(state_json(app), app.derived.recompute_ms);
 }
@@ -90,6 +155,7 @@ void sync_host(App& app) {
 bool poll_host(App& app) {
     const HostMessage m = take_host_message();
     if (m.kind.empty()) return false;
+    if (take_text_message(app.ui, m)) return true;
     if (m.kind == "error") {
         app.ui.model_status = m.text;
         app.ui.model_status_is_error = true;

@@ -1,5 +1,8 @@
-// A config.json from the page (paste overlay, clipboard, Hugging Face fetch) becomes the scenario's inline model:
-// layers typed by the core's reader, weights estimated from the parameter count ("auto" = the checkpoint's dtype).
+// A config.json from the page (paste overlay, clipboard, Hugging Face fetch, a shared link) becomes the scenario's
+// inline model: layers typed by the core's reader, weights estimated from the parameter count ("auto" = the
+// checkpoint's dtype). The compact text is kept so a link can carry the model (share_link.h).
+#include <nlohmann/json.hpp>
+
 #include "app.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/param_count.h"
@@ -7,7 +10,26 @@
 
 namespace kvcalc::ui {
 
-bool apply_config_text(App& app, const std::string& text, const std::string& source) {
+namespace {
+
+/// The document without insignificant whitespace (what the link carries), or "" when it is not JSON.
+std::string compact_json(const std::string& text) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return {};
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// `_name_or_path` when the file names its repository (the Hub writes it), else "".
+std::string name_or_path(const std::string& compact) {
+    const nlohmann::json j = nlohmann::json::parse(compact, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return {};
+    const auto it = j.find("_name_or_path");
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+bool apply_config_text(App& app, const std::string& text, const std::string& source, bool from_link) {
     HfConfig config = read_hf_config(text);
     std::string problems;
     for (const Diagnostic& d : config.diagnostics) problems += "• " + d.message + "\n";
@@ -16,10 +38,12 @@ bool apply_config_text(App& app, const std::string& text, const std::string& sou
         app.ui.model_status_is_error = true;
         return false;
     }
-    const bool from_hub = source != "paste" && source != "clipboard";
+    const bool from_hub = source != "paste" && source != "clipboard" && source != "link";
+    const std::string compact = compact_json(text);
+    const std::string repo = from_hub ? source : name_or_path(compact);
     ModelSpec spec = std::move(config.spec);
-    spec.id = from_hub ? source : "pasted-config";
-    spec.display_name = from_hub ? source : "Pasted config.json (" + config.arch.model_type + ")";
+    spec.id = repo.empty() ? "pasted-config" : repo;
+    spec.display_name = repo.empty() ? "Pasted config.json (" + config.arch.model_type + ")" : repo;
     spec.family = "generic";
     spec.calibrated = false;
     const WeightsEstimate w = estimate_weights(count_parameters(spec, config.arch), config.arch, "auto");
@@ -30,12 +54,16 @@ bool apply_config_text(App& app, const std::string& text, const std::string& sou
         app.ui.model_status_is_error = true;
         return false;
     }
-    spec.weights.push_back({w.dtype, w.bytes / 1e9, from_hub ? source : std::string(), {}, w.basis});
+    // The serve command names the weights' repository: the file's own, else a placeholder to fill in.
+    spec.weights.push_back({w.dtype, w.bytes / 1e9, repo.empty() ? "<your-model>" : repo, {}, w.basis});
     spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
     spec.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
-    switch_model(app.scenario, std::move(spec), true);
-    app.ui.model_status = "Read config.json from " + source + ". Not in the link: a shared link carries only the "
-                          "catalog model id." + (problems.empty() ? "" : "\n" + problems);
+    app.ui.model_note = switch_model(app.scenario, std::move(spec), true, from_link);
+    app.ui.pasted_config = compact;
+    app.ui.pasted_source = source;
+    app.ui.model_status = (from_link ? "Read the config.json this link carries." : "Read config.json from " + source +
+                                                                                       ". Copy link carries it.") +
+                          (problems.empty() ? "" : "\n" + problems);
     app.ui.model_status_is_error = false;
     app.dirty = true;
     return true;

@@ -22,6 +22,7 @@
 #include "app.h"
 #include "kvcalc/catalog.h"
 #include "platform.h"
+#include "text_proxy.h"
 #include "touch_input.h"
 
 namespace {
@@ -87,7 +88,7 @@ void frame(void* arg) {
         had_input = true;
         if (event.type == SDL_QUIT) rt.quit = true;
     }
-    if (kvcalc::ui::poll_host(rt.app)) had_input = true;  // a pasted or fetched config.json
+    while (kvcalc::ui::poll_host(rt.app)) had_input = true;  // typed text, a pasted or fetched config.json
     // The page may resize the canvas (rotation, window resize): follow it.
     const kvcalc::ui::ViewSize host = kvcalc::ui::host_view_size();
     int win_w = 0, win_h = 0;
@@ -115,11 +116,13 @@ void frame(void* arg) {
     ImGui_ImplSDL2_NewFrame();
     kvcalc::ui::touch_apply(rt.touch, ImGui::GetIO());
     rt.app.ui.touch_input = kvcalc::ui::touch_busy(rt.touch);
+    if (rt.app.ui.touch_input) rt.app.ui.coarse_pointer = true;
     ImGui::NewFrame();
     if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
         rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
     if (ImGui::IsAnyItemActive() || kvcalc::ui::touch_busy(rt.touch))  // dragging a slider or a finger
         rt.frames_to_draw = std::max(rt.frames_to_draw, 1);
+    kvcalc::ui::sync_text_proxy(rt.app.ui);
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;

@@ -1,32 +1,107 @@
-// Switching models: one place decides which settings survive.
+// Scenario edits with side effects, each decided in one place: switching models, choosing hardware, defaults.
 #include "model_lookup.h"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
 
 namespace kvcalc::ui {
 
-void switch_model(Scenario& s, ModelSpec model, bool inline_spec) {
+namespace {
+
+constexpr double kOtherEngineUtilization = 0.90;  ///< llama.cpp / SGLang: kvcalc's share of VRAM for the pool
+constexpr std::int64_t kLandingContext = 32768;
+
+std::string count_text(std::int64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string default_kv_cache_dtype() { return find_kv_format("auto") ? "auto" : "bf16"; }
+
+void apply_engine_defaults(Scenario& s) {
+    const bool vllm = s.engine.empty() || s.engine == "vllm";
+    s.compose.clear();
+    s.kv_cache_dtype = default_kv_cache_dtype();
+    // vLLM: 0 = "not given", which the core resolves as vLLM does for the card and release (vllm_accounting.h).
+    s.gpu_memory_utilization = vllm ? 0.0 : kOtherEngineUtilization;
+    s.max_num_seqs = vllm ? 0 : 1;
+    s.max_num_batched_tokens.reset();
+    s.drafter.clear();
+    s.mtp.reset();
+    s.num_speculative_tokens.reset();
+}
+
+Scenario landing_scenario() {
+    Scenario s;
+    if (const ModelSpec* m = find_model("llama-3.1-8b")) {
+        s.model_id = m->id;
+    }
+    set_catalog_gpu(s, "rtx-4090");
+    apply_engine_defaults(s);
+    s.max_model_len = kLandingContext;
+    return s;
+}
+
+std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool keep_settings) {
     const std::vector<int> tp = valid_tensor_parallel_sizes(model);
     const std::int64_t max_len = model.max_position_embeddings;
+    const std::string name = model.display_name;
     if (inline_spec) {
         s.model = std::move(model);
     } else {
         s.model_id = model.id;
         s.model.reset();
     }
-    s.compose.clear();
+    s.config_json.clear();
     s.weights_variant.clear();
     s.weights_gb.reset();
-    s.drafter.clear();
-    s.mtp.reset();
-    s.num_speculative_tokens.reset();
+    if (keep_settings) return {};
+    std::string kept, reset;
+    apply_engine_defaults(s);
+    reset = "max_num_seqs, gpu_memory_utilization and kv_cache_dtype (" + s.kv_cache_dtype + ")";
     if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
+        reset += ", tensor_parallel_size " + std::to_string(tp.front()) + " (" + std::to_string(s.tensor_parallel_size) +
+                 " does not split its heads)";
         s.tensor_parallel_size = tp.front();
         s.gpus = 0;
+    } else {
+        kept = "tensor_parallel_size " + std::to_string(s.tensor_parallel_size);
     }
-    if (max_len > 0) s.max_model_len = std::min(s.max_model_len, max_len);
+    if (max_len > 0 && s.max_model_len > max_len) {
+        reset += ", max_model_len " + count_text(max_len) + " (its maximum; " + count_text(s.max_model_len) +
+                 " is longer)";
+        s.max_model_len = max_len;
+    } else {
+        kept += (kept.empty() ? "" : ", ") + std::string("max_model_len ") + count_text(s.max_model_len);
+    }
+    return name + ": serving settings set to vLLM's defaults (" + reset + ")" +
+           (kept.empty() ? "." : "; kept " + kept + ".");
+}
+
+void set_catalog_gpu(Scenario& s, const std::string& gpu_id) {
+    s.gpu = gpu_id;
+    s.vram_gb.reset();
+    s.vram_gib.reset();
+}
+
+void set_custom_vram(Scenario& s, double value, bool in_gib) {
+    s.gpu.clear();
+    if (in_gib) {
+        s.vram_gib = value;
+        s.vram_gb.reset();
+    } else {
+        s.vram_gb = value;
+        s.vram_gib.reset();
+    }
 }
 
 }  // namespace kvcalc::ui

@@ -19,65 +19,78 @@ std::string gpu_label(const GpuSpec& g) {
     return buf;
 }
 
-bool gpu_picker(Scenario& s) {
-    bool changed = false;
-    const GpuSpec* gpu = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
-    const std::string preview = gpu ? gpu_label(*gpu) : std::string("Custom VRAM");
+/// The GPU combo and, for "Custom VRAM", one number with its unit. The scenario is the only source of truth: the
+/// selection is read from it after the combo ran, so a pick and the custom-VRAM editor never act on the same frame.
+bool gpu_picker(App& app) {
+    Scenario& s = app.scenario;
+    const GpuSpec* current = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
+    const std::string preview = current ? gpu_label(*current) : std::string("Custom VRAM");
     ImGui::SetNextItemWidth(-1.0f);
+    bool picked = false;
     if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-        if (ImGui::Selectable("Custom VRAM", gpu == nullptr) && gpu) {
-            s.vram_gib = bytes_to_gib(gpu->vram_bytes);
-            s.vram_gb.reset();
-            s.gpu.clear();
-            changed = true;
+        if (ImGui::Selectable("Custom VRAM", current == nullptr) && current) {
+            set_custom_vram(s, bytes_to_gib(current->vram_bytes), true);
+            picked = true;
         }
         for (const GpuSpec& g : gpu_catalog()) {
-            if (ImGui::Selectable(gpu_label(g).c_str(), gpu == &g) && gpu != &g) {
-                s.gpu = g.id;
-                s.vram_gb.reset();
-                s.vram_gib.reset();
-                changed = true;
+            if (ImGui::Selectable(gpu_label(g).c_str(), current == &g) && current != &g) {
+                set_catalog_gpu(s, g.id);
+                picked = true;
             }
+            record_hitbox(app.ui, ("gpu_option_" + g.id).c_str());
         }
         ImGui::EndCombo();
     }
-    if (gpu) {
+    record_hitbox(app.ui, "gpu_combo");
+    if (picked) return true;  // the editor below shows the new choice from the next frame on
+    if (current) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s B per card (nvidia-smi %lld MiB)%s%s", format_count(gpu->vram_bytes).c_str(),
-                            static_cast<long long>(gpu->vram_bytes >> 20), gpu->sm_x10 ? ", sm_" : "",
-                            gpu->sm_x10 ? std::to_string(gpu->sm_x10).c_str() : "");
+        ImGui::TextDisabled("%s B per card (nvidia-smi %lld MiB)%s%s", format_count(current->vram_bytes).c_str(),
+                            static_cast<long long>(current->vram_bytes >> 20), current->sm_x10 ? ", sm_" : "",
+                            current->sm_x10 ? std::to_string(current->sm_x10).c_str() : "");
         ImGui::PopTextWrapPos();
-        return changed;
+        return false;
     }
-    // Custom VRAM: one number, and the user says which unit it is in.
-    bool in_gib = !s.vram_gb.has_value();
+    // Custom VRAM: one number, and the user says which unit it is in (no field set = the core's 24 GB decimal).
+    bool in_gib = s.vram_gib.has_value();
     double value = s.vram_gb ? *s.vram_gb : s.vram_gib ? *s.vram_gib : 24.0;
-    if (!s.vram_gb && !s.vram_gib) in_gib = false;  // the default is 24 GB decimal (seed CLI)
+    bool changed = false;
     ImGui::TextUnformatted("VRAM per card");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    const double step = 1.0;
-    if (ImGui::InputScalar("##vram", ImGuiDataType_Double, &value, &step, &step, "%.1f")) changed = true;
-    value = std::clamp(value, 1.0, 1024.0);
+    if (decimal_field(app.ui, "##vram", &value, 1.0, 1024.0, "%.1f", "vram")) changed = true;
     ImGui::SameLine();
     if (ImGui::RadioButton("GiB", in_gib) && !in_gib) { in_gib = true; changed = true; }
     ImGui::SameLine();
     if (ImGui::RadioButton("GB", !in_gib) && in_gib) { in_gib = false; changed = true; }
-    help_marker("GiB = 2^30 bytes (what nvidia-smi's MiB / 1024 shows; a \"24 GB\" card has 24 GiB). "
-                "GB = 10^9 bytes (the seed CLI's --vram).");
-    if (changed) {
-        if (in_gib) { s.vram_gib = value; s.vram_gb.reset(); }
-        else { s.vram_gb = value; s.vram_gib.reset(); }
-    }
+    help_marker(app.ui, "GiB = 2^30 bytes (nvidia-smi's MiB / 1024; a card sold as \"24 GB\" has 24 GiB). "
+                        "GB = 10^9 bytes.");
+    if (changed) set_custom_vram(s, value, in_gib);
     return changed;
 }
 
 bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
     bool changed = false;
     const std::vector<int> valid = model ? valid_tensor_parallel_sizes(*model) : std::vector<int>{1};
+    std::string invalid, why;
+    if (model) {
+        for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
+            if (std::find(valid.begin(), valid.end(), tp) != valid.end()) continue;
+            invalid += (invalid.empty() ? "" : ", ") + std::to_string(tp);
+            if (why.empty()) {
+                const Diagnostics d = check_tensor_parallel(*model, tp);
+                if (!d.empty()) why = d.front().message;
+            }
+        }
+    }
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("tensor_parallel_size");
-    help_marker("vLLM splits attention heads over the cards: only values that divide the heads are offered.");
+    const std::string help = "vLLM splits attention heads over the cards: only values that divide the heads are offered." +
+                             (invalid.empty() ? std::string() : "\n\nNot offered: " + invalid + ". " + why);
+    help_marker(ui, help.c_str());
+    bool first = true;
     for (int tp : valid) {
-        ImGui::SameLine();
+        if (!first || !ui.narrow_layout) ImGui::SameLine();
+        first = false;
         char label[8];
         std::snprintf(label, sizeof label, "%d##tp", tp);
         if (ImGui::RadioButton(label, s.tensor_parallel_size == tp) && s.tensor_parallel_size != tp) {
@@ -87,57 +100,22 @@ bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
         }
         record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
     }
-    if (model) {
-        std::string invalid;
-        std::string why;
-        for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
-            if (std::find(valid.begin(), valid.end(), tp) != valid.end()) continue;
-            invalid += (invalid.empty() ? "" : ", ") + std::to_string(tp);
-            if (why.empty()) {
-                const Diagnostics d = check_tensor_parallel(*model, tp);
-                if (!d.empty()) why = d.front().message;
-            }
-        }
-        if (!invalid.empty()) {
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("Not offered: %s. %s", invalid.c_str(), why.c_str());
-            ImGui::PopTextWrapPos();
-        }
-    }
+    if (!invalid.empty()) ImGui::TextDisabled("Not offered: %s (they do not split the heads; see ?)", invalid.c_str());
     int box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (stepper("GPUs in the box", &box, 1, s.tensor_parallel_size, kMaxTensorParallel)) {
+    if (stepper(ui, "GPUs in the box", &box, 1, s.tensor_parallel_size, kMaxTensorParallel)) {
         s.gpus = box == s.tensor_parallel_size ? 0 : box;
         changed = true;
     }
-    help_marker("Physical cards. kvcalc prices the tensor_parallel_size cards the model runs on; extra cards sit idle.");
-    return changed;
-}
-
-/// Serving engine whose allocation rules apply (Scenario::engine): vLLM prices every term; llama.cpp and
-/// SGLang are priced for weights and KV cache only (engine_rules.h).
-bool engine_picker(Scenario& s) {
-    static constexpr const char* kEngines[] = {"vllm", "llama.cpp", "sglang"};
-    bool changed = false;
-    ImGui::TextUnformatted("engine");
-    for (const char* e : kEngines) {
-        ImGui::SameLine();
-        if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
-            s.engine = e;
-            changed = true;
-        }
-    }
-    help_marker("vllm: the whole per-card budget. llama.cpp and sglang: weights and KV cache sized by that engine's "
-                "rules; their activation and runtime buffers are not modelled (the notes say so).");
+    help_marker(ui, "Physical cards. kvcalc prices the tensor_parallel_size cards the model runs on; extra cards sit idle.");
     return changed;
 }
 
 }  // namespace
 
 bool panel_hardware(App& app) {
-    bool changed = gpu_picker(app.scenario);
+    bool changed = gpu_picker(app);
     changed |= parallel_picker(app.scenario, current_model(app.scenario), app.ui);
-    changed |= engine_picker(app.scenario);
     return changed;
 }
 

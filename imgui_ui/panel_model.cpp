@@ -58,21 +58,34 @@ bool panel_model(App& app) {
     Scenario& s = app.scenario;
     const float em = ImGui::GetFontSize();
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##search", "search models (name, id, family)", app.ui.model_search,
-                             sizeof app.ui.model_search);
-    ImGui::BeginChild("##models", ImVec2(0, em * 7.5f), true);
+    text_field(app.ui, "##search", "search models (name, id, family)", app.ui.model_search, sizeof app.ui.model_search,
+               FieldKind::search);
+    record_hitbox(app.ui, "model_search");
+    ImGui::BeginChild("##models", ImVec2(0, em * (app.ui.touch_layout ? 9.0f : 7.5f)), true);
+    int shown = 0;
     for (const ModelSpec& m : model_catalog()) {
         if (!contains_ci(m.display_name, app.ui.model_search) && !contains_ci(m.id, app.ui.model_search) &&
             !contains_ci(m.family, app.ui.model_search))
             continue;
+        ++shown;
         const bool selected = !s.model && m.id == s.model_id;
-        if (ImGui::Selectable(m.display_name.c_str(), selected) && !selected) {
-            switch_model(s, m, false);
+        if (ImGui::Selectable(m.display_name.c_str(), selected, 0,
+                              ImVec2(0, app.ui.touch_layout ? ImGui::GetFrameHeight() : 0)) && !selected) {
+            app.ui.model_note = switch_model(s, m, false);
+            app.ui.pasted_config.clear();
+            app.ui.clamp_notes.clear();
             changed = true;
         }
+        record_hitbox(app.ui, ("model_" + m.id).c_str());
         if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
     }
+    if (shown == 0) ImGui::TextDisabled("No catalog model matches: paste its config.json below.");
     ImGui::EndChild();
+    if (!app.ui.model_note.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", app.ui.model_note.c_str());
+        ImGui::PopTextWrapPos();
+    }
 
     const ModelSpec* model = current_model(s);
     if (model && model->weights.size() > 1) {
@@ -89,8 +102,8 @@ bool panel_model(App& app) {
             }
             ImGui::EndCombo();
         }
-        help_marker("Checkpoint quantization: sets the weights term (on-disk size in decimal GB, split over the "
-                    "tensor-parallel cards).");
+        help_marker(app.ui, "Checkpoint quantization: sets the weights term (on-disk size in decimal GB, split over the "
+                            "tensor-parallel cards).");
     }
 
     if (ImGui::Button("Paste config.json…")) {
@@ -102,9 +115,11 @@ bool panel_model(App& app) {
         }
     }
     record_hitbox(app.ui, "paste_config");
-    help_marker("Any model's config.json from Hugging Face: kvcalc reads the layer layout from it.");
-    ImGui::SetNextItemWidth(em * 14);
-    ImGui::InputTextWithHint("##hf", "Hugging Face id, e.g. Qwen/Qwen3-8B", app.ui.hf_id, sizeof app.ui.hf_id);
+    help_marker(app.ui, "Any model's config.json from Hugging Face: kvcalc reads the layer layout from it.");
+    const float load_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - load_w - ImGui::GetStyle().ItemSpacing.x));
+    text_field(app.ui, "##hf", "Hugging Face id, e.g. Qwen/Qwen3-8B", app.ui.hf_id, sizeof app.ui.hf_id, FieldKind::url);
+    record_hitbox(app.ui, "hf_id");
     ImGui::SameLine();
     if (ImGui::Button("Load")) {
         app.ui.model_status = "Fetching config.json for " + std::string(app.ui.hf_id) + "…";
@@ -122,8 +137,14 @@ bool panel_model(App& app) {
         ImGui::TextWrapped("%s", app.ui.model_status.c_str());
         ImGui::PopStyleColor();
     }
-    if (model) model_facts(*model);
-    else ImGui::TextWrapped("Unknown model \"%s\": pick one from the list.", s.model_id.c_str());
+    if (model) {
+        if (!app.ui.narrow_layout || ImGui::TreeNode("Model facts")) {
+            model_facts(*model);
+            if (app.ui.narrow_layout) ImGui::TreePop();
+        }
+    } else {
+        ImGui::TextWrapped("Unknown model \"%s\": pick one from the list.", s.model_id.c_str());
+    }
     return changed;
 }
 

@@ -70,30 +70,23 @@ void startup_numbers(const App& app) {
         for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
         return;
     }
-    const std::string& engine = app.report.engine;
-    ImGui::Text("Predicted %s start-up log:", engine.c_str());
+    ImGui::Text("Predicted %s start-up log:", app.report.engine.c_str());
     ImGui::Indent();
     ImGui::PushTextWrapPos(0.0f);
-    if (engine == "llama.cpp") {
-        ImGui::Text("KV cache size (all devices): %s", format_bytes(st.llama_cpp_kv_total_bytes, app.ui.unit).c_str());
-    } else {
-        ImGui::Text("Available KV cache memory: %.2f GiB", st.available_kv_gib);
-        ImGui::Text("%s: %s tokens", engine == "sglang" ? "max_total_num_tokens" : "GPU KV cache size",
-                    format_count(st.gpu_kv_cache_tokens).c_str());
-        if (engine == "vllm")
-            ImGui::Text("Maximum concurrency for %s tokens per request: %.2fx",
-                        format_count(app.report.settings.max_model_len).c_str(), st.max_concurrency);
-        if (st.refuses_to_start) {
-            ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1.0f), "Refuses to start: not enough KV cache for one request");
-            if (st.estimated_max_model_len > 0)
-                ImGui::Text("Estimated maximum model length: %s", format_count(st.estimated_max_model_len).c_str());
-        }
+    for (const std::string& line : startup_lines(app)) {
+        if (line.rfind("Refuses", 0) == 0)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::fail, app.ui.dark_theme)), "%s",
+                               line.c_str());
+        else
+            ImGui::TextUnformatted(line.c_str());
     }
     for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Unindent();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s; KV per token per rank: %s B", st.engine_rules.c_str(),
                         format_count(st.kv_bytes_per_token).c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace
@@ -119,13 +112,37 @@ void result_banner(const App& app) {
     std::string title = std::string(verdict_name(r.verdict)) + " · " + format_bytes(r.terms.total_bytes, app.ui.unit) +
                         " of " + format_bytes(r.terms.budget_bytes, app.ui.unit) + " budget per card";
     verdict_banner(r.verdict, app.ui.dark_theme, title,
-                   r.reason + "\nLargest term: " + term_label(r.limiting_term) + ".");
+                   verdict_sentence(app) + "\nLargest term: " + term_label(r.limiting_term) + ".");
 }
 
 void verdict_summary(const App& app) {
     if (app.report.ok) result_banner(app);
     else invalid_banner(app);
     ImGui::Spacing();
+}
+
+bool sticky_verdict(App& app) {
+    const Verdict v = app.report.ok ? app.report.verdict : Verdict::fail;
+    const ImU32 color = verdict_color(v, app.ui.dark_theme);
+    ImVec4 tint = ImGui::ColorConvertU32ToFloat4(color);
+    tint.w = 0.10f;
+    const float em = ImGui::GetFontSize();
+    const float w = ImGui::GetContentRegionAvail().x;
+    const float h = std::max(ImGui::GetFrameHeight(), em * 2.0f);
+    const std::string more = "  ▾";
+    std::string line = verdict_line(app);
+    if (ImGui::CalcTextSize((line + more).c_str()).x > w - em) line = verdict_line(app, true);  // a phone's width
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const bool tapped = ImGui::InvisibleButton("##sticky_verdict", ImVec2(w, h));
+    record_hitbox(app.ui, "sticky_verdict");
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(p, ImVec2(p.x + w, p.y + h), ImGui::ColorConvertFloat4ToU32(tint), em * 0.3f);
+    draw->AddRect(p, ImVec2(p.x + w, p.y + h), color, em * 0.3f);
+    draw->PushClipRect(p, ImVec2(p.x + w, p.y + h), true);
+    draw->AddText(ImVec2(p.x + em * 0.5f, p.y + (h - em) * 0.5f), color, (line + more).c_str());
+    draw->PopClipRect();
+    if (ImGui::IsItemHovered() && !app.ui.touch_input) ImGui::SetTooltip("Show the result");
+    return tapped;
 }
 
 void panel_result(App& app) {

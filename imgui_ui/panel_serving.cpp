@@ -18,7 +18,7 @@ namespace {
 constexpr std::int64_t kMinModelLen = 256;
 constexpr std::int64_t kFallbackMaxModelLen = 1 << 20;
 
-bool preset_picker(Scenario& s) {
+bool preset_picker(UiState& ui, Scenario& s) {
     const std::string model_id = s.model ? std::string() : s.model_id;
     bool any = false;
     for (const ComposePreset& p : compose_presets()) any |= p.model_id == model_id;
@@ -41,11 +41,11 @@ bool preset_picker(Scenario& s) {
         }
         ImGui::EndCombo();
     }
-    help_marker("Compose presets: the serving settings of known working deployments (seed 003 / reference registry).");
+    help_marker(ui, "Presets: the serving settings of deployments measured to boot.");
     return changed;
 }
 
-bool kv_dtype_picker(Scenario& s) {
+bool kv_dtype_picker(UiState& ui, Scenario& s) {
     bool changed = false;
     const GpuSpec* gpu = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
@@ -61,12 +61,15 @@ bool kv_dtype_picker(Scenario& s) {
         }
         ImGui::EndCombo();
     }
+    record_hitbox(ui, "kv_cache_dtype");
+    help_marker(ui, "Element type of the KV cache. vLLM's default, auto, keeps it in the model's dtype: 2 bytes per "
+                    "element (bf16, or fp16 on cards older than sm_80).");
     if (const KvFormat* f = find_kv_format(s.kv_cache_dtype)) {
         const bool too_old = gpu && gpu->sm_x10 && f->min_sm_x10 && gpu->sm_x10 < f->min_sm_x10;
         const bool too_new = gpu && gpu->sm_x10 && f->max_sm_x10 && gpu->sm_x10 > f->max_sm_x10;
         ImGui::PushTextWrapPos(0.0f);
         if (too_old || too_new)
-            ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.0f, 1.0f), "%s does not run on sm_%d (%s). %s", f->name,
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::tight, ui.dark_theme)), "%s does not run on sm_%d (%s). %s", f->name,
                                gpu->sm_x10, gpu->display_name.c_str(), f->hardware_note);
         else if (f->hardware_note[0])
             ImGui::TextDisabled("%s", f->hardware_note);
@@ -75,7 +78,7 @@ bool kv_dtype_picker(Scenario& s) {
     return changed;
 }
 
-bool drafter_picker(Scenario& s, const ModelSpec* model) {
+bool drafter_picker(UiState& ui, Scenario& s, const ModelSpec* model) {
     if (!model || model->drafters.empty()) return false;
     bool changed = false;
     const bool mtp_on = s.mtp.value_or(false);
@@ -102,17 +105,39 @@ bool drafter_picker(Scenario& s, const ModelSpec* model) {
         }
         ImGui::EndCombo();
     }
-    help_marker("MTP / drafter: adds the drafter's weights and, for built-in MTP, extra KV positions per sequence.");
+    help_marker(ui, "MTP / drafter: adds the drafter's weights and, for built-in MTP, extra KV positions per sequence.");
     if (!current.empty()) {
         int n = s.num_speculative_tokens.value_or(0);
         for (const Drafter& d : model->drafters)
             if (d.id == current && !s.num_speculative_tokens) n = d.num_speculative_tokens;
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-        if (stepper("num_speculative_tokens", &n, 1, 1, 16)) {
+        if (stepper(ui, "num_speculative_tokens", &n, 1, 1, 16)) {
             s.num_speculative_tokens = n;
             changed = true;
         }
     }
+    return changed;
+}
+
+/// Serving engine whose allocation rules apply (Scenario::engine): vLLM prices every term; llama.cpp and
+/// SGLang are priced for weights and KV cache only (engine_rules.h).
+bool engine_picker(UiState& ui, Scenario& s) {
+    static constexpr const char* kEngines[] = {"vllm", "llama.cpp", "sglang"};
+    bool changed = false;
+    ImGui::TextUnformatted("engine");
+    for (const char* e : kEngines) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
+            s.engine = e;
+            if (s.engine != "vllm") {  // only vLLM has "not given" (0) defaults in kvcalc
+                if (s.max_num_seqs == 0) s.max_num_seqs = 1;
+                if (s.gpu_memory_utilization == 0) s.gpu_memory_utilization = 0.9;
+            }
+            changed = true;
+        }
+    }
+    help_marker(ui, "vllm: the whole per-card budget. llama.cpp and sglang: weights and KV cache sized by that engine's "
+                "rules; their activation and runtime buffers are not modelled (the notes say so).");
     return changed;
 }
 
@@ -122,42 +147,63 @@ bool panel_serving(App& app) {
     Scenario& s = app.scenario;
     const ModelSpec* model = current_model(s);
     const float em = ImGui::GetFontSize();
-    const bool preset_changed = preset_picker(s);
-    bool changed = false;
+    const bool preset_changed = preset_picker(app.ui, s);
+    bool changed = engine_picker(app.ui, s);
 
-    const std::int64_t max_len =
-        model && model->max_position_embeddings > 0 ? model->max_position_embeddings : kFallbackMaxModelLen;
-    ImGui::TextUnformatted("max_model_len");
-    help_marker("Longest request (prompt + output) in tokens. The slider is logarithmic; the box below is exact.");
-    ImGui::PushItemWidth(-em * 0.5f);
-    changed |= tokens_slider("##max_model_len", &s.max_model_len, std::min(kMinModelLen, max_len), max_len, &app.ui);
-    ImGui::PopItemWidth();
-    record_hitbox(app.ui, "max_model_len");
-
+    // 0 = not given: the report says what vLLM picks for this card and release; an edit makes it explicit.
+    const ResolvedSettings& resolved = app.report.settings;
+    std::int64_t seqs = s.max_num_seqs != 0 ? s.max_num_seqs : app.report.ok ? resolved.max_num_seqs : 256;
     ImGui::SetNextItemWidth(em * 9);
-    changed |= stepper("max_num_seqs", &s.max_num_seqs, 1, 1, 65536, &app.ui);
-    record_hitbox(app.ui, "max_num_seqs");
-    help_marker("Sequences served at once; each needs its own growing KV and recurrent state.");
-
-    changed |= kv_dtype_picker(s);
-
-    float util = static_cast<float>(s.gpu_memory_utilization);
-    ImGui::SetNextItemWidth(app.ui.narrow_layout ? em * 7 : em * 10);
-    if (ImGui::SliderFloat("gpu_memory_utilization", &util, 0.50f, 0.99f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
-        s.gpu_memory_utilization = std::round(util * 100.0f) / 100.0;
+    if (stepper(app.ui, "max_num_seqs", &seqs, 1, 1, 65536)) {
+        s.max_num_seqs = seqs;
         changed = true;
     }
-    help_marker("Share of each card's VRAM vLLM may use: the budget line.");
+    record_hitbox(app.ui, "max_num_seqs");
+    help_marker(app.ui, "Sequences served at once; each needs its own growing KV and recurrent state. vLLM's default "
+                        "is 256 (1024 on cards of 70 GiB and more, except the A100).");
+    if (s.max_num_seqs == 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("vLLM's default");
+    }
+
+    changed |= kv_dtype_picker(app.ui, s);
+
+    // gpu_memory_utilization: typed (exact) or slid (touch-guarded), kept to two decimals as vLLM users write it.
+    double util = s.gpu_memory_utilization != 0 ? s.gpu_memory_utilization
+                  : app.report.ok                ? resolved.gpu_memory_utilization
+                                                 : 0.9;
+    ImGui::SetNextItemWidth(em * 5);
+    if (decimal_field(app.ui, "##util", &util, 0.05, 1.0, "%.2f", "gpu_memory_utilization")) {
+        s.gpu_memory_utilization = std::round(util * 100.0) / 100.0;
+        changed = true;
+    }
+    record_hitbox(app.ui, "gpu_memory_utilization");
+    ImGui::SameLine();
+    float slider = static_cast<float>(util);
+    ImGui::SetNextItemWidth(app.ui.narrow_layout ? -em * 1.0f : em * 8);
+    if (touch_slider(app.ui, "##util_slider", &slider, 0.50f, 0.99f, "%.2f")) {
+        s.gpu_memory_utilization = std::round(slider * 100.0f) / 100.0;
+        changed = true;
+    }
+    ImGui::TextUnformatted("gpu_memory_utilization");
+    if (s.gpu_memory_utilization == 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("vLLM's default");
+    }
+    help_marker(app.ui, "Share of each card's VRAM vLLM may use: the budget line. vLLM's default is 0.90 (0.92 from "
+                        "v0.21).");
+    clamp_note(app.ui, "gpu_memory_utilization");
 
     bool batched = s.max_num_batched_tokens.has_value();
     if (ImGui::Checkbox("max_num_batched_tokens", &batched)) {
         s.max_num_batched_tokens = batched ? std::optional<std::int64_t>(8192) : std::nullopt;
         changed = true;
     }
-    help_marker("Chunked-prefill batch. Unset = vLLM's default; only hybrid (Gated DeltaNet) models price its scratch.");
+    help_marker(app.ui, "Chunked-prefill batch. Unset = vLLM's default; only hybrid (Gated DeltaNet) models price its "
+                        "scratch.");
     if (s.max_num_batched_tokens) {
         ImGui::SetNextItemWidth(em * 10);
-        changed |= stepper("tokens##batched", &*s.max_num_batched_tokens, 1024, 256, 1 << 20);
+        changed |= stepper(app.ui, "tokens##batched", &*s.max_num_batched_tokens, 1024, 256, 1 << 20);
     }
     if (s.engine.empty() || s.engine == "vllm") {  // whose start-up accounting prices uncalibrated models
         const std::string shown = s.vllm_version.empty() ? std::string("newest (") + vllm_eras().back().id + ")"
@@ -175,12 +221,26 @@ bool panel_serving(App& app) {
                 }
             ImGui::EndCombo();
         }
-        help_marker("Release whose start-up accounting (sampler, CUDA graphs, defaults) prices models without a "
+        help_marker(app.ui, "Release whose start-up accounting (sampler, CUDA graphs, defaults) prices models without a "
                     "calibrated fit.");
     }
-    changed |= drafter_picker(s, model);
+    changed |= drafter_picker(app.ui, s, model);
     if (changed) s.compose.clear();  // a hand edit means the settings are no longer exactly the preset
     return changed || preset_changed;
+}
+
+bool panel_context(App& app) {
+    Scenario& s = app.scenario;
+    const ModelSpec* model = current_model(s);
+    const std::int64_t model_max = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 0;
+    const std::int64_t hi = model_max > 0 ? model_max : kFallbackMaxModelLen;
+    ImGui::TextUnformatted("max_model_len");
+    help_marker(app.ui, "Longest request (prompt + output) in tokens. Tap a size, type the exact number, or step by "
+                        "powers of two.");
+    const bool changed =
+        context_editor(app.ui, &s.max_model_len, std::min(kMinModelLen, hi), hi, model_max, model ? model->display_name : "");
+    if (changed) s.compose.clear();
+    return changed;
 }
 
 }  // namespace kvcalc::ui

@@ -1,30 +1,14 @@
-// GPU shopping: every catalog GPU × 1/2/4/8 cards at the current model and settings, sortable.
-#include <algorithm>
-#include <numeric>
-
+// GPU shopping: what to buy for the current model and settings (catalog GPUs × 1/2/4/8 cards).
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/units.h"
+#include "model_lookup.h"
 #include "panels.h"
+#include "shop_view.h"
 #include "widgets.h"
 
 namespace kvcalc::ui {
 
 namespace {
-
-int verdict_rank(const ShopRow& r) { return r.valid ? 3 - static_cast<int>(r.verdict) : 0; }  // pass 3 … invalid 0
-
-bool less(const ShopRow& a, const ShopRow& b, ShopSort key) {
-    const GpuSpec& ga = gpu_catalog()[static_cast<std::size_t>(a.gpu_index)];
-    const GpuSpec& gb = gpu_catalog()[static_cast<std::size_t>(b.gpu_index)];
-    switch (key) {
-        case ShopSort::gpu: return short_gpu_name(ga) < short_gpu_name(gb);
-        case ShopSort::vram: return ga.vram_bytes * a.cards < gb.vram_bytes * b.cards;
-        case ShopSort::cards: return a.cards < b.cards;
-        case ShopSort::verdict: return verdict_rank(a) < verdict_rank(b);
-        case ShopSort::max_context: break;
-    }
-    return a.max_model_len < b.max_model_len;
-}
 
 void read_sort_specs(UiState& ui) {
     ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
@@ -34,83 +18,97 @@ void read_sort_specs(UiState& ui) {
     specs->SpecsDirty = false;
 }
 
+std::string row_text(const App& app, const ShopRow& r) {
+    const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
+    return std::to_string(r.cards) + "× " + short_gpu_name(g) + " (" + format_bytes(g.vram_bytes * r.cards, app.ui.unit) +
+           " in all), largest context " + (r.max_model_len > 0 ? format_count(r.max_model_len) : "none");
+}
+
 }  // namespace
 
 bool panel_shopping(App& app) {
-    const std::vector<ShopRow>& rows = app.derived.shop;
-    if (rows.empty()) {
+    if (app.derived.shop.empty()) {
         ImGui::TextDisabled("Pick a model first.");
         return false;
     }
+    const std::vector<ShopRow> rows = shop_rows_in_order(app);
+    // Rows come in buy order: the first PASS is the least VRAM that passes, the first TIGHT the least that boots.
+    const ShopRow* pass = nullptr;
+    const ShopRow* boots = nullptr;
+    for (const ShopRow& r : rows) {
+        if (!r.valid || !r.runs) continue;
+        if (!pass && r.verdict == Verdict::pass) pass = &r;
+        if (!boots && r.verdict == Verdict::tight) boots = &r;
+    }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("At max_model_len %s, max_num_seqs %lld, kv_cache_dtype %s. \"Largest context\" is the longest "
-                        "max_model_len that boots. Tap a GPU name to use it.",
+    if (pass) ImGui::Text("Least VRAM that passes: %s.", row_text(app, *pass).c_str());
+    else ImGui::TextUnformatted("No catalog GPU passes at up to 8 cards: shorten max_model_len or lower max_num_seqs.");
+    if (boots && (!pass || gpu_catalog()[boots->gpu_index].vram_bytes * boots->cards <
+                               gpu_catalog()[pass->gpu_index].vram_bytes * pass->cards))
+        ImGui::Text("Least VRAM that boots (TIGHT): %s.", row_text(app, *boots).c_str());
+    ImGui::TextDisabled("At max_model_len %s, max_num_seqs %lld, kv_cache_dtype %s. kvcalc has no prices: total VRAM "
+                        "stands in for cost. Tap a GPU to use it.",
                         format_count(app.scenario.max_model_len).c_str(), static_cast<long long>(app.scenario.max_num_seqs),
                         app.scenario.kv_cache_dtype.c_str());
+    ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: every sequence fits at full length, with margin. TIGHT: boots, but fewer full-length "
+                        "sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "
+                        "refuses to start. * = a limit of the card's generation (hover or tap the row).");
     ImGui::PopTextWrapPos();
-    const float em = ImGui::GetFontSize();
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+    if (ImGui::Checkbox("every card count", &app.ui.shop_all_counts)) {}
+    help_marker(app.ui, "Off: each GPU once, at the fewest cards that pass. On: 1, 2, 4 and 8 cards of each, sortable.");
+    // No inner scrolling: the column (or the phone's page) scrolls through the rows, so a wheel or a swipe over the
+    // table never gets stuck in it.
+    const ImGuiTableFlags flags = (app.ui.shop_all_counts ? ImGuiTableFlags_Sortable : 0) | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     bool changed = false;
-    if (!ImGui::BeginTable("##shop", 5, flags, ImVec2(0, em * 20.0f))) return false;
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 3.0f, static_cast<ImGuiID>(ShopSort::gpu));
-    ImGui::TableSetupColumn("×", ImGuiTableColumnFlags_WidthStretch, 0.6f, static_cast<ImGuiID>(ShopSort::cards));
-    ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_PreferSortDescending, 1.0f,
-                            static_cast<ImGuiID>(ShopSort::vram));
-    ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_PreferSortDescending,
-                            1.2f, static_cast<ImGuiID>(ShopSort::verdict));
-    ImGui::TableSetupColumn("Largest ctx",
-                            ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort |
-                                ImGuiTableColumnFlags_PreferSortDescending,
-                            1.6f, static_cast<ImGuiID>(ShopSort::max_context));
+    if (!ImGui::BeginTable("##shop", 4, flags)) return false;
+    const std::string vram_header = std::string(unit_name(app.ui.unit)) + " total";
+    // Width weights so every header fits in a third of a desktop or a phone's width; the GPU column says "2× …".
+    ImGui::TableSetupColumn("GPUs", ImGuiTableColumnFlags_WidthStretch, 2.6f, static_cast<ImGuiID>(ShopSort::gpu));
+    ImGui::TableSetupColumn(vram_header.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.5f, static_cast<ImGuiID>(ShopSort::vram));
+    ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_DefaultSort, 1.3f,
+                            static_cast<ImGuiID>(ShopSort::verdict));
+    ImGui::TableSetupColumn("Max context", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_PreferSortDescending,
+                            1.7f, static_cast<ImGuiID>(ShopSort::max_context));
     ImGui::TableHeadersRow();
-    read_sort_specs(app.ui);
-    std::vector<int> order(rows.size());
-    std::iota(order.begin(), order.end(), 0);
-    const ShopSort key = app.ui.shop_sort;
-    const bool desc = app.ui.shop_sort_descending;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        const ShopRow& ra = rows[static_cast<std::size_t>(a)];
-        const ShopRow& rb = rows[static_cast<std::size_t>(b)];
-        if (less(ra, rb, key) || less(rb, ra, key)) return desc ? less(rb, ra, key) : less(ra, rb, key);
-        return less(ra, rb, ShopSort::vram);  // ties: the least total VRAM first, the cheaper buy
-    });
+    if (app.ui.shop_all_counts) read_sort_specs(app.ui);
     ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(order.size()));
+    clipper.Begin(static_cast<int>(rows.size()));
     while (clipper.Step()) {
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-            const ShopRow& r = rows[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+            const ShopRow& r = rows[static_cast<std::size_t>(i)];
             const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
+            const bool possible = r.valid && r.runs;
+            const std::string caveat = possible ? shop_caveat(app, g) : std::string();
             ImGui::PushID(i);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (ImGui::Selectable(short_gpu_name(g).c_str(), false, ImGuiSelectableFlags_None) && r.valid) {
-                app.scenario.gpu = g.id;
-                app.scenario.vram_gb.reset();
-                app.scenario.vram_gib.reset();
+            const std::string name = std::to_string(r.cards) + "× " + short_gpu_name(g) + (caveat.empty() ? "" : " *");
+            if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && possible) {
+                set_catalog_gpu(app.scenario, g.id);
                 app.scenario.tensor_parallel_size = r.cards;
                 app.scenario.gpus = 0;
                 changed = true;
             }
+            if (!caveat.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", caveat.c_str());
+            if (i == 0) record_hitbox(app.ui, "shop_first_row");
             ImGui::TableNextColumn();
-            ImGui::Text("%d", r.cards);
+            ImGui::Text("%.0f", in_unit(g.vram_bytes * r.cards, app.ui.unit));
             ImGui::TableNextColumn();
-            ImGui::Text("%.0f", bytes_to_gib(g.vram_bytes * r.cards));
-            ImGui::TableNextColumn();
-            if (r.valid)
+            if (possible)
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(r.verdict, app.ui.dark_theme)), "%s",
                                    verdict_name(r.verdict));
             else
-                ImGui::TextDisabled("n/a");
+                ImGui::TextDisabled("not possible");
             if (!r.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());
             ImGui::TableNextColumn();
-            if (r.valid && r.max_model_len > 0) ImGui::TextUnformatted(format_count(r.max_model_len).c_str());
+            if (possible && r.max_model_len > 0) ImGui::TextUnformatted(short_tokens(r.max_model_len).c_str());
             else ImGui::TextDisabled("—");
             ImGui::PopID();
         }
     }
     ImGui::EndTable();
+    if (changed) app.scenario.compose.clear();
     return changed;
 }
 

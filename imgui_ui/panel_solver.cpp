@@ -12,7 +12,8 @@ namespace kvcalc::ui {
 namespace {
 
 /// One answer line with its limiting term and an "apply" button. Returns true when applied.
-bool answer(const char* what, const SolveResult& r, const std::string& value_text, const char* apply_id) {
+bool answer(UiState& ui, const char* what, const SolveResult& r, const std::string& value_text, const char* apply_id,
+            const char* hitbox) {
     if (!r.ok) {
         ImGui::Text("%s: ", what);
         ImGui::SameLine(0, 0);
@@ -21,8 +22,10 @@ bool answer(const char* what, const SolveResult& r, const std::string& value_tex
         ImGui::PopTextWrapPos();
         return false;
     }
-    const bool applied = ImGui::SmallButton(apply_id);
+    const bool applied = tap_button(ui, apply_id);
+    record_hitbox(ui, hitbox);
     ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("%s: %s", what, value_text.c_str());
     ImGui::TextDisabled("  limited by %s%s%s", r.bound == "budget" ? "the budget; largest term " : "",
@@ -89,15 +92,18 @@ bool panel_solver(App& app) {
     const std::string rounded = d.max_len.value_rounded != d.max_len.value
                                     ? " (" + format_count(d.max_len.value_rounded) + " rounded)"
                                     : std::string();
-    if (answer("Largest max_model_len", d.max_len, format_count(d.max_len.value) + " tokens" + rounded, "use##len")) {
+    if (answer(app.ui, "Largest max_model_len", d.max_len, format_count(d.max_len.value) + " tokens" + rounded, "use##len",
+               "use_len")) {
         app.scenario.max_model_len = std::max<std::int64_t>(d.max_len.value_rounded, 1);
         changed = true;
     }
-    if (answer("Largest max_num_seqs", d.max_seqs, format_count(d.max_seqs.value) + " at full length", "use##seqs")) {
+    if (answer(app.ui, "Largest max_num_seqs", d.max_seqs, format_count(d.max_seqs.value) + " at full length",
+               "use##seqs", "use_seqs")) {
         app.scenario.max_num_seqs = d.max_seqs.value;
         changed = true;
     }
-    if (answer("Fewest GPUs", d.min_gpus, std::to_string(d.min_gpus.value) + " (tensor_parallel_size)", "use##gpus")) {
+    if (answer(app.ui, "Fewest GPUs", d.min_gpus, std::to_string(d.min_gpus.value) + " (tensor_parallel_size)",
+               "use##gpus", "use_gpus")) {
         app.scenario.tensor_parallel_size = static_cast<int>(d.min_gpus.value);
         app.scenario.gpus = 0;
         changed = true;

@@ -8,7 +8,11 @@ namespace kvcalc::ui {
 bool panel_model(App& app);
 /// GPU from the catalog or custom VRAM, GPU count, tensor_parallel_size (valid values only).
 bool panel_hardware(App& app);
-/// Compose presets, max_model_len, max_num_seqs, kv_cache_dtype, gpu_memory_utilization, batching, drafter.
+/// max_model_len: chips, exact entry, power-of-two steps, slider; clamps leave a visible note.
+bool panel_context(App& app);
+/// The sticky one-line verdict (phones): tapping it scrolls to the Result section. Returns true when tapped.
+bool sticky_verdict(App& app);
+/// Engine, presets, max_num_seqs, kv_cache_dtype, gpu_memory_utilization, batching, drafter.
 bool panel_serving(App& app);
 /// Verdict banner, per-card stacked bar, term table (GB and GiB), predicted start-up numbers, notes.
 void panel_result(App& app);

@@ -23,11 +23,23 @@ std::string read_query_string();
 /// The page's address without query or fragment (location.origin + pathname), or "" on a desktop.
 std::string page_url();
 
-/// Replaces the page's query string in place (history.replaceState); no-op on a desktop.
-void write_query_string(const std::string& query);
+/// The page's fragment without the leading '#', or "" on a desktop.
+std::string read_fragment();
 
-/// Mirrors the result as plain text in the page's aria-live region for screen readers.
-void announce_result(const std::string& text);
+/// Replaces the page's query string and fragment in place (history.replaceState); no-op on a desktop.
+void write_location(const std::string& query, const std::string& fragment);
+
+/// Mirrors the result as plain text for screen readers (the page writes it to its aria-live region once the
+/// text has been stable for a moment, so a slider drag is not read out step by step) and sets the page title.
+void announce_result(const std::string& text, const std::string& title);
+
+/// Asks the page to focus its HTML text input for the ImGui field `session` (soft keyboard, clipboard), showing
+/// `text` with the selection [sel_start, sel_end) and the keyboard for `inputmode` ("numeric", "decimal",
+/// "search", "url", "text"). Edits come back through take_host_message() as kind "text". No-op on a desktop.
+void text_input_begin(unsigned session, const char* inputmode, const std::string& text, int sel_start, int sel_end);
+
+/// The ImGui field lost focus: the page blurs its HTML input (the soft keyboard closes). No-op on a desktop.
+void text_input_end();
 
 /// Reports how many frames have been drawn, for the idle test (window.kvcalcFramesDrawn).
 void report_frames_drawn(long frames);
@@ -62,9 +74,11 @@ bool show_paste_overlay();
 
 /// Text the page delivered for the app.
 struct HostMessage {
-    std::string kind;  ///< "config" (pasted or fetched config.json text) or "error" (fetch failed); "" = none
-    std::string text;  ///< the document, or the error sentence
-    std::string source;  ///< "paste" or the Hugging Face id
+    /// "config" (pasted or fetched config.json text), "error" (fetch failed), "text" (the HTML input's text, source
+    /// "<session>:<selection start>:<selection end>"), "text_done" (Enter / Tab / keyboard closed); "" = none
+    std::string kind;
+    std::string text;    ///< the document, the error sentence, or the input's text
+    std::string source;  ///< "paste", the Hugging Face id, or the text session and selection
 };
 
 /// Takes the oldest pending message from the page (kind "" when there is none). Cheap: called every frame.

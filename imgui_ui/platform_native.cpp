@@ -12,8 +12,11 @@ float device_pixel_ratio() { return 1.0f; }
 ViewSize host_view_size() { return {0, 0}; }
 std::string read_query_string() { return {}; }
 std::string page_url() { return {}; }
-void write_query_string(const std::string&) {}
-void announce_result(const std::string&) {}
+std::string read_fragment() { return {}; }
+void write_location(const std::string&, const std::string&) {}
+void announce_result(const std::string&, const std::string&) {}
+void text_input_begin(unsigned, const char*, const std::string&, int, int) {}
+void text_input_end() {}
 void report_frames_drawn(long) {}
 void notify_ready() {}
 double now_ms() {

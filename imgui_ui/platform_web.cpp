@@ -32,17 +32,18 @@ std::string page_url() {
     return location["origin"].as<std::string>() + location["pathname"].as<std::string>();
 }
 
-void write_query_string(const std::string& query) {
+std::string read_fragment() {
+    std::string hash = val::global("location")["hash"].as<std::string>();
+    if (!hash.empty() && hash[0] == '#') hash.erase(0, 1);
+    return hash;
+}
+
+void write_location(const std::string& query, const std::string& fragment) {
     val location = val::global("location");
     std::string url = location["pathname"].as<std::string>();
     if (!query.empty()) url += "?" + query;
-    url += location["hash"].as<std::string>();
+    if (!fragment.empty()) url += "#" + fragment;
     val::global("history").call<void>("replaceState", val::null(), std::string(""), url);
-}
-
-void announce_result(const std::string& text) {
-    val el = val::global("document").call<val>("getElementById", std::string("result-text"));
-    if (!el.isNull() && !el.isUndefined()) el.set("textContent", text);
 }
 
 void report_frames_drawn(long frames) { val::global("window").set("kvcalcFramesDrawn", static_cast<double>(frames)); }
@@ -71,6 +72,19 @@ namespace {
 val bridge() { return val::global("window")["kvcalcBridge"]; }
 bool has_bridge() { return bridge().typeOf().as<std::string>() == "object"; }
 }  // namespace
+
+void announce_result(const std::string& text, const std::string& title) {
+    if (has_bridge()) bridge().call<void>("announce", text, title);
+}
+
+void text_input_begin(unsigned session, const char* inputmode, const std::string& text, int sel_start, int sel_end) {
+    if (has_bridge())
+        bridge().call<void>("textBegin", static_cast<double>(session), std::string(inputmode), text, sel_start, sel_end);
+}
+
+void text_input_end() {
+    if (has_bridge()) bridge().call<void>("textEnd");
+}
 
 bool copy_text(const std::string& text) {
     if (!has_bridge()) return false;

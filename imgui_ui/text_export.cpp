@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/units.h"
 #include "model_lookup.h"
 #include "widgets.h"
@@ -18,16 +19,8 @@ std::string fixed2(double x) {
     return buf;
 }
 
-/// The Hugging Face repo of the resolved weights variant, or the catalog id when none is known.
-std::string served_repo(const App& app) {
-    const ModelSpec* model = current_model(app.scenario);
-    if (!model) return app.scenario.model_id;
-    for (const WeightsVariant& w : model->weights)
-        if (w.id == app.report.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
-    for (const WeightsVariant& w : model->weights)
-        if (!w.hf_repo.empty()) return w.hf_repo;
-    return model->id;
-}
+
+
 
 }  // namespace
 
@@ -53,6 +46,65 @@ const char* term_label(const std::string& name) {
     return name.c_str();
 }
 
+std::string gpu_name(const ResolvedSettings& s) {
+    const GpuSpec* g = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
+    return g ? short_gpu_name(*g) : "custom " + format_bytes(s.vram_bytes, ByteUnit::gib) + " card";
+}
+
+std::string verdict_sentence(const App& app) {
+    const Report& r = app.report;
+    const BudgetTerms& t = r.terms;
+    const ByteUnit u = app.ui.unit;
+    const auto b = [&](std::int64_t bytes) { return format_bytes(bytes, u); };
+    if (r.verdict == Verdict::fail) {
+        if (t.available_for_kv_bytes <= 0)
+            return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) +
+                   "): vLLM cannot load the model.";
+        return "After the fixed terms only " + b(t.available_for_kv_bytes) + " is left for the KV cache, but one " +
+               format_count(r.settings.max_model_len) + "-token sequence needs " + b(t.kv_one_sequence_bytes) +
+               ": vLLM refuses to start.";
+    }
+    if (t.kv_growing_requested_bytes > t.kv_growing_granted_bytes) {
+        char seqs[32];
+        std::snprintf(seqs, sizeof seqs, "%.1f", r.effective_max_num_seqs);
+        return "Boots, but the KV pool holds " + b(t.kv_growing_granted_bytes) + " of the " +
+               b(t.kv_growing_requested_bytes) + " that " + format_count(r.settings.max_num_seqs) +
+               " full-length sequences would need: about " + seqs + " run at full length at once.";
+    }
+    if (r.verdict == Verdict::tight)
+        return "Fits, but the demand (" + b(t.demand_bytes) + ") is within the ±" + b(t.tight_band_bytes) +
+               " error band of the budget (" + b(t.budget_bytes) + ").";
+    if (r.verdict == Verdict::pass)
+        return "Fits: every sequence gets its full " + format_count(r.settings.max_model_len) + " tokens (" +
+               b(t.kv_growing_requested_bytes) + " of KV), with " + b(t.budget_bytes - t.demand_bytes) + " to spare.";
+    return r.reason;
+}
+
+std::string verdict_line(const App& app, bool short_form) {
+    const Report& r = app.report;
+    if (!r.ok) return "Cannot evaluate: fix the settings";
+    const BudgetTerms& t = r.terms;
+    const double room = in_unit(t.available_for_kv_bytes, app.ui.unit), one = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
+    const char* u = unit_name(app.ui.unit);
+    const SolveResult& len = app.derived.max_len;
+    const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
+    char buf[160];
+    if (short_form)
+        std::snprintf(buf, sizeof buf, "%s · KV %.1f/%.1f %s · max ctx %s", verdict_name(r.verdict), room, one, u,
+                      largest.c_str());
+    else
+        std::snprintf(buf, sizeof buf, "%s · %.1f %s KV room, %.1f per sequence · largest context %s",
+                      verdict_name(r.verdict), room, u, one, largest.c_str());
+    return buf;
+}
+
+std::string page_title(const App& app) {
+    const Report& r = app.report;
+    if (!r.ok) return "Cannot evaluate — kvcalc";
+    return std::string(verdict_name(r.verdict)) + " · " + r.settings.display_name + " on " +
+           std::to_string(r.settings.tensor_parallel_size) + "× " + gpu_name(r.settings) + " — kvcalc";
+}
+
 std::string summary_text(const App& app) {
     const Report& r = app.report;
     if (!r.ok) {
@@ -63,14 +115,52 @@ std::string summary_text(const App& app) {
     }
     const ResolvedSettings& s = r.settings;
     const ByteUnit u = app.ui.unit;
-    std::string out = std::string(verdict_name(r.verdict)) + ": " + s.display_name + " on " +
-                      std::to_string(s.gpus) + " × " + (s.gpu.empty() ? "custom GPU" : s.gpu) + " (" +
-                      format_bytes(s.vram_bytes, u) + " each), tensor_parallel_size " +
-                      std::to_string(s.tensor_parallel_size) + ", max_model_len " + format_count(s.max_model_len) +
-                      ", max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype +
-                      ". " + r.reason + " Per card " + format_bytes(r.terms.total_bytes, u) + " of a " +
-                      format_bytes(r.terms.budget_bytes, u) + " budget; largest term: " + term_label(r.limiting_term) +
-                      ".";
+    return std::string(verdict_name(r.verdict)) + ": " + s.display_name + " on " + std::to_string(s.gpus) + " × " +
+           gpu_name(s) + " (" + format_bytes(s.vram_bytes, u) + " each), tensor_parallel_size " +
+           std::to_string(s.tensor_parallel_size) + ", max_model_len " + format_count(s.max_model_len) +
+           ", max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype + ". " +
+           verdict_sentence(app) + " Per card " + format_bytes(r.terms.total_bytes, u) + " of a " +
+           format_bytes(r.terms.budget_bytes, u) + " budget; largest term: " + term_label(r.limiting_term) + ".";
+}
+
+std::string announcement(const App& app) {
+    std::string out = summary_text(app);
+    const Derived& d = app.derived;
+    if (app.report.ok) {
+        out += d.max_len.ok ? " Largest max_model_len that boots: " + format_count(d.max_len.value) + " tokens."
+                            : " No max_model_len boots.";
+        if (d.max_seqs.ok) out += " Largest max_num_seqs at full length: " + format_count(d.max_seqs.value) + ".";
+        if (d.min_gpus.ok) out += " Fewest GPUs: " + std::to_string(d.min_gpus.value) + ".";
+    }
+    for (const Diagnostic& w : app.url_warnings) out += " Link problem: " + w.message;
+    for (const auto& [field, note] : app.ui.clamp_notes) out += " " + field + ": " + note;
+    return out;
+}
+
+std::vector<std::string> startup_lines(const App& app) {
+    std::vector<std::string> out;
+    const StartupPrediction& st = app.report.startup;
+    if (!app.report.ok || !st.available) return out;
+    const std::string& engine = app.report.engine;
+    char buf[160];
+    if (engine == "llama.cpp") {
+        out.push_back("KV cache size (all devices): " + format_bytes(st.llama_cpp_kv_total_bytes, app.ui.unit));
+        return out;
+    }
+    std::snprintf(buf, sizeof buf, "Available KV cache memory: %.2f GiB", st.available_kv_gib);
+    out.push_back(buf);
+    out.push_back(std::string(engine == "sglang" ? "max_total_num_tokens" : "GPU KV cache size") + ": " +
+                  format_count(st.gpu_kv_cache_tokens) + " tokens");
+    if (engine == "vllm") {
+        std::snprintf(buf, sizeof buf, "Maximum concurrency for %s tokens per request: %.2fx",
+                      format_count(app.report.settings.max_model_len).c_str(), st.max_concurrency);
+        out.push_back(buf);
+    }
+    if (st.refuses_to_start) {
+        out.push_back("Refuses to start: not enough KV cache for one request");
+        if (st.estimated_max_model_len > 0)
+            out.push_back("Estimated maximum model length: " + format_count(st.estimated_max_model_len));
+    }
     return out;
 }
 
@@ -79,10 +169,10 @@ std::string markdown_table(const App& app) {
     if (!r.ok) return "kvcalc: " + summary_text(app) + "\n";
     const ResolvedSettings& s = r.settings;
     std::string out = "**kvcalc: " + std::string(verdict_name(r.verdict)) + "** — " + s.display_name + ", " +
-                      std::to_string(s.tensor_parallel_size) + " × " + (s.gpu.empty() ? "custom GPU" : s.gpu) + ", " +
+                      std::to_string(s.tensor_parallel_size) + " × " + gpu_name(s) + ", " +
                       "max_model_len " + std::to_string(s.max_model_len) + ", max_num_seqs " +
                       std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype +
-                      ", gpu_memory_utilization " + fixed2(s.gpu_memory_utilization) + "\n\n" + r.reason +
+                      ", gpu_memory_utilization " + fixed2(s.gpu_memory_utilization) + "\n\n" + verdict_sentence(app) +
                       "\n\n| Per-card term | GB | GiB |\n|---|---:|---:|\n";
     auto row = [&](const std::string& label, std::int64_t bytes) {
         out += "| " + label + " | " + fixed2(bytes_to_gb(bytes)) + " | " + fixed2(bytes_to_gib(bytes)) + " |\n";
@@ -95,28 +185,9 @@ std::string markdown_table(const App& app) {
     return out;
 }
 
-std::string vllm_serve_command(const App& app) {
-    const Report& r = app.report;
-    const ResolvedSettings& s = r.settings;
-    if (!r.ok) return "# kvcalc: the scenario is invalid, fix it first";
-    std::string out = "vllm serve " + served_repo(app) + " \\\n  --tensor-parallel-size " +
-                      std::to_string(s.tensor_parallel_size) + " \\\n  --max-model-len " +
-                      std::to_string(s.max_model_len) + " \\\n  --max-num-seqs " + std::to_string(s.max_num_seqs) +
-                      " \\\n  --kv-cache-dtype " + s.kv_cache_dtype + " \\\n  --gpu-memory-utilization " +
-                      fixed2(s.gpu_memory_utilization);
-    if (s.max_num_batched_tokens) out += " \\\n  --max-num-batched-tokens " + std::to_string(*s.max_num_batched_tokens);
-    if (!s.drafter.empty()) {
-        std::string method = "mtp", model_arg;
-        if (const ModelSpec* model = current_model(app.scenario))
-            for (const Drafter& d : model->drafters)
-                if (d.id == s.drafter) {
-                    method = d.method;
-                    if (d.method != "mtp") model_arg = ",\"model\":\"" + d.id + "\"";
-                }
-        out += " \\\n  --speculative-config '{\"method\":\"" + method + "\"" + model_arg +
-               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
-    }
-    return out;
+std::string serve_command_text(const App& app) {
+    if (!app.report.ok) return "# kvcalc: the scenario is invalid, fix it first";
+    return app.report.command;  // the core's serve_command(): the engine's own flag and dtype spelling
 }
 
 std::string page_folder(const std::string& page_url) {

@@ -21,14 +21,34 @@ std::vector<NamedTerm> budget_terms(const Report& r);
 /// People's wording for a core term name ("kv_growing" → "KV cache (growing)"); the name itself when unknown.
 const char* term_label(const std::string& name);
 
-/// One or two sentences for the aria-live region: verdict, reason, limiting term, key settings.
+/// The verdict explained in one sentence from the report's terms, every figure in the chosen unit.
+std::string verdict_sentence(const App& app);
+
+/// The one-line verdict for the sticky bar: "TIGHT · 4.4 GiB KV room, 4.0 per sequence · largest context 35K" (KV room
+/// per card after the fixed terms, one full-length sequence's KV, the max_model_len solver's answer); `short_form`:
+/// "TIGHT · KV 4.4/4.0 GiB · max ctx 35K" for a phone's width.
+std::string verdict_line(const App& app, bool short_form = false);
+
+/// The page title: "TIGHT · Llama 3.1 8B Instruct on 1× RTX 4090 — kvcalc".
+std::string page_title(const App& app);
+
+/// "RTX 4090", or "custom 22.35 GiB card" when the VRAM was given as a number.
+std::string gpu_name(const ResolvedSettings& s);
+
+/// One or two sentences: verdict, why, limiting term, key settings.
 std::string summary_text(const App& app);
+
+/// What the screen-reader mirror says: summary_text plus the solvers' answers, link problems and clamp notes.
+std::string announcement(const App& app);
+
+/// The predicted start-up lines, as the Result panel prints them (empty when the engine's rules do not apply).
+std::vector<std::string> startup_lines(const App& app);
 
 /// A Markdown table of the terms in GB and GiB with the verdict and the settings, for pasting into an issue.
 std::string markdown_table(const App& app);
 
-/// The `vllm serve` command line matching the scenario.
-std::string vllm_serve_command(const App& app);
+/// The command that starts the engine for this scenario (Report::command), or a comment when it is invalid.
+std::string serve_command_text(const App& app);
 
 /// Folder of a page URL ("https://x/kvcalc/embed.html" → "https://x/kvcalc/").
 std::string page_folder(const std::string& page_url);

@@ -8,12 +8,33 @@
 
 namespace kvcalc::ui {
 
+namespace {
+
+/// Scrolls `w` by `dy` (content moves with the finger); what `w` cannot take at its top or bottom goes to the next
+/// scrollable parent, so a swipe on an inner list that reached its end keeps moving the page.
+void scroll_chain(ImGuiWindow* w, float dy) {
+    while (w && dy != 0.0f) {
+        if (w->ScrollMax.y > 0.0f) {
+            const float target = w->Scroll.y - dy;
+            const float clamped = std::fmin(std::fmax(target, 0.0f), w->ScrollMax.y);
+            ImGui::SetScrollY(w, clamped);
+            dy = clamped - target;  // the part of the move this window could not take (sign: same as the finger)
+            if (std::fabs(dy) < 0.5f) return;
+        }
+        if (!(w->Flags & ImGuiWindowFlags_ChildWindow)) return;
+        w = w->ParentWindow;
+    }
+}
+
+}  // namespace
+
 void drag_to_scroll(UiState& ui) {
     ImGuiContext& g = *ImGui::GetCurrentContext();
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.MouseDown[0]) {
         ui.drag_scroll_window = 0;
         ui.drag_scrolling = false;
+        ui.slider_sideways = false;
         return;
     }
     if (ImGui::IsMouseClicked(0)) {
@@ -33,11 +54,11 @@ void drag_to_scroll(UiState& ui) {
     if (!ui.drag_scrolling) {
         const float dx = io.MousePos.x - ui.drag_start_x, dy = io.MousePos.y - ui.drag_start_y;
         const bool vertical = std::fabs(dy) > ImGui::GetFontSize() * 0.5f && std::fabs(dy) > 2.0f * std::fabs(dx);
-        if (!vertical || io.WantTextInput) return;
+        if (!vertical || (io.WantTextInput && !ui.touch_input)) return;  // a mouse may be selecting text
         ui.drag_scrolling = true;
-        ImGui::SetScrollY(w, w->Scroll.y - dy);  // catch up with the finger
+        scroll_chain(w, dy);  // catch up with the finger
     } else if (io.MouseDelta.y != 0.0f) {
-        ImGui::SetScrollY(w, w->Scroll.y - io.MouseDelta.y);
+        scroll_chain(w, io.MouseDelta.y);
     }
     if (g.ActiveId != 0) ImGui::ClearActiveID();  // the button, row or slider under the finger must not fire
 }

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 
 #include <imgui_internal.h>  // FindRenderedTextEnd
 
@@ -18,79 +21,316 @@ constexpr ImU32 kTermColors[] = {
     IM_COL32(141, 110, 99, 255), IM_COL32(236, 64, 122, 255), IM_COL32(124, 179, 66, 255), IM_COL32(120, 144, 156, 255)};
 }  // namespace
 
-void help_marker(const char* text) {
+void help_marker(UiState& ui, const char* text) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
+    ImGui::PushID(text);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
+    const bool clicked = tap_button(ui, "(?)");
+    ImGui::PopStyleColor(2);
+    const float wrap = std::min(ImGui::GetFontSize() * 28.0f, ImGui::GetIO().DisplaySize.x - ImGui::GetFontSize() * 3);
+    if (clicked) ImGui::OpenPopup("##help");
+    if (ImGui::IsItemHovered() && !ui.touch_input && !ImGui::IsPopupOpen("##help")) {
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::PushTextWrapPos(wrap);
         ImGui::TextUnformatted(text);
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+    if (ImGui::BeginPopup("##help")) {
+        ImGui::PushTextWrapPos(wrap);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndPopup();
+    }
+    ImGui::PopID();
+}
+
+bool tap_button(const UiState& ui, const char* label) {
+    return ui.touch_layout ? ImGui::Button(label) : ImGui::SmallButton(label);
 }
 
 namespace {
 
+/// Copies the page's text into the active field, and records what ImGui shows (for the start of a session).
+int proxy_callback(ImGuiInputTextCallbackData* d) {
+    TextProxy& t = *static_cast<TextProxy*>(d->UserData);
+    if (t.pending && t.session_id == ImGui::GetActiveID()) {
+        const std::string text = t.text.substr(0, static_cast<std::size_t>(std::max(0, d->BufSize - 1)));
+        d->DeleteChars(0, d->BufTextLen);
+        d->InsertChars(0, text.c_str());
+        const int n = d->BufTextLen;
+        d->SelectionStart = std::clamp(t.sel_start, 0, n);
+        d->SelectionEnd = std::clamp(t.sel_end, d->SelectionStart, n);
+        d->CursorPos = d->SelectionEnd;
+        t.pending = false;
+    }
+    t.imgui_text.assign(d->Buf, static_cast<std::size_t>(d->BufTextLen));
+    t.imgui_sel_start = std::min(d->SelectionStart, d->SelectionEnd);
+    t.imgui_sel_end = std::max(d->SelectionStart, d->SelectionEnd);
+    if (t.imgui_sel_start == t.imgui_sel_end) t.imgui_sel_start = t.imgui_sel_end = d->CursorPos;
+    return 0;
+}
+
+bool field_core(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind,
+                ImGuiInputTextFlags flags) {
+    const ImGuiID id = ImGui::GetID(label);
+    const bool changed = ImGui::InputTextWithHint(label, hint, buf, size, flags | ImGuiInputTextFlags_CallbackAlways,
+                                                  proxy_callback, &ui.text);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const Hitbox box{a.x, a.y, b.x - a.x, b.y - a.y};
+    ui.text_fields.push_back({id, box, kind});
+    if (ImGui::IsItemActive()) {
+        if (ui.text.session_id != id) {
+            ui.text = TextProxy{};
+            ui.text.session_id = id;
+            ui.text.kind = kind;
+            ui.text.box = box;
+            ui.text.imgui_text = buf;  // the callback ran before the reset above: seed from the buffer
+            ui.text.imgui_sel_end = static_cast<int>(ui.text.imgui_text.size());
+            ui.text.imgui_sel_start = (flags & ImGuiInputTextFlags_AutoSelectAll) ? 0 : ui.text.imgui_sel_end;
+        }
+        // On a phone the soft keyboard covers the lower half: bring the field up before it opens.
+        if (ImGui::IsItemActivated() && ui.narrow_layout && b.y > ui.view_h * 0.45f) ImGui::SetScrollHereY(0.2f);
+        if (ui.text.done && !ui.text.pending) {
+            ui.text.done = false;
+            ImGui::ClearActiveID();
+        }
+    }
+    return changed;
+}
+
+
+constexpr std::int64_t kContextChips[] = {4096, 8192, 16384, 32768, 65536, 131072};
+
+template <class T>
+bool parse_number(const char* text, T* out) {
+    char* end = nullptr;
+    if constexpr (std::is_integral_v<T>) {
+        const long long v = std::strtoll(text, &end, 10);
+        if (end == text) return false;
+        *out = static_cast<T>(v);
+    } else {
+        const double v = std::strtod(text, &end);
+        if (end == text || !std::isfinite(v)) return false;
+        *out = static_cast<T>(v);
+    }
+    while (*end == ' ') ++end;
+    return *end == '\0';
+}
+
+std::string number_text(std::int64_t v) { return format_count(v); }
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+/// The body of int_field / decimal_field: formats *value, lets the user edit it, parses and clamps.
+template <class T>
+bool number_field(UiState& ui, const char* label, T* value, T lo, T hi, const char* format, FieldKind kind,
+                  const char* note_key, const std::string& above_hi_note) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, format, *value);
+    const T before = *value;
+    const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
+                                      ImGuiInputTextFlags_NoUndoRedo;
+    const bool edited = field_core(ui, label, "", buf, sizeof buf, kind, flags);
+    T typed{};
+    const bool parsed = parse_number(buf, &typed);
+    if (edited && parsed) {
+        if (typed > hi) {
+            *value = hi;
+            ui.clamp_notes[note_key] = above_hi_note.empty()
+                                           ? number_text(typed) + " is above the largest value, " + number_text(hi) +
+                                                 ": set to " + number_text(hi) + "."
+                                           : above_hi_note + " (typed " + number_text(typed) + ")";
+        } else if (typed >= lo) {
+            *value = typed;
+            ui.clamp_notes.erase(note_key);
+            ui.typed_below_min.erase(note_key);
+        } else {
+            ui.typed_below_min[note_key] = static_cast<double>(typed);
+        }
+    }
+    // A value below the minimum may still be the start of a valid one: clamp it when the field is left.
+    const auto low = ui.typed_below_min.find(note_key);
+    if (low != ui.typed_below_min.end() && !ImGui::IsItemActive()) {
+        *value = lo;
+        ui.clamp_notes[note_key] = number_text(static_cast<T>(low->second)) + " is below the smallest value, " +
+                                   number_text(lo) + ": set to " + number_text(lo) + ".";
+        ui.typed_below_min.erase(low);
+    }
+    return *value != before;
+}
+
 /// Shared body of the two steppers: an entry box, then "-" and "+" buttons, then the visible part of the label.
 template <class T>
-bool stepper_impl(const char* label, T* value, T step, T lo, T hi, UiState* ui) {
+bool stepper_impl(UiState& ui, const char* label, T* value, T step, T lo, T hi) {
     const T before = *value;
     const float button = ImGui::GetFrameHeight();
     const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
-    const ImGuiDataType type = sizeof(T) == 8 ? ImGuiDataType_S64 : ImGuiDataType_S32;
     ImGui::PushID(label);
     ImGui::BeginGroup();
     ImGui::SetNextItemWidth(std::max(button, ImGui::CalcItemWidth() - 2.0f * (button + inner)));
-    ImGui::InputScalar("##value", type, value, nullptr, nullptr, sizeof(T) == 8 ? "%" PRId64 : "%d");
+    std::int64_t wide = *value;
+    if (int_field(ui, "##value", &wide, lo, hi, label)) *value = static_cast<T>(wide);
     ImGui::PushButtonRepeat(true);
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("-", ImVec2(button, button))) *value = *value - step;
-    if (ui) record_hitbox(*ui, (std::string(label) + "-").c_str());
+    if (ImGui::Button("-", ImVec2(button, button))) *value = std::max<T>(lo, *value - step);
+    record_hitbox(ui, (std::string(label) + "-").c_str());
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("+", ImVec2(button, button))) *value = *value + step;
-    if (ui) record_hitbox(*ui, (std::string(label) + "+").c_str());
+    if (ImGui::Button("+", ImVec2(button, button))) *value = std::min<T>(hi, *value + step);
+    record_hitbox(ui, (std::string(label) + "+").c_str());
     ImGui::PopButtonRepeat();
     const char* end = ImGui::FindRenderedTextEnd(label);
     if (end != label) {
         ImGui::SameLine(0, inner);
+        ImGui::AlignTextToFramePadding();
         ImGui::TextUnformatted(label, end);
     }
     ImGui::EndGroup();
     ImGui::PopID();
-    *value = std::clamp(*value, lo, hi);
+    clamp_note(ui, label);
     return *value != before;
+}
+
+/// On touch, undoes what a slider did until the finger has moved sideways (ImGui sets the value at the press).
+template <class T>
+void guard_touch_slider(UiState& ui, T* value, T before) {
+    if (!ui.touch_input || !ImGui::IsItemActive()) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    const float dx = io.MousePos.x - io.MouseClickedPos[0].x, dy = io.MousePos.y - io.MouseClickedPos[0].y;
+    const bool sideways = std::fabs(dx) > ImGui::GetFontSize() * 0.6f && std::fabs(dx) > 1.5f * std::fabs(dy);
+    if (sideways) ui.slider_sideways = true;
+    if (!ui.slider_sideways) *value = before;
 }
 
 }  // namespace
 
-bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi,
-             UiState* ui) {
-    return stepper_impl(label, value, step, lo, hi, ui);
+bool text_field(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind) {
+    return field_core(ui, label, hint, buf, size, kind, ImGuiInputTextFlags_None);
 }
 
-bool stepper(const char* label, int* value, int step, int lo, int hi, UiState* ui) {
-    return stepper_impl(label, value, step, lo, hi, ui);
+bool int_field(UiState& ui, const char* label, std::int64_t* value, std::int64_t lo, std::int64_t hi,
+               const char* note_key, const std::string& above_hi_note) {
+    return number_field<std::int64_t>(ui, label, value, lo, hi, "%" PRId64, FieldKind::numeric, note_key,
+                                      above_hi_note);
 }
 
-bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, UiState* ui) {
+bool decimal_field(UiState& ui, const char* label, double* value, double lo, double hi, const char* format,
+                   const char* note_key) {
+    return number_field<double>(ui, label, value, lo, hi, format, FieldKind::decimal, note_key, {});
+}
+
+void clamp_note(const UiState& ui, const char* note_key) {
+    const auto it = ui.clamp_notes.find(note_key);
+    if (it == ui.clamp_notes.end()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::tight, ui.dark_theme)));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(("Note: " + it->second).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+bool stepper(UiState& ui, const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi) {
+    return stepper_impl(ui, label, value, step, lo, hi);
+}
+
+bool stepper(UiState& ui, const char* label, int* value, int step, int lo, int hi) {
+    return stepper_impl(ui, label, value, step, lo, hi);
+}
+
+bool touch_slider(UiState& ui, const char* label, float* value, float lo, float hi, const char* format) {
+    const float before = *value;
+    ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+    guard_touch_slider(ui, value, before);
+    return *value != before;
+}
+
+std::int64_t power_of_two_step(std::int64_t value, bool up, std::int64_t lo, std::int64_t hi) {
+    constexpr std::int64_t kTop = std::int64_t{1} << 40;
+    std::int64_t p = 1;
+    if (up) {
+        while (p <= value && p < kTop) p *= 2;  // smallest power of two above value
+    } else {
+        while (p * 2 < value && p < kTop) p *= 2;  // largest power of two below value
+    }
+    return std::clamp(p, lo, hi);
+}
+
+std::string short_tokens(std::int64_t tokens) {
+    if (tokens < 10240) return format_count(tokens);
+    const std::int64_t k = tokens / 1024;
+    return format_count(k) + (tokens % 1024 == 0 ? "K" : "K+");
+}
+
+bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
+                    const std::string& model_name) {
     const std::int64_t before = *tokens;
-    ImGui::PushID(label);
+    const float em = ImGui::GetFontSize();
+    ImGui::PushID("ctx");
+    ImGui::SetNextItemWidth(-1.0f);
     ImGui::SliderScalar("##log", ImGuiDataType_S64, tokens, &lo, &hi, "%" PRId64 " tokens",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    guard_touch_slider(ui, tokens, before);
+    record_hitbox(ui, "max_model_len_slider");
+    // Chips: the context sizes people ask about, and the model's maximum.
+    const float right = ImGui::GetContentRegionAvail().x + ImGui::GetCursorScreenPos().x;
+    bool first = true;
+    auto chip = [&](const std::string& text, std::int64_t value, const char* hitbox) {
+        const float w = ImGui::CalcTextSize(text.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+        if (!first) {
+            ImGui::SameLine();
+            if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        }
+        first = false;
+        const bool on = *tokens == value;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+        if (ImGui::Button(text.c_str())) *tokens = value;
+        if (on) ImGui::PopStyleColor();
+        record_hitbox(ui, hitbox);
+    };
+    for (std::int64_t c : kContextChips) {
+        if (c < lo || c > hi) continue;
+        const std::string text = std::to_string(c / 1024) + "K";
+        chip(text, c, ("ctx_" + text).c_str());
+    }
+    if (model_max > 0) chip("max " + short_tokens(model_max), model_max, "ctx_max");
+    // Exact entry with power-of-two steps.
+    const float button = ImGui::GetFrameHeight();
+    const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(em * 7.5f);
+    const std::string above = model_max > 0
+        ? "max_model_len is limited to " + model_name + "'s max_position_embeddings " + format_count(model_max) +
+              ", so it was set to that. vLLM refuses a longer context unless the model is run with rope scaling "
+              "(a rope_scaling / --hf-overrides entry, e.g. YaRN) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, "
+              "which risks wrong output"
+        : std::string();
+    const bool typed = int_field(ui, "##exact", tokens, lo, hi, "max_model_len", above);
+    record_hitbox(ui, "max_model_len");
+    ImGui::SameLine(0, inner);
+    if (ImGui::Button("-", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, false, lo, hi);
+    record_hitbox(ui, "max_model_len-");
+    ImGui::SameLine(0, inner);
+    if (ImGui::Button("+", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, true, lo, hi);
+    record_hitbox(ui, "max_model_len+");
+    ImGui::SameLine(0, inner);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("tokens");
     ImGui::PopID();
-    stepper(label, tokens, 1024, lo, hi, ui);
-    *tokens = std::clamp(*tokens, lo, hi);
+    if (*tokens != before && !typed) ui.clamp_notes.erase("max_model_len");  // a chip, step or slide is in range
+    clamp_note(ui, "max_model_len");
     return *tokens != before;
 }
 
 ImU32 verdict_color(Verdict v, bool dark_theme) {
     switch (v) {
-        case Verdict::pass: return dark_theme ? IM_COL32(76, 175, 80, 255) : IM_COL32(27, 122, 43, 255);
-        case Verdict::tight: return dark_theme ? IM_COL32(255, 179, 0, 255) : IM_COL32(176, 110, 0, 255);
+        case Verdict::pass: return dark_theme ? IM_COL32(92, 190, 96, 255) : IM_COL32(27, 122, 43, 255);
+        case Verdict::tight: return dark_theme ? IM_COL32(255, 179, 0, 255) : IM_COL32(150, 90, 0, 255);
         case Verdict::fail: break;
     }
-    return dark_theme ? IM_COL32(239, 83, 80, 255) : IM_COL32(190, 30, 30, 255);
+    return dark_theme ? IM_COL32(250, 120, 115, 255) : IM_COL32(190, 30, 30, 255);
 }
 
 const char* unit_name(ByteUnit unit) { return unit == ByteUnit::gb ? "GB" : "GiB"; }
@@ -213,7 +453,7 @@ void record_hitbox(UiState& ui, const char* name) {
 void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail) {
     const ImU32 color = verdict_color(v, dark_theme);
     ImVec4 tint = ImGui::ColorConvertU32ToFloat4(color);
-    tint.w = 0.18f;
+    tint.w = 0.10f;  // light enough that the title keeps 4.5:1 contrast
     const float em = ImGui::GetFontSize();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, tint);
     ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, em * 0.3f);

@@ -1,5 +1,6 @@
 // Small widget helpers shared by the panels: number entry, help markers, bars, formatting.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,18 +13,51 @@
 
 namespace kvcalc::ui {
 
-/// A "(?)" after the previous item that shows `text` on hover or tap.
-void help_marker(const char* text);
+/// A "(?)" button after the previous item: hovering shows `text` (mouse), a tap or click opens it until the next tap.
+void help_marker(UiState& ui, const char* text);
 
-/// Token count with a logarithmic slider plus an exact entry with ±1024 steppers. Clamped to [lo, hi].
-bool tokens_slider(const char* label, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, UiState* ui = nullptr);
+/// A button sized for the pointer in use: a small one with a mouse, a full-height one on touch layouts.
+bool tap_button(const UiState& ui, const char* label);
 
-/// Integer entry with − / + buttons (tap-friendly, repeat while held), clamped to [lo, hi]. With `ui`, the buttons'
-/// rectangles are recorded as hitboxes "<label>-" and "<label>+".
-bool stepper(const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi,
-             UiState* ui = nullptr);
+/// A text field whose edits can come from the page's HTML input (soft keyboard, IME, clipboard; see TextProxy).
+/// `kind` picks the soft keyboard. Returns true when the text changed.
+bool text_field(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind);
+
+/// Integer entry (numeric keyboard). While typing, a value above `hi` is clamped at once and one below `lo` waits
+/// for more digits; either clamp leaves a visible note under the field (`above_hi_note` replaces the generic one for
+/// values above `hi`). `note_key` names the note in UiState::clamp_notes. Returns true when *value changed.
+bool int_field(UiState& ui, const char* label, std::int64_t* value, std::int64_t lo, std::int64_t hi,
+               const char* note_key, const std::string& above_hi_note = {});
+
+/// Decimal entry (decimal keyboard), clamped to [lo, hi] with a visible note. Returns true when *value changed.
+bool decimal_field(UiState& ui, const char* label, double* value, double lo, double hi, const char* format,
+                   const char* note_key);
+
+/// The clamp note stored under `note_key`, drawn in the warning colour (nothing when there is none).
+void clamp_note(const UiState& ui, const char* note_key);
+
+/// Integer entry with − / + buttons (tap-friendly, repeat while held), clamped to [lo, hi]. With `ui`'s hitboxes the
+/// buttons' rectangles are recorded as "<label>-" and "<label>+".
+bool stepper(UiState& ui, const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi);
 /// Same for an int.
-bool stepper(const char* label, int* value, int step, int lo, int hi, UiState* ui = nullptr);
+bool stepper(UiState& ui, const char* label, int* value, int step, int lo, int hi);
+
+/// A slider that, on touch, changes only after the finger moved sideways: a vertical swipe that starts on it
+/// scrolls the page and leaves the value alone. Float version (gpu_memory_utilization).
+bool touch_slider(UiState& ui, const char* label, float* value, float lo, float hi, const char* format);
+
+/// max_model_len: a logarithmic slider (touch-guarded), an exact entry with power-of-two − / +, and chips for the
+/// usual contexts (4K … 128K and the model's maximum). `model_max` 0 = the model states no limit (`hi` is then the
+/// ceiling). Values above the model's maximum are clamped with a note naming rope scaling and
+/// VLLM_ALLOW_LONG_MAX_MODEL_LEN.
+bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
+                    const std::string& model_name);
+
+/// The next power of two above `value` (`up`) or below it, within [lo, hi].
+std::int64_t power_of_two_step(std::int64_t value, bool up, std::int64_t lo, std::int64_t hi);
+
+/// "32K" for 32,768 (K = 1,024 tokens, as context sizes are named), "3,624" below 10,240.
+std::string short_tokens(std::int64_t tokens);
 
 /// PASS green, TIGHT amber, FAIL red (shade depends on the theme).
 ImU32 verdict_color(Verdict v, bool dark_theme);

@@ -73,15 +73,21 @@
     document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; });
   }
 
-  // SDL cancels the canvas's mousedown, which also cancels the browser's focus change: without this the canvas
-  // never has focus and typing into the app's text fields does nothing.
-  function focusCanvasOnPress() {
-    const canvas = document.getElementById('canvas');
-    if (canvas) canvas.addEventListener('pointerdown', () => canvas.focus({ preventScroll: true }), true);
+  // The screen-reader mirror: written once the text has been stable for a moment, so dragging a slider is not
+  // read out step by step. The page title carries the verdict at once (it is not announced).
+  let announceTimer = 0;
+  function announce(text, title) {
+    if (title) document.title = title;
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => {
+      const el = document.getElementById('result-text');
+      if (el && el.textContent !== text) el.textContent = text;
+    }, 600);
   }
 
-  window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste };
-  function wire() { wirePasteOverlay(); focusCanvasOnPress(); }
+  window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste,
+    announce: announce };
+  function wire() { wirePasteOverlay(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();
 })();

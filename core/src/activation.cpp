@@ -10,12 +10,13 @@ namespace kvcalc {
 
 namespace {
 // Coefficient tables in KvFormatId order:
-// fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, q4_0, k8v4, turboquant_3bit_nc, nvfp4.
+// fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, q4_0, k8v4, turboquant_3bit_nc, nvfp4, then the ggml types
+// q8_0 (as fp8), q4_1, q5_0, q5_1, iq4_nl (as q4_0) — those run on llama.cpp, which prices no activation.
 const std::vector<ActivationFit>& fits() {
     static const std::vector<ActivationFit> table{
-        {"qwen3-next-hybrid", {135, 135, 130, 130, 130, 155, 155, 165, 130}, 0, 0, 0, 0, true,
+        {"qwen3-next-hybrid", {135, 135, 130, 130, 130, 155, 155, 165, 130, 130, 155, 155, 155, 155}, 0, 0, 0, 0, true,
          "seed 003 GDN_ACTIVATION_COEF; constants.json activation.qwen_gdn_dense_coef_bytes (nvfp4, int8 mirror fp8)"},
-        {"qwen3-next-moe", {110, 110, 105, 105, 105, 130, 130, 140, 105}, 0, 0, 0, 200'000'000, true,
+        {"qwen3-next-moe", {110, 110, 105, 105, 105, 130, 130, 140, 105, 105, 130, 130, 130, 130}, 0, 0, 0, 200'000'000, true,
          "constants.json activation.qwen_moe_coef_bytes + qwen_moe_expert_dispatch_gb 0.20 GB per card "
          "(seed 000: expert dispatch buffers ~200-400 MB per card)"},
         {"gemma4-swa-dense", {}, 1'500'000'000, 8, 0, 0, false,

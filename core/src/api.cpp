@@ -1,5 +1,6 @@
 // evaluate_json: the one JSON entry point (CLI --json, embind, page). Request = Scenario keys plus
-// "action" ("predict" default, "solve", "catalog", "calibration"), "solve" (list of solvers) and "criterion".
+// "action" ("predict" default, "solve", "shop", "curve", "catalog", "calibration"), "solve" (list of solvers) and
+// "criterion".
 #include "kvcalc/api.h"
 #include "kvcalc/json_safety.h"
 
@@ -103,14 +104,24 @@ std::string evaluate(std::string_view text) {
         j["diagnostics"] = json::array();
         return dump_safe(j);
     }
-    if (action != "predict" && action != "solve")
+    if (action != "predict" && action != "solve" && action != "shop" && action != "curve")
         return dump_safe(failure({{Severity::error, "bad_value", "action",
                                    "unknown action " + shown_value(req["action"]) +
-                                       ". Valid: predict, solve, catalog, calibration"}}));
+                                       ". Valid: predict, solve, shop, curve, catalog, calibration"}}));
     Scenario s;
     Diagnostics d;
     read_scenario(req, s, d);
     if (has_error(d)) return dump_safe(failure(d));
+    if (action == "shop") {  // every catalog GPU × 1, 2, 4, 8 cards (shopping(), sweeps.h)
+        json rows = shopping(s, gpu_catalog(), default_shop_counts());
+        return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d}, {"rows", rows}});
+    }
+    if (action == "curve") {  // demand vs max_model_len at the scenario's seqs and card (demand_curve(), sweeps.h)
+        const std::optional<Deployment> dep = resolve(s, d);
+        if (!dep) return dump_safe(failure(d));
+        return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d},
+                              {"curve", demand_curve(*dep, dep->load())}});
+    }
     Report report = predict(s);
     report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());
     json out = report;

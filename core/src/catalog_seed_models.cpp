@@ -58,6 +58,7 @@ struct QwenNextShape {
 ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, const char* source) {
     ModelSpec m = base_spec(std::move(id), std::move(name), q.family, q.hidden_size, q.num_hidden_layers,
                             q.num_attention_heads, source);
+    m.model_type = "qwen3_5_text";  // the text model of Qwen 3.5 / 3.6 (Qwen3_5ForConditionalGeneration)
     m.linear_num_key_heads = 16;
     m.linear_num_value_heads = q.linear_num_value_heads;
     m.linear_key_head_dim = 128;
@@ -79,6 +80,7 @@ ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, co
 // 2 KV heads, 32 value heads, 256 experts × 8 active (seed 000 §35B-A3B).
 ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* source) {
     ModelSpec m = qwen_next(std::move(id), std::move(name), {"qwen3-next-moe", 2048, 40, 16, 2, 32}, source);
+    m.model_type = "qwen3_5_moe_text";
     m.num_experts = 256;
     m.num_experts_per_tok = 8;
     return m;
@@ -94,6 +96,7 @@ struct GemmaShape {
 ModelSpec gemma4(std::string id, std::string name, const GemmaShape& g, const char* source) {
     ModelSpec m = base_spec(std::move(id), std::move(name), g.family, g.hidden_size, g.num_hidden_layers,
                             g.num_attention_heads, source);
+    m.model_type = "gemma4_text";  // llama.cpp builds its iSWA cache for it (model_traits.h)
     m.layers = periodic_layers(g.num_hidden_layers, 6, FullAttention{g.global_kv_heads, 512, 512, 1},
                                SlidingWindow{g.sliding_kv_heads, 256, 256, 1, 1024});
     return m;

@@ -17,6 +17,11 @@ EngineKvSpelling sglang_spelling(KvFormatId id) {
         case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
         case KvFormatId::fp16: return {"bf16", "bf16", false};
         case KvFormatId::int8_per_token_head:
+        case KvFormatId::q8_0: return {"bf16", "bf16", false};  // ggml q8_0 is 1.0625 B: nearest pool dtype at least as big
+        case KvFormatId::q4_1:
+        case KvFormatId::q5_0:
+        case KvFormatId::q5_1:
+        case KvFormatId::iq4_nl:
         case KvFormatId::q4_0:
         case KvFormatId::k8v4:
         case KvFormatId::turboquant_3bit_nc:
@@ -29,6 +34,9 @@ SglangPlan make_sglang(const Deployment& d, Diagnostics& diags) {
     SglangPlan p;
     p.settings.tp_size = d.settings.tensor_parallel_size;
     p.settings.kv_cache_dtype = sglang_spelling(d.format->id).k;
+    const ModelFootprint& fp = d.footprint;
+    if (fp.num_growing_layers == 0 && fp.num_sliding_layers == 0 && fp.num_recurrent_layers == 0)
+        return p;  // encoder-only / embedding models keep no cache: no pool to size
     const SglangKvPrediction probe = predict_sglang_kv(*d.model, p.settings, 0);
     for (const auto& x : probe.diagnostics)
         if (x.severity == Severity::error) diags.push_back(x);
@@ -56,6 +64,10 @@ void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, Budget
 StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t) {
     StartupPrediction out;
     out.engine_rules = SglangKvPrediction{}.engine_rules;
+    if (p.cell_size_bytes == 0) {
+        out.notes.push_back("the model keeps no KV cache: SGLang sizes no token pool for it");
+        return out;
+    }
     const std::int64_t pool =
         std::max<std::int64_t>(0, t.available_for_kv_bytes - p.state_bytes_per_request * load.max_num_seqs);
     SglangKvPrediction g = predict_sglang_kv(*d.model, p.settings, pool);

@@ -18,7 +18,12 @@ EngineKvSpelling vllm_spelling(KvFormatId id) {
         case KvFormatId::k8v4: return {"turboquant_k8v4", "turboquant_k8v4", true};
         case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", "turboquant_3bit_nc", true};
         case KvFormatId::nvfp4: return {"nvfp4", "nvfp4", true};
-        case KvFormatId::q4_0: return {"nvfp4", "nvfp4", false};
+        case KvFormatId::q4_0:
+        case KvFormatId::iq4_nl: return {"nvfp4", "nvfp4", false};
+        case KvFormatId::q4_1:
+        case KvFormatId::q5_0:
+        case KvFormatId::q5_1: return {"fp8", "fp8", false};  // ggml types: nearest vLLM dtype of at least their size
+        case KvFormatId::q8_0: return {"bfloat16", "bfloat16", false};
     }
     return {};
 }
@@ -86,6 +91,7 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
         return out;
     }
     out.notes = std::move(v.notes);
+    if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
     if (!spelling.exact) {
         out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                 ": its start-up lines are not predicted; " +

@@ -24,6 +24,14 @@ const std::vector<KvFormat>& kv_formats() {
         {KvFormatId::nvfp4, "nvfp4", 225, "9/16", 100, 103,
          "nvfp4 KV needs datacenter Blackwell (sm_100/sm_103); consumer Blackwell (sm_120/121) has no FP4 FMHA "
          "build (vLLM #43562)"},
+        // llama.cpp cache types (-ctk / -ctv), bytes per block of 32 values (ggml-common.h block_q8_0 = fp16 scale
+        // + 32 int8 = 34 B; block_q4_1 = scale + min + 16 B = 20; block_q5_0 = scale + 4 B high bits + 16 = 22;
+        // block_q5_1 = 24; block_iq4_nl = scale + 16 = 18). vLLM and SGLang have no such cache dtype.
+        {KvFormatId::q8_0, "q8_0", 425, "17/16", 0, 0, ""},
+        {KvFormatId::q4_1, "q4_1", 250, "5/8", 0, 0, ""},
+        {KvFormatId::q5_0, "q5_0", 275, "11/16", 0, 0, ""},
+        {KvFormatId::q5_1, "q5_1", 300, "3/4", 0, 0, ""},
+        {KvFormatId::iq4_nl, "iq4_nl", 225, "9/16", 0, 0, ""},
     };
     return table;
 }

@@ -135,6 +135,22 @@ const char* reserve_check_name(ReserveCheck c) {
     return "not_checked";
 }
 
+void to_json(json& j, const ShopRow& r) {
+    j = json{{"gpu_index", r.gpu_index},         {"gpu", r.gpu_id},
+             {"cards", r.cards},                 {"valid", r.valid},
+             {"runs", r.runs},                   {"verdict", r.valid ? verdict_name(r.verdict) : "INVALID"},
+             {"max_model_len", r.max_model_len}, {"max_concurrency", r.max_concurrency},
+             {"limiting_term", r.limiting_term}, {"note", r.note}};
+}
+
+void to_json(json& j, const DemandCurve& c) {
+    json points = json::array();
+    for (const auto& p : c.points)
+        points.push_back({{"max_model_len", p.max_model_len}, {"demand_bytes", p.demand_bytes},
+                          {"verdict", verdict_name(p.verdict)}});
+    j = json{{"budget_bytes", c.budget_bytes}, {"points", points}};
+}
+
 void to_json(json& j, const CalibrationSummary& c) {
     json rows = json::array();
     for (const auto& r : c.results) {

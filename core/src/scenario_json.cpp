@@ -168,6 +168,7 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"id", [&](const json& v, const std::string& f) { get_str(v, m.id, d, f); }},
         {"display_name", [&](const json& v, const std::string& f) { get_str(v, m.display_name, d, f); }},
         {"family", [&](const json& v, const std::string& f) { get_str(v, m.family, d, f); }},
+        {"model_type", [&](const json& v, const std::string& f) { get_str(v, m.model_type, d, f); }},
         {"hidden_size", [&](const json& v, const std::string& f) { get_int(v, m.hidden_size, d, f); }},
         {"num_hidden_layers", [&](const json& v, const std::string& f) { get_int(v, m.num_hidden_layers, d, f); }},
         {"num_attention_heads", [&](const json& v, const std::string& f) { get_int(v, m.num_attention_heads, d, f); }},
@@ -381,6 +382,8 @@ void to_json(json& j, const ModelSpec& m) {
              {"source", m.source}, {"provenance", prov}};
     if (m.measured_kv_growing_bytes_per_token_tp1_bf16)
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
+    // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.
+    if (!m.model_type.empty()) j["model_type"] = m.model_type;
 }
 
 void to_json(json& j, const Scenario& s) {

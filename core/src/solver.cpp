@@ -136,7 +136,8 @@ SolveResult solve_min_vram(const Deployment& d, const Load& load, FitCriterion c
 
 namespace {
 
-/// Resolves the scenario and checks its load; `check_len` false when the length is what is searched.
+/// Resolves the scenario and checks its load; `check_len` false when the length is what is searched (a length
+/// above the model's limit is then not an error, but one outside 1..2^27 still is).
 template <class Solve>
 SolveResult on_scenario(const Scenario& scenario, bool check_len, Solve solve) {
     SolveResult out;
@@ -144,7 +145,7 @@ SolveResult on_scenario(const Scenario& scenario, bool check_len, Solve solve) {
     if (!d) return out;
     Load load = d->load();
     for (auto& x : check_load(*d, load))
-        if (check_len || x.field != "max_model_len") out.diagnostics.push_back(std::move(x));
+        if (check_len || x.code != "max_model_len_too_long") out.diagnostics.push_back(std::move(x));
     if (has_error(out.diagnostics)) return out;
     Diagnostics early = std::move(out.diagnostics);
     out = solve(*d, load);

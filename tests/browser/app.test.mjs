@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useSiteAndBrowser, openApp, pixelVariance, appState, clickHitbox, hitboxCentre, touchDrag,
+import { useSiteAndBrowser, openApp, pixelVariance, appState, clickHitbox, hitboxCentre, touchDrag, mirrorText,
   desktop, phone, screenshotDir } from './harness.mjs';
 
 const env = useSiteAndBrowser();
@@ -21,7 +21,7 @@ test('a link restores its scenario; a click changes the URL; reopening restores 
   assert.equal(state.scenario.max_num_seqs, 4);
   assert.equal(state.scenario.kv_cache_dtype, 'fp8_e4m3');
   assert.deepEqual(state.url_warnings, []);
-  assert.match(await page.locator('#result-text').textContent(), /^(PASS|TIGHT|FAIL): .*max_model_len 65,536, max_num_seqs 4/);
+  assert.match(await mirrorText(page), /^(PASS|TIGHT|FAIL): .*max_model_len 65,536, max_num_seqs 4/);
   await shot(page, 'desktop-link');
 
   await clickHitbox(page, 'tp_1');  // tensor_parallel_size 2 → 1: the tp key leaves the URL (1 is the default)
@@ -46,6 +46,7 @@ test('garbage parameters still render, with a visible warning and per-field fall
   assert.ok(state.url_warnings.length >= 3, `warnings: ${JSON.stringify(state.url_warnings)}`);
   assert.equal(state.scenario.model_id, 'gemma-4-31b', 'the good field survives');
   assert.equal(state.scenario.max_model_len, 180000, 'the bad field falls back to its default');
+  assert.equal(state.ok, true);
   const png = await shot(page, 'desktop-garbage-link');
   assert.ok(await pixelVariance(page, png) > 50);
   assert.deepEqual(errors, []);
@@ -69,15 +70,15 @@ test('phone: single column, a finger drag scrolls, a tap presses a button', asyn
   const { context, page, errors } = await openApp(env.browser, `${env.server.url}?${link}`, phone);
   assert.equal((await appState(page)).narrow_layout, true);
   await shot(page, 'phone-top');
-  const before = await hitboxCentre(page, 'max_num_seqs+');
-  await touchDrag(page, 4, 700, -500);       // drag on the window's left margin: no widget there
+  const before = await hitboxCentre(page, 'max_model_len+');
+  await touchDrag(page, 200, 700, -300);     // a vertical swipe scrolls whatever it starts on
   await page.waitForTimeout(300);
-  const after = await hitboxCentre(page, 'max_num_seqs+');
+  const after = await hitboxCentre(page, 'max_model_len+');
   assert.ok(after.y < before.y - 200, `content scrolled (button y ${before.y} → ${after.y})`);
   await shot(page, 'phone-scrolled');
   assert.ok(after.y > 0 && after.y < 844, 'the stepper is on screen after scrolling');
-  await page.touchscreen.tap(after.x, after.y);
-  await page.waitForFunction(() => /(^|&|\?)seqs=5(&|$)/.test(location.search), null, { timeout: 10000 });
+  await page.touchscreen.tap(after.x, after.y);  // + doubles 65,536 to the next power of two
+  await page.waitForFunction(() => /(^|&|\?)ctx=131072(&|$)/.test(location.search), null, { timeout: 10000 });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { serveSite, launchChromium, openApp, clickHitbox, siteDir, desktop } from './harness.mjs';
 
 /** Files index.html loads (the embind module kvcalc-core.js is for other pages and is not counted). */
-export const pageFiles = ['index.html', 'shell.css', 'shell.js', 'bridge.js', 'kvcalc-app.js', 'kvcalc-app.wasm'];
+export const pageFiles = ['index.html', 'shell.css', 'shell.js', 'bridge.js', 'text_proxy.js', 'kvcalc-app.js', 'kvcalc-app.wasm'];
 
 export const limits = { gzipKB: 800, firstFrameMs: 2000, recomputeMs: 5, idleFramesPerSecond: 0 };
 

@@ -123,3 +123,48 @@ export function useSiteAndBrowser() {
   after(async () => { await env.browser?.close(); await env.server?.close(); });
   return env;
 }
+
+/** Waits until `predicate(window.kvcalcState)` holds (the predicate runs in the page). */
+export async function waitState(page, predicate, arg, timeout = 15000) {
+  await page.waitForFunction(([src, a]) => {
+    const s = window.kvcalcState;
+    return s && new Function('s', 'a', `return (${src})(s, a);`)(s, a);
+  }, [predicate.toString(), arg], { timeout });
+}
+
+/** Waits for a widget the app publishes under `name` (it may need a frame to appear, e.g. a combo's rows). */
+export async function waitHitbox(page, name, timeout = 15000) {
+  await page.waitForFunction((n) => window.kvcalcState && window.kvcalcState.hitboxes[n], name, { timeout });
+  return hitboxCentre(page, name);
+}
+
+/** A finger tap on a published widget (touch only: the phone runs never use the mouse). */
+export async function tapHitbox(page, name) {
+  const { x, y } = await waitHitbox(page, name);
+  await page.touchscreen.tap(x, y);
+  await page.waitForTimeout(150);
+}
+
+/** The screen-reader mirror once it has settled (the page writes it 600 ms after the last change). */
+export async function mirrorText(page, wait = 900) {
+  await page.waitForTimeout(wait);
+  return page.locator('#result-text').textContent();
+}
+
+/** The id of document.activeElement ("" when it has none). */
+export async function activeElementId(page) {
+  return page.evaluate(() => (document.activeElement && document.activeElement.id) || document.activeElement?.tagName || '');
+}
+
+/** Desktop: turns the mouse wheel over a widget's column until the widget is on screen, then clicks it. */
+export async function wheelClickHitbox(page, name) {
+  const height = page.viewportSize().height;
+  for (let i = 0; i < 12; i++) {
+    const { x, y } = await waitHitbox(page, name);
+    if (y > 20 && y < height - 20) { await page.mouse.click(x, y); return; }
+    await page.mouse.move(x, Math.min(Math.max(y, 100), height - 100));
+    await page.mouse.wheel(0, y > height ? 240 : -240);
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`could not scroll "${name}" into view`);
+}

@@ -358,3 +358,45 @@ TEST_SUITE("hostile_input") {
         CHECK(kvcalc("--solve-max-ctx --max-ctx 0").status == 2);
     }
 }
+
+TEST_SUITE("fit_shop") {
+    TEST_CASE("--fit MODEL:PRESET --card GPU is the preset's verdict on that card, with the booting length") {
+        const Run r = kvcalc("--fit qwen3.6-27b:dual-turbo --card rtx-3090 --json");
+        CHECK(r.status == 0);
+        const json j = one_document(r);
+        CHECK(j["fit"] == "qwen3.6-27b:dual-turbo");
+        CHECK(j["settings"]["gpu"] == "rtx-3090");
+        CHECK(j["settings"]["kv_cache_dtype"] == "turboquant_3bit_nc");  // the preset's
+        // Same numbers as the plain prediction of that scenario.
+        const json p = one_document(kvcalc("--compose qwen3.6-27b:dual-turbo --gpu rtx-3090 --json"));
+        CHECK(j["verdict"] == p["verdict"]);
+        CHECK(j["terms"] == p["terms"]);
+        CHECK(j["solvers"]["max_model_len"]["ok"] == true);
+        CHECK(kvcalc("--fit qwen3.6-27b:no-such-preset").status == 2);
+        CHECK(kvcalc("--fit no-such-model").status == 2);
+        CHECK(contains(kvcalc("--fit llama-3.1-8b --card h100-80gb --max-ctx 32768").out, "Largest max_model_len that boots here"));
+    }
+    TEST_CASE("--fit-all --card GPU gives one verdict per preset") {
+        const Run r = kvcalc("--fit-all --card rtx-3090 --model qwen3.6-27b --json");
+        const json j = one_document(r);
+        REQUIRE(j["fits"].is_array());
+        CHECK(j["fits"].size() >= 11);  // seed 003's Qwen 3.6 27B presets
+        for (const auto& f : j["fits"]) {
+            CHECK(f["preset"].get<std::string>().rfind("qwen3.6-27b:", 0) == 0);
+            CHECK(f["settings"]["gpu"] == "rtx-3090");
+        }
+        CHECK(contains(kvcalc("--fit-all --card rtx-3090").out, "gemma-4-31b:"));
+    }
+    TEST_CASE("--shop lists every catalog GPU at 1, 2, 4 and 8 cards") {
+        const Run r = kvcalc("--shop --model llama-3.1-8b --max-ctx 32768 --json");
+        CHECK(r.status == 0);
+        const json j = one_document(r);
+        const json list = one_document(kvcalc("--list-gpus --json"));
+        CHECK(j["rows"].size() == 4 * list["gpus"].size());
+        // The row for 1 × RTX 4090 is the prediction of that scenario.
+        const json p = one_document(kvcalc("--model llama-3.1-8b --max-ctx 32768 --gpu rtx-4090 --json"));
+        for (const auto& row : j["rows"])
+            if (row["gpu"] == "rtx-4090" && row["cards"] == 1) CHECK(row["verdict"] == p["verdict"]);
+        CHECK(contains(kvcalc("--shop --model llama-3.1-8b --max-ctx 32768").out, "boots up to"));
+    }
+}

@@ -393,3 +393,45 @@ TEST_SUITE("config corpus") {
         CHECK(r.terms.kv_growing_requested_bytes == 0);
     }
 }
+
+TEST_SUITE("config corpus") {
+    TEST_CASE("llama.cpp ggml cache types: q8_0 is accepted, K and V types apart") {
+        // ggml-common.h: a row of 128 values is 4 blocks; q8_0 block 34 B → 136 B, q4_0 block 18 B → 72 B.
+        kvcalc::Scenario s;
+        s.config_json = read_fixture("llama-3.1-8b.json");
+        s.engine = "llama.cpp";
+        s.kv_cache_dtype = "q8_0";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 1;
+        s.vram_gb = 24;
+        const auto r = kvcalc::predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.startup.llama_cpp_kv_total_bytes == std::int64_t{32} * 8 * 136 * 2 * 32768);  // K and V, 32 layers
+        const auto cfg = kvcalc::read_hf_config(read_fixture("llama-3.1-8b.json"));
+        kvcalc::LlamaCppSettings l;
+        l.n_ctx = 32768;
+        l.cache_type_k = "q8_0";
+        l.cache_type_v = "q4_0";
+        const auto p = kvcalc::predict_llama_cpp_kv(cfg.spec, l);
+        CHECK(p.k_bytes == std::int64_t{32} * 8 * 136 * 32768);
+        CHECK(p.v_bytes == std::int64_t{32} * 8 * 72 * 32768);
+    }
+}
+
+#include "kvcalc/catalog.h"
+#include "kvcalc/model_traits.h"
+
+TEST_SUITE("config corpus") {
+    TEST_CASE("every catalog entry carries its model_type, and kvcalc has traits for it") {
+        for (const auto& m : kvcalc::model_catalog()) {
+            CAPTURE(m.id);
+            CHECK_FALSE(m.model_type.empty());
+        }
+        // Engine rules that key on model_type see the seed Gemma 4 as what llama.cpp builds an iSWA cache for.
+        const auto* g = kvcalc::find_model("gemma-4-31b");
+        REQUIRE(g);
+        const auto* t = kvcalc::find_model_traits(g->model_type);
+        REQUIRE(t);
+        CHECK(t->llama_cpp_swa);
+    }
+}

@@ -74,7 +74,7 @@ TEST_SUITE("json") {
         const json c = json::parse(evaluate_json(R"({"action":"catalog"})"));
         CHECK(c["models"].size() >= 7);
         CHECK(c["gpus"].size() >= 40);
-        CHECK(c["kv_formats"].size() == 9);
+        CHECK(c["kv_formats"].size() == 14);
         CHECK(c["presets"].size() == compose_presets().size());
         const json k = json::parse(evaluate_json(R"({"action":"calibration"})"));
         CHECK(k["correct"] == k["total"]);

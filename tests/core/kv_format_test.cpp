@@ -16,9 +16,16 @@ TEST_SUITE("kv_format") {
         CHECK(find_kv_format("k8v4")->bpe_x400 == 300);                 // 0.75 × 400
         CHECK(find_kv_format("turboquant_3bit_nc")->bpe_x400 == 170);   // (0.375 + 0.05) × 400
         CHECK(find_kv_format("nvfp4")->bpe_x400 == 225);                // (0.5 + 0.0625) × 400
+        // llama.cpp ggml block types, ggml-common.h: block_q8_0 34 B, block_q4_1 20 B, block_q5_0 22 B,
+        // block_q5_1 24 B, block_iq4_nl 18 B, each per 32 values.
+        CHECK(find_kv_format("q8_0")->bpe_x400 == 34 * 400 / 32);
+        CHECK(find_kv_format("q4_1")->bpe_x400 == 20 * 400 / 32);
+        CHECK(find_kv_format("q5_0")->bpe_x400 == 22 * 400 / 32);
+        CHECK(find_kv_format("q5_1")->bpe_x400 == 24 * 400 / 32);
+        CHECK(find_kv_format("iq4_nl")->bpe_x400 == 18 * 400 / 32);
     }
     TEST_CASE("names, order and unknown formats") {
-        CHECK(kv_format_names().size() == 9);
+        CHECK(kv_format_names().size() == 14);
         CHECK(kv_format_names().front() == "fp16");
         CHECK(find_kv_format("fp9") == nullptr);
         CHECK(find_kv_format("") == nullptr);

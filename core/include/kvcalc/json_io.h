@@ -7,6 +7,7 @@
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
 
 namespace kvcalc {
 
@@ -33,6 +34,11 @@ void to_json(nlohmann::json& j, const Diagnostic& d);
 void to_json(nlohmann::json& j, const Report& r);
 /// {"ok", "value", "value_rounded", "limiting_term", "bound", "diagnostics"}.
 void to_json(nlohmann::json& j, const SolveResult& r);
+/// {"gpu_index", "gpu", "cards", "valid", "runs", "verdict", "max_model_len", "max_concurrency", "limiting_term",
+/// "note"}.
+void to_json(nlohmann::json& j, const ShopRow& r);
+/// {"budget_bytes", "points": [{"max_model_len", "demand_bytes", "verdict"}]}.
+void to_json(nlohmann::json& j, const DemandCurve& c);
 /// {"schema", "rows", "per_model", "correct", "total"} (docs/SCHEMA.md).
 void to_json(nlohmann::json& j, const CalibrationSummary& c);
 

@@ -11,8 +11,12 @@ namespace kvcalc {
 inline constexpr int kBpeDenominator = 400;
 
 /// Position of a format in per-format coefficient tables (constants.json order).
-enum class KvFormatId { fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, q4_0, k8v4, turboquant_3bit_nc, nvfp4 };
-inline constexpr int kNumKvFormats = 9;
+enum class KvFormatId {
+    fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, q4_0, k8v4, turboquant_3bit_nc, nvfp4,
+    // llama.cpp ggml block types (ggml-common.h): 32 values per block plus fp16 scale (and min)
+    q8_0, q4_1, q5_0, q5_1, iq4_nl,
+};
+inline constexpr int kNumKvFormats = 14;
 
 /// One kv_cache_dtype value.
 /// Source: seed 000 "bytes_per_kv_element by KV format"; reference/constants.json kv_format_bytes_per_element.
@@ -26,7 +30,7 @@ struct KvFormat {
     const char* hardware_note; ///< empty when none
 };
 
-/// All nine formats in KvFormatId order.
+/// All formats in KvFormatId order.
 const std::vector<KvFormat>& kv_formats();
 /// Looks a format up by name (exact, lower-case); nullptr when unknown.
 const KvFormat* find_kv_format(std::string_view name);

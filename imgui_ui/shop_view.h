@@ -1,0 +1,22 @@
+// GPU shopping as an answer to "what should I buy": which rows are shown and in what order, and the caveats a
+// card's generation adds. Presentation only: every verdict and length comes from the recompute (Derived::shop).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "kvcalc/gpu_catalog.h"
+
+namespace kvcalc::ui {
+
+/// The rows the table shows, in order. By default one row per GPU, at the smallest card count that passes (else the
+/// smallest that boots, else the largest count), sorted PASS first, then TIGHT, then FAIL / not possible; within a
+/// verdict the least total VRAM first (kvcalc has no prices: total VRAM stands in for cost), then fewer cards, then
+/// the longer largest context. With UiState::shop_all_counts every count is shown, in the table's sort order.
+std::vector<ShopRow> shop_rows_in_order(const App& app);
+
+/// Generation limits of `gpu` for this scenario ("" when none): bf16 needs sm_80 (vLLM runs such models as fp16 on
+/// older cards: `--dtype half`), fp8 weights need sm_89 for native kernels (sm_80/86 run them weight-only).
+std::string shop_caveat(const App& app, const GpuSpec& gpu);
+
+}  // namespace kvcalc::ui

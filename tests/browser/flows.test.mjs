@@ -1,0 +1,263 @@
+// The page's user flows end to end, as a person does them: pick from lists, type, tap, swipe. Desktop runs use the
+// mouse and keyboard; the phone runs use touch only (and the keyboard only where a soft keyboard would type into the
+// HTML input the page focused). Assertions are on what a user sees: the screen-reader mirror, the URL, the title.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { useSiteAndBrowser, openApp, appState, clickHitbox, wheelClickHitbox, hitboxCentre, waitHitbox, waitState, tapHitbox,
+  touchDrag, mirrorText, activeElementId, desktop, phone, screenshotDir } from './harness.mjs';
+
+const env = useSiteAndBrowser();
+const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+
+/** Types into the field the last click or tap put ImGui in (through the page's HTML input). */
+async function typeText(page, text) {
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-proxy', null,
+    { timeout: 10000 });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(text, { delay: 20 });
+}
+
+test('flow 1 (desktop): landing → search a model → pick a GPU from the list → type 32768 → verdict', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  let state = await appState(page);
+  assert.equal(state.scenario.gpu, 'rtx-4090', 'the landing scenario is a real catalog card');
+  assert.equal(state.scenario.vram_gb ?? null, null);
+  assert.equal(state.scenario.max_num_seqs, 0, "max_num_seqs not given: vLLM's default for the card");
+  assert.equal(state.scenario.gpu_memory_utilization, 0, "gpu_memory_utilization not given: vLLM's default");
+
+  await clickHitbox(page, 'model_search');
+  await typeText(page, 'qwen3 8b');
+  await page.mouse.click((await waitHitbox(page, 'model_qwen3-8b')).x, (await hitboxCentre(page, 'model_qwen3-8b')).y);
+  await waitState(page, (s) => s.scenario.model_id === 'qwen3-8b');
+  state = await appState(page);
+  assert.match(state.model_note, /vLLM's defaults/, 'the model change says which settings it reset');
+
+  await clickHitbox(page, 'gpu_combo');
+  const option = await waitHitbox(page, 'gpu_option_rtx-3090');
+  await page.mouse.click(option.x, option.y);
+  await waitState(page, (s) => s.scenario.gpu === 'rtx-3090');
+  state = await appState(page);
+  assert.equal(state.ok, true, `picking a GPU keeps the scenario valid: ${state.reason}`);
+  assert.equal(state.scenario.vram_gb ?? null, null, 'one source of truth: no custom VRAM next to the GPU');
+  assert.equal(state.scenario.vram_gib ?? null, null);
+
+  await wheelClickHitbox(page, 'max_model_len');
+  await typeText(page, '32768');
+  await page.keyboard.press('Enter');
+  await waitState(page, (s) => s.scenario.max_model_len === 32768).catch(async (e) => {
+    await shot(page, 'flow1-desktop-failed');
+    throw new Error(`${e.message}: ${JSON.stringify((await appState(page)).scenario)} ${JSON.stringify((await appState(page)).clamp_notes)}`);
+  });
+  const text = await mirrorText(page);
+  assert.match(text, /^(PASS|TIGHT|FAIL): Qwen3 8B on 1 × RTX 3090 .*max_model_len 32,768/);
+  assert.match(page.url(), /[?&]m=qwen3-8b(&|$)/);
+  assert.match(page.url(), /[?&]g=rtx-3090(&|$)/);
+  assert.match(page.url(), /[?&]ctx=32768(&|$)/);
+  assert.doesNotMatch(page.url(), /vram/);
+  assert.match(await page.title(), /^(PASS|TIGHT|FAIL) · Qwen3 8B on 1× RTX 3090 — kvcalc$/);
+  await shot(page, 'flow1-desktop');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 1 (phone, touch only): the same task in at most 5 taps and 2 swipes, typing through the HTML input', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, phone);
+  let taps = 0, swipes = 0;
+  const tap = async (name) => { await tapHitbox(page, name); taps++; };
+  /** Swipes the page up until the widget is in the lower-middle of the screen (each swipe counted). */
+  const reveal = async (name) => {
+    for (let i = 0; i < 4; i++) {
+      const { y } = await waitHitbox(page, name);
+      if (y > 120 && y < 700) return;
+      await touchDrag(page, 200, 640, y >= 700 ? -420 : 420);
+      swipes++;
+      await page.waitForTimeout(300);
+    }
+  };
+
+  await tap('model_search');
+  assert.equal(await activeElementId(page), 'text-proxy', 'the tap focused a real input (soft keyboard)');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('inputmode')), 'search');
+  await page.keyboard.type('qwen3 8b', { delay: 20 });
+  await waitHitbox(page, 'model_qwen3-8b');
+  await tap('model_qwen3-8b');
+  await waitState(page, (s) => s.scenario.model_id === 'qwen3-8b');
+  await reveal('gpu_combo');
+  await tap('gpu_combo');
+  await tap('gpu_option_rtx-3090');
+  await waitState(page, (s) => s.scenario.gpu === 'rtx-3090');
+  assert.equal((await appState(page)).ok, true);
+  await reveal('max_model_len');
+  await tap('max_model_len');
+  assert.equal(await activeElementId(page), 'text-proxy');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('inputmode')), 'numeric');
+  await page.keyboard.type('32768', { delay: 20 });
+  await page.keyboard.press('Enter');  // the soft keyboard's Done key
+  await waitState(page, (s) => s.scenario.max_model_len === 32768);
+  const line = await page.evaluate(() => window.kvcalcState.verdict_line);
+  const sticky = await hitboxCentre(page, 'sticky_verdict');
+  assert.ok(sticky.y > 0 && sticky.y < 200, 'the one-line verdict is on screen at the top');
+  assert.match(line, /^(PASS|TIGHT|FAIL) · /);
+  console.log(`# phone flow 1: ${taps} taps, ${swipes} swipes (verdict: ${line})`);
+  assert.ok(taps <= 5, `taps ${taps}`);
+  assert.ok(swipes <= 2, `swipes ${swipes}`);
+  await shot(page, 'flow1-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 2: the solver\'s "use" gives a context the verdict accepts, and the start-up lines agree', async () => {
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=40960&seqs=4&kv=bf16`, desktop);
+  let state = await appState(page);
+  const answer = state.solver.max_model_len_rounded;
+  assert.ok(answer > 0, 'the solver has an answer');
+  await wheelClickHitbox(page, 'use_len');
+  await waitState(page, (s, a) => s.scenario.max_model_len === a, answer);
+  state = await appState(page);
+  assert.notEqual(state.verdict, 'FAIL', 'the verdict accepts the solver\'s answer');
+  const lines = state.startup_lines.join('\n');
+  assert.doesNotMatch(lines, /Refuses to start/, 'the predicted start-up log boots too');
+  const concurrency = Number((lines.match(/Maximum concurrency for [\d,]+ tokens per request: ([\d.]+)x/) || [])[1]);
+  assert.ok(concurrency >= 1, `at least one full-length request fits in the predicted log (${lines})`);
+  assert.match(await mirrorText(page), new RegExp(`max_model_len ${answer.toLocaleString('en-US')}`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+const qwen2Config = JSON.stringify({ architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584,
+  intermediate_size: 18944, num_hidden_layers: 28, num_attention_heads: 28, num_key_value_heads: 4,
+  max_position_embeddings: 32768, vocab_size: 152064, rope_theta: 1000000.0, torch_dtype: 'bfloat16',
+  tie_word_embeddings: false, _name_or_path: 'Qwen/Qwen2-7B-Instruct' }, null, 2);  // Qwen/Qwen2-7B-Instruct config.json
+
+test('flow 3: paste a config.json → Copy link → the link opened in a fresh page shows the same model and verdict', async () => {
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&g=rtx-3090&tp=2`, desktop);
+  await clickHitbox(page, 'paste_config');
+  await page.locator('#paste').waitFor({ state: 'visible' });
+  await page.locator('#paste-text').fill(qwen2Config);
+  await page.locator('#paste-use').click();
+  await waitState(page, (s) => s.scenario.model && s.scenario.model.num_hidden_layers === 28);
+  const before = await appState(page);
+  assert.equal(before.share_blocker, '', 'Copy link can carry this model');
+  const mirror = await mirrorText(page);
+  await wheelClickHitbox(page, 'copy_link');
+  await page.waitForFunction(() => window.kvcalcLastCopied, null, { timeout: 10000 });
+  const link = await page.evaluate(() => window.kvcalcLastCopied);
+  assert.match(link, /#cfg=/, 'the pasted model travels in the fragment');
+  assert.doesNotMatch(link, /[?&]m=/, 'the link names no other catalog model');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const fresh = await openApp(env.browser, link, desktop);
+  const after = await appState(fresh.page);
+  assert.deepEqual(after.url_warnings, []);
+  assert.equal(after.scenario.model.num_hidden_layers, 28);
+  assert.equal(after.scenario.model.display_name, 'Qwen/Qwen2-7B-Instruct');
+  assert.equal(after.verdict, before.verdict);
+  assert.equal(after.scenario.tensor_parallel_size, before.scenario.tensor_parallel_size);
+  assert.equal(await mirrorText(fresh.page), mirror, 'the same sentence, figure for figure');
+  await wheelClickHitbox(fresh.page, 'copy_vllm');
+  await fresh.page.waitForFunction(() => /vllm serve/.test(window.kvcalcLastCopied || ''), null, { timeout: 10000 });
+  const serve = await fresh.page.evaluate(() => window.kvcalcLastCopied);
+  assert.match(serve, /^vllm serve Qwen\/Qwen2-7B-Instruct /);
+  assert.doesNotMatch(serve, /--kv-cache-dtype (bf16|fp16)\b/, 'no kvcalc-only dtype spelling');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+});
+
+test('flow 4: a garbage link renders with warnings and no crash', async () => {
+  const garbage = `${env.server.url}?v=1&m=nope&tp=banana&ctx=-5&seqs=zz&util=7#cfg=%%%not-base64`;
+  for (const device of [desktop, phone]) {
+    const { context, page, errors } = await openApp(env.browser, garbage, device);
+    const state = await appState(page);
+    assert.ok(state.url_warnings.length >= 4, JSON.stringify(state.url_warnings));
+    assert.ok(state.url_warnings.some((w) => /cfg/.test(w)), 'the fragment problem is named');
+    assert.equal(state.ok, true, 'the rest falls back to defaults and evaluates');
+    assert.match(await mirrorText(page), /Link problem: /, 'the warnings reach the screen-reader mirror');
+    await shot(page, `flow4-${device === phone ? 'phone' : 'desktop'}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('flow 5 (phone): a vertical swipe over a slider changes nothing; the sticky verdict stays and scrolls to the result', async () => {
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=20000&seqs=4&kv=bf16`, phone);
+  let slider = await waitHitbox(page, 'max_model_len_slider');
+  if (slider.y > 600) {
+    await touchDrag(page, 200, 700, -(slider.y - 400));
+    await page.waitForTimeout(400);
+    slider = await waitHitbox(page, 'max_model_len_slider');
+  }
+  const before = (await appState(page)).scenario.max_model_len;
+  await touchDrag(page, slider.x - 120, slider.y, -300);  // starts on the slider's left part, moves up
+  await page.waitForTimeout(400);
+  let state = await appState(page);
+  assert.equal(state.scenario.max_model_len, before, 'the swipe scrolled, it did not set a context');
+  const moved = await hitboxCentre(page, 'max_model_len_slider');
+  assert.ok(moved.y < slider.y - 100, `the page scrolled (slider y ${slider.y} → ${moved.y})`);
+  // Further down, the one-line verdict is still on screen; tapping it brings the Result up.
+  await touchDrag(page, 200, 700, -450);
+  await page.waitForTimeout(300);
+  const sticky = await hitboxCentre(page, 'sticky_verdict');
+  assert.ok(sticky.y > 0 && sticky.y < 200, 'sticky verdict visible after scrolling');
+  await tapHitbox(page, 'sticky_verdict');
+  await page.waitForTimeout(400);
+  state = await appState(page);
+  assert.ok(state.hitboxes.use_len || true);
+  await shot(page, 'flow5-phone-result');
+  // Typing into the context field on the phone goes through the HTML input with a numeric keyboard.
+  await touchDrag(page, 200, 250, 580);  // back up
+  await page.waitForTimeout(300);
+  await touchDrag(page, 200, 250, 580);
+  await page.waitForTimeout(300);
+  const field = await waitHitbox(page, 'max_model_len');
+  if (field.y > 700) { await touchDrag(page, 200, 700, field.y - 400 > 0 ? -(field.y - 400) : -300); await page.waitForTimeout(300); }
+  await tapHitbox(page, 'max_model_len');
+  assert.equal(await activeElementId(page), 'text-proxy');
+  await page.keyboard.type('16384', { delay: 20 });
+  await page.keyboard.press('Enter');
+  await waitState(page, (s) => s.scenario.max_model_len === 16384);
+  assert.notEqual(await activeElementId(page), 'text-proxy', 'Enter ends the edit (the soft keyboard closes)');
+  // Every button, field and radio on screen is a 44 px tap target (drawn height + ImGui's touch padding).
+  state = await appState(page);
+  const pad = state.touch_extra_padding[1];
+  for (const name of ['max_model_len', 'max_model_len+', 'ctx_32K', 'gpu_combo', 'paste_config', 'unit']) {
+    const box = state.hitboxes[name];
+    if (box) assert.ok(box[3] + 2 * pad >= 44, `${name}: ${box[3]} + 2×${pad} px`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 6: GPU shopping\'s first row is the cheapest PASS (least total VRAM), shown once per GPU', async () => {
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=32768&seqs=1&kv=bf16`, desktop);
+  const state = await appState(page);
+  const rows = state.shop_rows;
+  assert.ok(rows.length > 10);
+  assert.equal(rows[0].verdict, 'PASS');
+  const passes = rows.filter((r) => r.verdict === 'PASS');
+  assert.equal(rows[0].vram_bytes, Math.min(...passes.map((r) => r.vram_bytes)), 'least VRAM among the PASS rows');
+  const firstNonPass = rows.findIndex((r) => r.verdict !== 'PASS');
+  assert.ok(firstNonPass === -1 || rows.slice(firstNonPass).every((r) => r.verdict !== 'PASS'), 'PASS rows come first');
+  assert.equal(new Set(rows.map((r) => r.gpu)).size, rows.length, 'each GPU once, at its smallest passing count');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('accessibility: canvas role and label, pinch-zoom allowed, title, 4.5:1 text contrast in both themes', async () => {
+  for (const theme of ['', '&theme=light']) {
+    const { context, page } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090${theme}`, desktop);
+    const canvas = page.locator('#canvas');
+    assert.equal(await canvas.getAttribute('role'), 'application');
+    assert.ok((await canvas.getAttribute('aria-label')).length > 10);
+    assert.notEqual(await canvas.evaluate((c) => getComputedStyle(c).touchAction), 'none');
+    assert.match(await page.title(), / — kvcalc$/);
+    const c = (await appState(page)).theme_colors;
+    const lum = ([r, g, b]) => [r, g, b].map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+    for (const name of ['text', 'text_disabled', 'pass', 'tight', 'fail'])
+      assert.ok(ratio(c[name], c.window_bg) >= 4.5, `${theme || 'dark'} ${name}: ${ratio(c[name], c.window_bg).toFixed(2)}:1`);
+    await context.close();
+  }
+});
