@@ -112,6 +112,7 @@ VllmDevice vllm_device(const GpuSpec& g) {
     d.cuda_total_estimated = g.cuda_total_estimated || g.cuda_total_bytes <= 0;
     d.name = g.display_name;
     d.sm_x10 = g.sm_x10;
+    d.rocm = g.architecture.rfind("cdna", 0) == 0 || g.architecture.rfind("rdna", 0) == 0;
     return d;
 }
 
@@ -168,7 +169,8 @@ VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, 
     a.torch_peak_bytes = std::max(a.forward_bytes, a.sampler_bytes) + a.moe_workspace_bytes + a.multimodal_bytes;
 
     a.non_torch_bytes = non_torch(era, static_cast<int>(tp), device);
-    a.cudagraph_bytes = rules.v1_engine ? cudagraph_estimate(m, a, static_cast<int>(tp)) : 0;
+    // determine_available_memory profiles CUDA graphs on CUDA only ("Skip on ROCm/HIP/XPU"): 0 on AMD cards.
+    a.cudagraph_bytes = rules.v1_engine && !device.rocm ? cudagraph_estimate(m, a, static_cast<int>(tp)) : 0;
     a.cudagraph_subtracted = rules.cudagraph_estimate_subtracted && a.cudagraph_bytes > 0;
     a.available_kv_bytes = a.requested_bytes - a.weights_bytes - a.torch_peak_bytes - a.non_torch_bytes -
                            (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);

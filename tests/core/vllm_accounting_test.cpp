@@ -138,6 +138,13 @@ TEST_SUITE("vllm accounting") {
         CHECK(std::fabs(gib(b.cudagraph_bytes) - 0.84) <= 0.15);
         CHECK(b.available_kv_bytes == b.requested_bytes - b.weights_bytes - b.torch_peak_bytes - b.non_torch_bytes -
                                           b.cudagraph_bytes);
+        // On ROCm the worker skips the CUDA-graph profile (gpu_worker.py: "Skip on ROCm/HIP/XPU"): nothing to subtract.
+        const auto amd = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
+                                              kvcalc::vllm_device(*kvcalc::find_gpu("mi300x")), f,
+                                              kvcalc::VllmEra::v0_21, m.weights);
+        CHECK(amd.cudagraph_bytes == 0);
+        CHECK_FALSE(amd.cudagraph_subtracted);
+        CHECK(amd.max_num_seqs == 1024);  // 192 GiB, not an A100: the large batch defaults
     }
 
     TEST_CASE("the sampler term follows R = min(max_num_seqs, max_num_batched_tokens), not the token count") {

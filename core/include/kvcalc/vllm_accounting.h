@@ -114,6 +114,7 @@ struct VllmDevice {
     bool cuda_total_estimated = false;    ///< no log gave it: gpu_catalog's estimate rule
     std::string name;                     ///< for the "a100" test in get_batch_defaults
     int sm_x10 = 0;                       ///< compute capability × 10 (allreduce fusion on 90 / 100-family)
+    bool rocm = false;                    ///< AMD card: vLLM skips the CUDA-graph memory profile there
 };
 /// A catalog card → VllmDevice (cuda_total from GpuSpec::cuda_total_bytes).
 VllmDevice vllm_device(const GpuSpec& gpu);
