@@ -187,6 +187,12 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
              for (std::size_t i = 0; i < v.size(); ++i)
                  if (!read_layer(v[i], m.layers, d, f + "[" + std::to_string(i) + "]")) break;
          }},
+        {"parallel_caches", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.parallel_caches.clear();
+             for (std::size_t i = 0; i < v.size(); ++i)
+                 read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]");
+         }},
         {"weights", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
              m.weights.clear();
@@ -323,11 +329,14 @@ void from_json(const json& j, Scenario& s) {
         if (x.severity == Severity::error) throw std::invalid_argument(x.message);
 }
 
-void to_json(json& j, const ModelSpec& m) {
+namespace {
+
+/// A list of layer caches as runs of identical entries ({"kind": …, "count": n}), the shape read_layer reads.
+json layer_runs(const std::vector<LayerCache>& caches) {
     json layers = json::array();
-    for (std::size_t i = 0; i < m.layers.size();) {
+    for (std::size_t i = 0; i < caches.size();) {
         std::size_t n = 1;
-        while (i + n < m.layers.size() && m.layers[i + n] == m.layers[i]) ++n;
+        while (i + n < caches.size() && caches[i + n] == caches[i]) ++n;
         json l = std::visit(
             [](const auto& x) -> json {
                 using T = std::decay_t<decltype(x)>;
@@ -356,11 +365,18 @@ void to_json(json& j, const ModelSpec& m) {
                 else
                     return {{"kind", "none"}};
             },
-            m.layers[i]);
+            caches[i]);
         l["count"] = n;
         layers.push_back(std::move(l));
         i += n;
     }
+    return layers;
+}
+
+}  // namespace
+
+void to_json(json& j, const ModelSpec& m) {
+    json layers = layer_runs(m.layers);
     json weights = json::array();
     for (const auto& w : m.weights)
         weights.push_back({{"id", w.id}, {"size_gb", w.size_gb}, {"hf_repo", w.hf_repo}, {"aliases", w.aliases}, {"source", w.source}});
@@ -384,6 +400,8 @@ void to_json(json& j, const ModelSpec& m) {
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
     // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.
     if (!m.model_type.empty()) j["model_type"] = m.model_type;
+    // Falcon-H1's Mamba state beside every attention layer: without it an entry posted back prices no state.
+    if (!m.parallel_caches.empty()) j["parallel_caches"] = layer_runs(m.parallel_caches);
 }
 
 void to_json(json& j, const Scenario& s) {

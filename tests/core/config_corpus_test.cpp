@@ -435,3 +435,24 @@ TEST_SUITE("config corpus") {
         CHECK(t->llama_cpp_swa);
     }
 }
+
+#include "kvcalc/json_io.h"
+
+TEST_SUITE("config corpus") {
+    TEST_CASE("a model written as JSON and read back keeps model_type and Falcon-H1's parallel Mamba state") {
+        const auto cfg = kvcalc::read_hf_config(R"({"model_type":"falcon_h1","num_hidden_layers":4,"hidden_size":256,
+            "num_attention_heads":4,"num_key_value_heads":2,"head_dim":64,"mamba_d_ssm":512,"mamba_n_heads":8,
+            "mamba_d_head":64,"mamba_d_state":16,"mamba_n_groups":1,"mamba_d_conv":4,"max_position_embeddings":4096})");
+        REQUIRE_FALSE(kvcalc::has_error(cfg.diagnostics));
+        REQUIRE(cfg.spec.parallel_caches.size() == 4);
+        nlohmann::json j;
+        kvcalc::to_json(j, cfg.spec);
+        kvcalc::ModelSpec back;
+        kvcalc::Diagnostics d;
+        kvcalc::read_model(j, back, d, "model");
+        CHECK_FALSE(kvcalc::has_error(d));
+        CHECK(back.model_type == "falcon_h1");
+        CHECK(back.parallel_caches == cfg.spec.parallel_caches);
+        CHECK(back.layers == cfg.spec.layers);
+    }
+}
