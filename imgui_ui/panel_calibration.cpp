@@ -19,21 +19,25 @@ void panel_calibration(App& app) {
                                   ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##calibration", 4, flags, ImVec2(0, em * 14.0f))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Row", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-    ImGui::TableSetupColumn("Measured GiB", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-    ImGui::TableSetupColumn("Predicted GiB", ImGuiTableColumnFlags_WidthStretch, 1.2f);
-    ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("Measured boot", ImGuiTableColumnFlags_WidthStretch, 2.4f);
+    ImGui::TableSetupColumn(unit_name(app.ui.unit), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("kvcalc", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("Verdict", ImGuiTableColumnFlags_WidthStretch, 1.1f);
     ImGui::TableHeadersRow();
     for (const CalibrationResult& r : c.results) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.row_id.c_str());
+        const ResolvedSettings& rs = r.report.settings;  // name the boot by what was run, not by its table row
+        const std::string label = r.report.ok ? rs.display_name + " · " + short_tokens(rs.max_model_len) + " × " +
+                                                    std::to_string(rs.max_num_seqs)
+                                              : r.model_id;
+        ImGui::TextUnformatted(label.c_str());
         if (r.circular && ImGui::IsItemHovered())
             ImGui::SetTooltip("The measured value was derived from the budget, so it cannot confirm the prediction.");
         ImGui::TableNextColumn();
-        ImGui::Text("%.2f%s", bytes_to_gib(r.measured_peak_bytes), r.circular ? " *" : "");
+        ImGui::Text("%.2f%s", in_unit(r.measured_peak_bytes, app.ui.unit), r.circular ? " *" : "");
         ImGui::TableNextColumn();
-        if (r.report.ok) ImGui::Text("%.2f", bytes_to_gib(r.report.terms.total_bytes));
+        if (r.report.ok) ImGui::Text("%.2f", in_unit(r.report.terms.total_bytes, app.ui.unit));
         else ImGui::TextDisabled("—");
         ImGui::TableNextColumn();
         const Verdict v = r.report.ok ? r.report.verdict : Verdict::fail;
@@ -41,7 +45,11 @@ void panel_calibration(App& app) {
                            r.report.ok ? verdict_name(v) : "invalid", r.correct ? "" : " (wrong)");
     }
     ImGui::EndTable();
-    ImGui::TextDisabled("* circular: measured from the budget. \"(wrong)\": the row booted but was predicted FAIL.");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("Measured and predicted memory per card in %s. * circular: measured from the budget. "
+                        "\"(wrong)\": the row booted but was predicted FAIL. These boots cover the Qwen 3.6 and "
+                        "Gemma 4 families only.", unit_name(app.ui.unit));
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace kvcalc::ui

@@ -100,7 +100,11 @@ bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
         }
         record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
     }
-    if (!invalid.empty()) ImGui::TextDisabled("Not offered: %s (they do not split the heads; see ?)", invalid.c_str());
+    if (!invalid.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("Not offered: %s (they do not split the heads; see ?)", invalid.c_str());
+        ImGui::PopTextWrapPos();
+    }
     int box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     if (stepper(ui, "GPUs in the box", &box, 1, s.tensor_parallel_size, kMaxTensorParallel)) {

@@ -99,8 +99,8 @@ void result_bar(const App& app) {
     const std::int64_t overflow = r.terms.kv_growing_requested_bytes - r.terms.kv_growing_granted_bytes;
     const ImU32 budget = verdict_color(Verdict::tight, app.ui.dark_theme);
     const ImU32 vram = ImGui::GetColorU32(ImGuiCol_Text);
-    const std::int64_t scale =
-        std::max({r.settings.vram_bytes, r.terms.demand_bytes, r.terms.total_bytes}) * 21 / 20;
+    // Scaled to the card: KV that is asked for but not granted is drawn up to the bar's end (the legend says how much).
+    const std::int64_t scale = std::max(r.settings.vram_bytes, r.terms.total_bytes) * 21 / 20;
     ImGui::Text("Each of %d card%s (tensor_parallel_size %d):", r.settings.tensor_parallel_size,
                 r.settings.tensor_parallel_size == 1 ? "" : "s", r.settings.tensor_parallel_size);
     stacked_bar(segments, overflow, {{"budget", r.terms.budget_bytes, budget}, {"VRAM", r.settings.vram_bytes, vram}},

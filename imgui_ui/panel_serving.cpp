@@ -234,6 +234,7 @@ bool panel_context(App& app) {
     const ModelSpec* model = current_model(s);
     const std::int64_t model_max = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 0;
     const std::int64_t hi = model_max > 0 ? model_max : kFallbackMaxModelLen;
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("max_model_len");
     help_marker(app.ui, "Longest request (prompt + output) in tokens. Tap a size, type the exact number, or step by "
                         "powers of two.");

@@ -48,7 +48,9 @@ bool panel_shopping(App& app) {
         ImGui::Text("Least VRAM that boots (TIGHT): %s.", row_text(app, *boots).c_str());
     ImGui::TextDisabled("At max_model_len %s, max_num_seqs %lld, kv_cache_dtype %s. kvcalc has no prices: total VRAM "
                         "stands in for cost. Tap a GPU to use it.",
-                        format_count(app.scenario.max_model_len).c_str(), static_cast<long long>(app.scenario.max_num_seqs),
+                        format_count(app.scenario.max_model_len).c_str(),
+                        static_cast<long long>(app.scenario.max_num_seqs > 0 ? app.scenario.max_num_seqs
+                                                                            : app.report.settings.max_num_seqs),
                         app.scenario.kv_cache_dtype.c_str());
     ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: every sequence fits at full length, with margin. TIGHT: boots, but fewer full-length "
                         "sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "

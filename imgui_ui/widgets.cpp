@@ -75,8 +75,16 @@ int proxy_callback(ImGuiInputTextCallbackData* d) {
 bool field_core(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind,
                 ImGuiInputTextFlags flags) {
     const ImGuiID id = ImGui::GetID(label);
-    const bool changed = ImGui::InputTextWithHint(label, hint, buf, size, flags | ImGuiInputTextFlags_CallbackAlways,
-                                                  proxy_callback, &ui.text);
+    bool changed = ImGui::InputTextWithHint(label, hint, buf, size, flags | ImGuiInputTextFlags_CallbackAlways,
+                                            proxy_callback, &ui.text);
+    // The page's last edit arrived on the frame the field was left (typed, then tapped "Load" at once): keep it.
+    if (ui.text.pending && ui.text.session_id == id && !ImGui::IsItemActive() && size > 0) {
+        const std::size_t n = std::min(ui.text.text.size(), size - 1);
+        ui.text.text.copy(buf, n);
+        buf[n] = '\0';
+        ui.text.pending = false;
+        changed = true;
+    }
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const Hitbox box{a.x, a.y, b.x - a.x, b.y - a.y};
     ui.text_fields.push_back({id, box, kind});
@@ -262,7 +270,7 @@ std::int64_t power_of_two_step(std::int64_t value, bool up, std::int64_t lo, std
 std::string short_tokens(std::int64_t tokens) {
     if (tokens < 10240) return format_count(tokens);
     const std::int64_t k = tokens / 1024;
-    return format_count(k) + (tokens % 1024 == 0 ? "K" : "K+");
+    return format_count(k) + "K";
 }
 
 bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
@@ -341,7 +349,8 @@ double in_unit(std::int64_t bytes, ByteUnit unit) {
 
 std::string format_bytes(std::int64_t bytes, ByteUnit unit) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, "%.2f %s", in_unit(bytes, unit), unit_name(unit));
+    const double v = in_unit(bytes, unit);
+    std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f %s" : "%.2f %s", v, unit_name(unit));
     return buf;
 }
 
@@ -383,8 +392,8 @@ void stacked_bar(const std::vector<BarSegment>& segments, std::int64_t overflow_
         draw->AddRectFilled(ImVec2(x, top_left.y), ImVec2(x + w, top_left.y + height), s.color);
         x += w;
     }
-    if (overflow_bytes > 0) {  // requested KV that vLLM cannot grant: hatched outline
-        const float w = static_cast<float>(overflow_bytes * scale);
+    if (overflow_bytes > 0) {  // requested KV that vLLM cannot grant: hatched outline, cut at the bar's end
+        const float w = std::min(static_cast<float>(overflow_bytes * scale), top_left.x + width - x);
         const ImU32 hatch = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
         draw->PushClipRect(ImVec2(x, top_left.y), ImVec2(x + w, top_left.y + height), true);
         for (float hx = x - height; hx < x + w; hx += em * 0.5f)

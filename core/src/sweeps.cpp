@@ -40,7 +40,10 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
                 out.push_back(std::move(row));
                 continue;
             }
-            const Load load{scenario.max_model_len, scenario.max_num_seqs, gpu.vram_bytes, &gpu};
+            // max_num_seqs 0 = vLLM's default: the one resolve() picked (for the first card of the list; vLLM's
+            // larger default on >= 70 GiB cards is not applied per row yet).
+            const std::int64_t seqs = scenario.max_num_seqs > 0 ? scenario.max_num_seqs : dep->settings.max_num_seqs;
+            const Load load{scenario.max_model_len, seqs, gpu.vram_bytes, &gpu};
             const Diagnostics bad = check_load(*dep, load);
             if (has_error(bad)) {
                 row.note = bad.front().message;

@@ -159,7 +159,7 @@ test('flow 3: paste a config.json → Copy link → the link opened in a fresh p
   await wheelClickHitbox(fresh.page, 'copy_vllm');
   await fresh.page.waitForFunction(() => /vllm serve/.test(window.kvcalcLastCopied || ''), null, { timeout: 10000 });
   const serve = await fresh.page.evaluate(() => window.kvcalcLastCopied);
-  assert.match(serve, /^vllm serve Qwen\/Qwen2-7B-Instruct /);
+  assert.match(serve, /^vllm serve Qwen\/Qwen2-7B-Instruct /m);
   assert.doesNotMatch(serve, /--kv-cache-dtype (bf16|fp16)\b/, 'no kvcalc-only dtype spelling');
   assert.deepEqual(fresh.errors, []);
   await fresh.context.close();

@@ -1,0 +1,60 @@
+// Benchmark (not a test): time to the first result on a slow phone-class setup — Chromium's CPU throttled 4×, a
+// 9 Mbit/s link with 60 ms round trips, files served gzip-compressed as GitHub Pages serves them. The first result
+// is the first drawn frame (window.kvcalcFirstFrameMs, measured from navigation start): the verdict is computed
+// before that frame is drawn. Prints the gzip size of the page and best / median of five fresh visits.
+// Run: node tests/browser/first-result-bench.mjs   (after scripts/build-site.sh)
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { launchChromium, siteDir, phone } from './harness.mjs';
+import { pageFiles } from './budget.mjs';
+
+const kMbitPerS = 9, kRttMs = 60, kCpuSlowdown = 4, kVisits = 5;
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+  '.svg': 'image/svg+xml' };
+
+function serveGzip() {
+  const cache = new Map();
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(/^\/kvcalc\//, '')) || 'index.html';
+    const file = path.join(siteDir, rel);
+    if (!file.startsWith(siteDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+    if (!cache.has(file)) cache.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+    const body = cache.get(file);
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream',
+      'content-encoding': 'gzip', 'content-length': body.length, 'cache-control': 'no-store' });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () =>
+    resolve({ url: `http://127.0.0.1:${server.address().port}/kvcalc/`, close: () => new Promise((r) => server.close(r)) })));
+}
+
+const gzipBytes = pageFiles.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(siteDir, f)), { level: 9 }).length, 0);
+const server = await serveGzip();
+const browser = await launchChromium();
+const times = [];
+try {
+  for (let i = 0; i < kVisits; i++) {
+    const context = await browser.newContext(phone);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: kRttMs,
+      downloadThroughput: (kMbitPerS * 1e6) / 8, uploadThroughput: (kMbitPerS * 1e6) / 8 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: kCpuSlowdown });
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.kvcalcFirstFrameMs && window.kvcalcState && window.kvcalcState.verdict,
+      null, { timeout: 120000 });
+    times.push(await page.evaluate(() => window.kvcalcFirstFrameMs));
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+times.sort((a, b) => a - b);
+console.log(`page download, gzip: ${(gzipBytes / 1024).toFixed(1)} KB (${pageFiles.join(', ')})`);
+console.log(`first result, ${kCpuSlowdown}× CPU slowdown, ${kMbitPerS} Mbit/s, ${kRttMs} ms RTT, phone 390×844: ` +
+  `best ${times[0].toFixed(0)} ms, median ${times[Math.floor(times.length / 2)].toFixed(0)} ms ` +
+  `[${times.map((t) => t.toFixed(0)).join(', ')}]`);
