@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include "kvcalc/catalog.h"
@@ -341,6 +342,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     struct Given {
         const Flag* flag;
         std::string value;
+        std::string spelled;  ///< the name as typed (a flag and its alias are the same Flag)
     };
     std::vector<Given> given;
 
@@ -368,6 +370,12 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             if (inline_value) {
                 value = *inline_value;
             } else if (i + 1 < args.size()) {
+                const std::string& next = args[i + 1];
+                if (next.rfind("--", 0) == 0 && find_flag(next.substr(0, next.find('=')))) {
+                    out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
+                                next.substr(0, next.find('=')) + " instead";
+                    return out;
+                }
                 value = args[++i];
             } else {
                 out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + ")";
@@ -377,11 +385,29 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             out.error = std::string(f->name) + " takes no value (got '" + *inline_value + "')";
             return out;
         }
-        given.push_back({f, value});
+        given.push_back({f, value, name});
+    }
+    // A flag and its alias with different values (--max-num-seqs 4 --sequences 8) is a contradiction, not
+    // "last wins": the user meant one of them. Repeating one spelling still lets the last value win.
+    std::map<const Flag*, const Given*> last;
+    for (const auto& g : given) {
+        auto [it, fresh] = last.emplace(g.flag, &g);
+        if (!fresh && *g.flag->metavar && it->second->spelled != g.spelled && it->second->value != g.value) {
+            out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
+                        " both set " + g.flag->field + "; give one value";
+            return out;
+        }
+        it->second = &g;
     }
 
     // Pass 2: the base scenario — a link, then a preset — under the flags.
     Options& o = out.options;
+    const auto given_flag = [&](std::string_view name) {
+        return std::any_of(given.begin(), given.end(), [&](const Given& g) { return g.flag->name == name; });
+    };
+    if (given_flag("--config") && given_flag("--model"))
+        o.warnings.push_back({kvcalc::Severity::warning, "model_ignored", "model_id",
+                              "--model is ignored: --config describes the model (give one of them)"});
     std::string model_hint;
     for (const auto& g : given) {
         if (std::string_view(g.flag->name) == "--model") model_hint = g.value;

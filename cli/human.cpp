@@ -218,8 +218,10 @@ void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kv
 }
 
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c) {
-    out << "Calibration: predicted verdict against measured boots (every row booted, so FAIL is wrong)\n\n";
-    out << fmt("  %-44s %10s %10s %12s %7s %s\n", "row", "demand GB", "budget GB", "measured GiB", "verdict", "ok");
+    out << "Calibration: predicted verdict against measured boots (every row booted, so FAIL is wrong), and the\n"
+           "predicted reserve (fixed terms + granted KV) against the measured peak within the band\n\n";
+    out << fmt("  %-44s %10s %10s %12s %12s %9s %7s %s\n", "row", "demand GB", "budget GB", "reserve GiB",
+               "measured GiB", "band GiB", "verdict", "ok / reserve");
     const auto& rows = kvcalc::calibration_rows();
     for (std::size_t i = 0; i < c.results.size(); ++i) {
         const auto& r = c.results[i];
@@ -227,14 +229,18 @@ void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c) {
         // results follow calibration_rows() order; show the preset name next to the row id
         const std::string label = r.row_id + (i < rows.size() && rows[i].id == r.row_id && !rows[i].scenario.compose.empty()
                                                   ? " " + rows[i].scenario.compose : "");
-        out << fmt("  %-44s %10.2f %10.2f %12.2f %7s %s%s\n", label.c_str(), bytes_to_gb(t.demand_bytes),
-                   bytes_to_gb(t.budget_bytes), bytes_to_gib(r.measured_peak_bytes),
-                   r.report.ok ? kvcalc::verdict_name(r.report.verdict) : "ERROR", r.correct ? "yes" : "NO",
+        out << fmt("  %-44s %10.2f %10.2f %12.2f %12.2f %9.2f %7s %s / %s%s\n", label.c_str(), bytes_to_gb(t.demand_bytes),
+                   bytes_to_gb(t.budget_bytes), bytes_to_gib(r.predicted_reserve_bytes), bytes_to_gib(r.measured_peak_bytes),
+                   bytes_to_gib(r.band_bytes), r.report.ok ? kvcalc::verdict_name(r.report.verdict) : "ERROR",
+                   r.correct ? "yes" : "NO", kvcalc::reserve_check_name(r.reserve),
                    r.circular ? " (measured = budget, circular)" : "");
     }
     out << "\n";
     for (const auto& m : c.per_model) out << fmt("  %-44s %d/%d\n", m.model_id.c_str(), m.correct, m.total);
     out << fmt("  %-44s %d/%d\n", "all", c.correct, c.total);
+    out << fmt("  %-44s %d/%d within (%d over, %d under); weights alone: %d/%d\n", "reserve vs measured peak",
+               c.reserve_within, c.reserve_checked, c.reserve_over, c.reserve_under, c.weights_only_within,
+               c.reserve_checked);
 }
 
 void print_models(std::ostream& out) {

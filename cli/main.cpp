@@ -1,12 +1,16 @@
 // kvcalc: the command-line front end over the core. Parses flags, asks the core, prints text or one JSON document.
 // Exit status: 0 PASS/TIGHT (or an answer), 1 FAIL (or nothing fits), 2 bad input.
 #include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "flags.h"
 #include "human.h"
+#include "safe_text.h"
 #include "svg.h"
 #include "catalog_json.h"
 #include "config_loader.h"
@@ -32,15 +36,9 @@ constexpr int kExitFits = 0;
 constexpr int kExitFails = 1;
 constexpr int kExitBadInput = 2;
 
-/// Prints diagnostics of at least `min` severity on stderr, naming the flag behind each field.
-/// `text` with control characters (ESC, NUL, …) shown as '?', so a hostile value echoed in an error message
-/// cannot drive the terminal.
-std::string printable(const std::string& text) {
-    std::string out = text;
-    for (char& c : out)
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f) c = '?';
-    return out;
-}
+/// Prints diagnostics of at least `min` severity on stderr, naming the flag behind each field. Messages pass
+/// through safe_text: a hostile value echoed in an error message cannot drive the terminal.
+std::string printable(const std::string& text) { return kvcli::safe_text(text); }
 
 void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
     for (const auto& x : d) {
@@ -60,10 +58,20 @@ int bad_input(const std::string& message) {
     return kExitBadInput;
 }
 
-bool write_svg(const std::string& path, const kvcalc::Report& r) {
+/// Human-readable text (it echoes model names from config.json files) goes to stdout through safe_text.
+template <class F> void print_safe(std::ostream& os, F&& print) {
+    std::ostringstream text;
+    print(text);
+    os << kvcli::safe_text(text.str());
+}
+
+/// Writes the SVG; "" on success, else why not (the OS's reason).
+std::string write_svg(const std::string& path, const kvcalc::Report& r) {
     std::ofstream f(path, std::ios::binary);
+    if (!f) return std::strerror(errno);
     f << kvcli::render_svg(r);
-    return static_cast<bool>(f);
+    f.close();
+    return f ? std::string() : std::string("write failed");
 }
 
 /// Shared tail of predict and solve: breakdown, link, SVG. Returns false when the SVG could not be written.
@@ -71,11 +79,13 @@ bool extras(const kvcli::Options& o, const kvcalc::Report& r) {
     if (!o.url_base.empty()) {
         print_diagnostics(kvcalc::url_unrepresentable(o.scenario), Severity::warning);
         const std::string link = o.url_base + "?" + kvcalc::encode_query(o.scenario);
-        (o.json ? std::cerr : std::cout) << (o.json ? "" : "\nLink: ") << link << "\n";
+        (o.json ? std::cerr : std::cout) << (o.json ? "" : "\nLink: ") << printable(link) << "\n";
     }
-    if (!o.svg_path.empty() && !write_svg(o.svg_path, r)) {
-        bad_input("--svg: cannot write '" + o.svg_path + "'");
-        return false;
+    if (!o.svg_path.empty()) {
+        if (const std::string why = write_svg(o.svg_path, r); !why.empty()) {
+            bad_input("--svg: cannot write '" + o.svg_path + "': " + why);
+            return false;
+        }
     }
     return true;
 }
@@ -90,8 +100,10 @@ int run_predict(const kvcli::Options& o) {
     if (o.json) {
         std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
     } else {
-        kvcli::print_report(std::cout, r);
-        if (o.kv_breakdown) kvcli::print_breakdown(std::cout, r);
+        print_safe(std::cout, [&](std::ostream& os) {
+            kvcli::print_report(os, r);
+            if (o.kv_breakdown) kvcli::print_breakdown(os, r);
+        });
     }
     if (!extras(o, r)) return kExitBadInput;
     return r.verdict == kvcalc::Verdict::fail ? kExitFails : kExitFits;
@@ -122,8 +134,10 @@ int run_solve(const kvcli::Options& o) {
         j["solvers"] = {{what, s}};
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
-        kvcli::print_solve(std::cout, what, s, r);
-        if (o.kv_breakdown && r.ok) kvcli::print_breakdown(std::cout, r);
+        print_safe(std::cout, [&](std::ostream& os) {
+            kvcli::print_solve(os, what, s, r);
+            if (o.kv_breakdown && r.ok) kvcli::print_breakdown(os, r);
+        });
     }
     kvcli::Options at_options = o;
     at_options.scenario = at;
@@ -146,13 +160,15 @@ int run_fit(const kvcli::Options& o) {
         j["solvers"] = {{"max_model_len", len}};
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
-        std::cout << "Fit: " << o.fit_target << "\n";
-        kvcli::print_report(std::cout, r);
-        if (len.ok)
-            std::cout << "\nLargest max_model_len that boots here: " << len.value << " tokens (stopped by " << len.bound
-                      << ")\n";
-        else
-            std::cout << "\nNo max_model_len boots here.\n";
+        print_safe(std::cout, [&](std::ostream& os) {
+            os << "Fit: " << o.fit_target << "\n";
+            kvcli::print_report(os, r);
+            if (len.ok)
+                os << "\nLargest max_model_len that boots here: " << len.value << " tokens (stopped by " << len.bound
+                   << ")\n";
+            else
+                os << "\nNo max_model_len boots here.\n";
+        });
     }
     if (!extras(o, r)) return kExitBadInput;
     return r.verdict == kvcalc::Verdict::fail ? kExitFails : kExitFits;
@@ -188,7 +204,7 @@ int run_fit_all(const kvcli::Options& o, bool model_given) {
                                        2)
                   << "\n";
     } else {
-        kvcli::print_fit_all(std::cout, fits);
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_fit_all(os, fits); });
     }
     if (any_bad) return kExitBadInput;
     return any_fail ? kExitFails : kExitFits;
@@ -210,7 +226,7 @@ int run_shop(const kvcli::Options& o) {
                                        2)
                   << "\n";
     } else {
-        kvcli::print_shop(std::cout, r, rows);
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_shop(os, r, rows); });
     }
     return kExitFits;
 }

@@ -2,6 +2,8 @@
 // text colour follows prefers-color-scheme.
 #include "svg.h"
 
+#include "safe_text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -32,7 +34,9 @@ std::string gb(std::int64_t bytes) {
 
 }  // namespace
 
-std::string xml_escape(const std::string& text) {
+std::string xml_escape(const std::string& raw) {
+    // C0 controls and invalid UTF-8 (a config.json name can hold both) are not XML 1.0 characters.
+    const std::string text = safe_text(raw);
     std::string out;
     for (const char c : text) {
         switch (c) {

@@ -8,6 +8,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
@@ -74,6 +75,10 @@ json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
 }
 
 std::string evaluate(std::string_view text) {
+    if (text.size() > kMaxRequestBytes)
+        return dump_safe(failure({{Severity::error, "too_large", "",
+                                   "request is " + std::to_string(text.size()) + " bytes; at most " +
+                                       std::to_string(kMaxRequestBytes) + " (8 MiB) are read"}}));
     if (json_too_deep(text))
         return dump_safe(failure({{Severity::error, "too_deep", "",
                                    "request nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +

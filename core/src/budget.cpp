@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "deploy_internal.h"
+#include "kvcalc/checked_math.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -35,10 +37,18 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
     detail::non_kv_terms(d, load, t);  // vLLM's accounting also sets weights (+ load buffers) and the budget
-    t.fixed_bytes = t.weights_bytes + t.activation_bytes + t.cudagraph_workspace_bytes + t.drafter_bytes;
-    t.available_for_kv_bytes = std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes);
+    t.fixed_bytes = sat_add(sat_add(t.weights_bytes, t.activation_bytes), sat_add(t.cudagraph_workspace_bytes, t.drafter_bytes));
+    t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));
     t.kv_tokens_per_sequence = load.max_model_len + d.kv_extra_tokens;
-    std::visit([&](const auto& plan) { detail::price_kv(d, plan, load, t); }, d.plan);
+    if (load_beyond_limits(d, load)) {
+        // The engines' own byte sums could overflow at this load: price it as kMaxBytes of KV, which fails every
+        // fit and which predict() rejects as too_large (input_limits.h). Solvers probing such loads move on.
+        t.kv_one_sequence_bytes = t.kv_requested_bytes = t.kv_growing_requested_bytes = kMaxBytes;
+        t.kv_sliding_bytes = t.recurrent_state_bytes = 0;
+        t.kv_bytes_per_token = static_cast<double>(d.footprint.growing_x400_per_token) / kBpeDenominator;
+    } else {
+        std::visit([&](const auto& plan) { detail::price_kv(d, plan, load, t); }, d.plan);
+    }
 
     // The pool holds min(requested, available); each KV term gets its share of what is granted.
     const std::int64_t sliding = t.kv_sliding_bytes, state = t.recurrent_state_bytes;
@@ -50,8 +60,8 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
         t.recurrent_state_bytes = scaled(state, t.kv_granted_bytes, t.kv_requested_bytes);
     }
     t.kv_growing_granted_bytes = t.kv_granted_bytes - t.kv_sliding_bytes - t.recurrent_state_bytes;
-    t.demand_bytes = t.fixed_bytes + t.kv_requested_bytes;
-    t.total_bytes = t.fixed_bytes + t.kv_granted_bytes;
+    t.demand_bytes = sat_add(t.fixed_bytes, t.kv_requested_bytes);
+    t.total_bytes = sat_add(t.fixed_bytes, t.kv_granted_bytes);
     // The start-up accounting states the band its logs support (vllm_accounting.cpp); seed fits keep 1.5 GB.
     t.tight_band_bytes = d.non_kv.kind == NonKvModel::Kind::vllm_accounting
                              ? d.non_kv.error_band_bytes
@@ -63,7 +73,7 @@ Verdict classify(const BudgetTerms& t) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes <= 0 || t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
-    if (t.budget_bytes - t.demand_bytes < t.tight_band_bytes) return Verdict::tight;
+    if (sat_sub(t.budget_bytes, t.demand_bytes) < t.tight_band_bytes) return Verdict::tight;
     return Verdict::pass;
 }
 

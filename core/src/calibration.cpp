@@ -108,17 +108,36 @@ const std::vector<CalibrationRow>& calibration_rows() {
     return rows;
 }
 
+ReserveCheck check_reserve(std::int64_t predicted_bytes, std::int64_t measured_bytes, std::int64_t band_bytes) {
+    if (predicted_bytes > measured_bytes + band_bytes) return ReserveCheck::over;
+    if (predicted_bytes < measured_bytes - band_bytes) return ReserveCheck::under;
+    return ReserveCheck::within;
+}
+
+CalibrationResult evaluate_calibration_row(const CalibrationRow& row) {
+    CalibrationResult r;
+    r.row_id = row.id;
+    r.model_id = row.model_id;
+    r.report = predict(row.scenario);
+    r.measured_peak_bytes = gib_to_bytes(row.measured_peak_gib);
+    r.circular = row.circular;
+    // Every row booted and served: the prediction is right when it does not say FAIL.
+    r.correct = r.report.ok && r.report.verdict != Verdict::fail;
+    if (r.report.ok) {
+        r.predicted_reserve_bytes = r.report.terms.total_bytes;
+        r.band_bytes = r.report.terms.tight_band_bytes;
+        if (!row.circular) {
+            r.reserve = check_reserve(r.predicted_reserve_bytes, r.measured_peak_bytes, r.band_bytes);
+            r.reserve_weights_only = check_reserve(r.report.terms.weights_bytes, r.measured_peak_bytes, r.band_bytes);
+        }
+    }
+    return r;
+}
+
 CalibrationSummary run_calibration() {
     CalibrationSummary out;
     for (const auto& row : calibration_rows()) {
-        CalibrationResult r;
-        r.row_id = row.id;
-        r.model_id = row.model_id;
-        r.report = predict(row.scenario);
-        r.measured_peak_bytes = gib_to_bytes(row.measured_peak_gib);
-        r.circular = row.circular;
-        // Every row booted and served: the prediction is right when it does not say FAIL.
-        r.correct = r.report.ok && r.report.verdict != Verdict::fail;
+        CalibrationResult r = evaluate_calibration_row(row);
         auto it = std::find_if(out.per_model.begin(), out.per_model.end(),
                                [&](const CalibrationModelScore& m) { return m.model_id == row.model_id; });
         if (it == out.per_model.end()) it = out.per_model.insert(out.per_model.end(), {row.model_id, 0, 0});
@@ -126,6 +145,13 @@ CalibrationSummary run_calibration() {
         it->correct += r.correct ? 1 : 0;
         ++out.total;
         out.correct += r.correct ? 1 : 0;
+        if (r.reserve != ReserveCheck::not_checked) {
+            ++out.reserve_checked;
+            out.reserve_within += r.reserve == ReserveCheck::within;
+            out.reserve_over += r.reserve == ReserveCheck::over;
+            out.reserve_under += r.reserve == ReserveCheck::under;
+            out.weights_only_within += r.reserve_weights_only == ReserveCheck::within;
+        }
         out.results.push_back(std::move(r));
     }
     return out;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "engine_common.h"
+#include "kvcalc/checked_math.h"
 #include "kvcalc/engine_rules.h"
 #include "kvcalc/model_traits.h"
 
@@ -61,7 +62,7 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
     // say. Falcon-H1 keeps them beside the attention of every layer (spec.parallel_caches).
     auto add_recurrent = [&](const RecurrentState& r) {
         ++p.recurrent_layers;
-        p.recurrent_bytes += (r.state_elements + r.conv_elements) * 4 * s.n_seq_max;
+        p.recurrent_bytes = sat_add(p.recurrent_bytes, sat_mul(sat_mul(r.state_elements + r.conv_elements, 4), s.n_seq_max));
     };
     for (const auto& c : m.parallel_caches)
         if (const auto* r = std::get_if<RecurrentState>(&c)) add_recurrent(*r);
@@ -97,19 +98,20 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
                                       pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
             ++p.swa_layers;
             p.swa_cells = cells;
-            p.swa_bytes += (k + v) * cells * streams;
-            p.k_bytes += k * cells * streams;
-            p.v_bytes += v * cells * streams;
+            // Saturating (checked_math.h): predict() rejects a total at or above kMaxBytes by name.
+            p.swa_bytes = sat_add(p.swa_bytes, sat_mul(sat_mul(k + v, cells), streams));
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells), streams));
         } else {
             ++p.full_layers;
             p.full_cells = cells_per_stream;
-            p.full_bytes += (k + v) * cells_per_stream * streams;
-            p.kv_bytes_per_token += k + v;
-            p.k_bytes += k * cells_per_stream * streams;
-            p.v_bytes += v * cells_per_stream * streams;
+            p.full_bytes = sat_add(p.full_bytes, sat_mul(sat_mul(k + v, cells_per_stream), streams));
+            p.kv_bytes_per_token = sat_add(p.kv_bytes_per_token, k + v);
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells_per_stream), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells_per_stream), streams));
         }
     }
-    p.total_bytes = p.full_bytes + p.swa_bytes + p.recurrent_bytes;
+    p.total_bytes = sat_add(sat_add(p.full_bytes, p.swa_bytes), p.recurrent_bytes);
     if (!swa && p.full_layers > 0) {
         for (const auto& c : m.layers) {
             if (std::holds_alternative<SlidingWindow>(c)) {

@@ -168,7 +168,8 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
     const bool fp8 = f.num == 1 && f.den == 1 && f.scale_bytes_per_head == 0;
     for (const auto& g : groups) {
         const std::optional<Spec> sp = layer_spec(g.cache, s, f, fp8, p.diagnostics);
-        if (!sp) continue;
+        // A layer that stores 0 bytes keeps nothing; as a type it would be a 0-byte page that unify() divides by.
+        if (!sp || sp->bytes <= 0) continue;
         auto it = std::find_if(p.types.begin(), p.types.end(), [&](const VllmLayerType& t) {
             return t.kind == sp->kind && t.bytes == sp->bytes && t.window == sp->window;
         });

@@ -205,7 +205,12 @@ void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
     h.mamba_d_inner = as_int(keys.integer({"mamba_d_ssm", "mamba_intermediate_size"}, "mamba_d_inner", 1, kMaxDim));
     if (h.mamba_d_inner == 0) {
         if (h.mamba_num_heads > 0 && h.mamba_head_dim > 0) {
-            h.mamba_d_inner = h.mamba_num_heads * h.mamba_head_dim;
+            const std::int64_t inner = std::int64_t{h.mamba_num_heads} * h.mamba_head_dim;  // both ≤ limits: no int overflow
+            if (inner > kMaxDim)
+                keys.error("out_of_range", keys.prefix() + "mamba_head_dim",
+                           "mamba_num_heads × mamba_head_dim = " + std::to_string(inner) +
+                               " (the Mamba inner width) is outside the valid range 1..1000000");
+            h.mamba_d_inner = static_cast<int>(std::min<std::int64_t>(inner, kMaxDim));
         } else if (auto expand = keys.number({"mamba_expand", "expand"}, "mamba_expand", 0.0, 1000.0)) {
             h.mamba_d_inner = static_cast<int>(*expand * s.hidden_size);
         }
@@ -386,7 +391,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
     }
     // Gemma 3n / Gemma 4 small: the last num_kv_shared_layers reuse an earlier layer's K/V and keep nothing.
     s.num_kv_shared_layers =
-        as_int(keys.integer({"num_kv_shared_layers"}, "num_kv_shared_layers", 0, s.num_hidden_layers));
+        as_int(keys.integer({"num_kv_shared_layers"}, "num_kv_shared_layers", 0, s.num_hidden_layers - 1));
     for (int i = 0; i < s.num_kv_shared_layers; ++i) s.layers[s.layers.size() - 1 - i] = NoCache{};
 }
 

@@ -56,10 +56,12 @@ bool from_layer_types(KeyReader& keys, int n, LayerPattern& p) {
         const auto& e = (*v)[static_cast<std::size_t>(i)];
         const std::string where = path + "[" + std::to_string(i) + "]";
         if (!e.is_string() || !parse_layer_type(e.get<std::string>(), p.kinds[i])) {
-            keys.warning("unknown_layer_type", where,
-                         where + " = " + shown_value(e) +
-                             " is not a known layer type (full_attention, sliding_attention, chunked_attention, "
-                             "linear_attention, mamba, conv); assumed it keeps no cache");
+            // An error, not a guess: assuming "no cache" priced such models at 0 KV with a PASS.
+            keys.error("unknown_layer_type", where,
+                       where + " = " + shown_value(e) +
+                           " is not a known layer type; valid: full_attention, sliding_attention, chunked_attention, "
+                           "linear_attention, mamba, conv (and the aliases attention, global, sliding, local, mamba2, "
+                           "short_conv)");
             p.kinds[i] = MixerKind::none;
         }
     }

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc {
@@ -128,7 +129,7 @@ Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<Laye
 LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp) {
     LayerFootprint f;
     auto attention_x400 = [&](int heads, int head_dim_k, int head_dim_v, int tensors) {
-        const std::int64_t dims = head_dim_k + (tensors == 2 ? head_dim_v : 0);
+        const std::int64_t dims = std::int64_t{head_dim_k} + (tensors == 2 ? head_dim_v : 0);
         return std::int64_t{kv_heads_per_rank(heads, tp)} * dims * format.bpe_x400;
     };
     std::visit(overloaded{
@@ -149,7 +150,7 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                        f.window_tokens = x.attention_chunk_size;
                    },
                    [&](const MlaLatent& x) {
-                       f.growing_x400_per_token = std::int64_t{x.kv_lora_rank + x.qk_rope_head_dim} * format.bpe_x400;
+                       f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
                        if (x.index_head_dim > 0) {
                            // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent
                            // in fp8 with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer
@@ -157,7 +158,7 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                            constexpr std::int64_t q = 128;
                            if (format.bpe_x400 == kBpeDenominator)
                                f.growing_x400_per_token =
-                                   (x.kv_lora_rank + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
+                                   (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
                            f.growing_x400_per_token +=
                                (x.index_head_dim + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
                        }
@@ -182,11 +183,13 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
         const LayerCache& c = g.cache;
         const std::int64_t n = g.count;
         const LayerFootprint f = layer_footprint(c, format, tp);
-        m.growing_x400_per_token += f.growing_x400_per_token * n;
-        m.sliding_x400_per_token_window += f.window_x400_per_token * n;
-        m.sliding_fixed_x400 += f.window_x400_per_token * f.window_tokens * n;
+        // Saturating: check_model_limits keeps these far below 2^63, the window product included.
+        m.growing_x400_per_token = sat_add(m.growing_x400_per_token, sat_mul(f.growing_x400_per_token, n));
+        m.sliding_x400_per_token_window = sat_add(m.sliding_x400_per_token_window, sat_mul(f.window_x400_per_token, n));
+        m.sliding_fixed_x400 =
+            sat_add(m.sliding_fixed_x400, sat_mul(sat_mul(f.window_x400_per_token, f.window_tokens), n));
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
-        m.state_bytes_per_sequence += f.state_bytes_per_sequence * n;
+        m.state_bytes_per_sequence = sat_add(m.state_bytes_per_sequence, sat_mul(f.state_bytes_per_sequence, n));
         if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
         if (std::holds_alternative<SlidingWindow>(c) || std::holds_alternative<ChunkedLocalAttention>(c))
             m.num_sliding_layers += g.count;
@@ -205,9 +208,9 @@ std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format,
         if (!std::holds_alternative<SlidingWindow>(g.cache) && !std::holds_alternative<ChunkedLocalAttention>(g.cache))
             continue;
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
-        x400 += f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count;
+        x400 = sat_add(x400, sat_mul(sat_mul(f.window_x400_per_token, std::min(f.window_tokens, max_model_len)), g.count));
     }
-    return ceil_div(x400, kBpeDenominator);
+    return sat_ceil_div(x400, kBpeDenominator);
 }
 
 std::int64_t seed_deltanet_state_bytes(const ModelSpec& m, std::int64_t max_num_seqs) {

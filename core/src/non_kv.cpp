@@ -70,9 +70,13 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             const ActivationFit& fit = *d.non_kv.activation;
             t.activation_bytes = activation_peak_bytes(fit, *d.model, d.footprint.num_recurrent_layers, *d.format,
                                                        load.max_model_len, tp, s.max_num_batched_tokens);
-            if (fit.gdn_prefill_scratch && s.max_num_batched_tokens)
-                t.gdn_scratch_delta_bytes = gdn_prefill_scratch_bytes(*d.model, tp, *s.max_num_batched_tokens) -
-                                            gdn_prefill_scratch_bytes(*d.model, tp, kGdnCalibrationBatchedTokens);
+            if (fit.gdn_prefill_scratch && s.max_num_batched_tokens) {
+                // Report the delta actually applied: activation_peak_bytes clamps the peak at 0, so a negative
+                // delta larger than the rest of the peak only removes what was there.
+                t.gdn_scratch_delta_bytes =
+                    t.activation_bytes - activation_peak_bytes(fit, *d.model, d.footprint.num_recurrent_layers,
+                                                               *d.format, load.max_model_len, tp, std::nullopt);
+            }
             // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
             t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
             break;

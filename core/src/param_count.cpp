@@ -3,11 +3,15 @@
 
 #include <variant>
 
+#include "kvcalc/checked_math.h"
+
 namespace kvcalc {
 
 namespace {
 
-using i64 = std::int64_t;
+// Saturating: dims inside the reader's limits (10^6 wide, 10^4 layers, 10^6 experts) overflow int64 in plain
+// arithmetic; a saturated count prices weights far above any GPU, which the weights check then rejects.
+using i64 = SatInt;
 
 struct Counter {
     const ModelSpec& s;
@@ -142,7 +146,9 @@ struct Counter {
 }  // namespace
 
 std::int64_t ParamBreakdown::total() const {
-    return embedding + lm_head + attention + recurrent + dense_mlp + routed_experts + shared_experts + router + norms;
+    SatInt t = embedding;
+    for (std::int64_t x : {lm_head, attention, recurrent, dense_mlp, routed_experts, shared_experts, router, norms}) t += x;
+    return t.v;
 }
 
 std::int64_t ParamBreakdown::active(const ModelSpec& spec) const {
@@ -165,7 +171,8 @@ ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arc
         c.p.norms += (gemma ? 4 : 2) * hidden;
     }
     // Gemma 3n/4 KV-shared layers still own their projections: count them as the attention they reuse.
-    if (spec.num_kv_shared_layers > 0 && !spec.layers.empty()) {
+    // The reader keeps num_kv_shared_layers < num_hidden_layers; an inline model is not re-checked here.
+    if (spec.num_kv_shared_layers > 0 && static_cast<std::size_t>(spec.num_kv_shared_layers) < spec.layers.size()) {
         for (int k = 0; k < spec.num_kv_shared_layers; ++k) {
             const std::size_t src = spec.layers.size() - 1 - static_cast<std::size_t>(spec.num_kv_shared_layers);
             c.mixer(spec.layers[src]);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "kvcalc/checked_math.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/units.h"
 #include "predict_internal.h"
@@ -135,20 +137,40 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_requested_bytes;
     b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
-    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*).
-    const std::int64_t compressed_per_seq = ceil_div(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio) *
-                                                         s.compressed_head_dim * r.format->bpe_x400,
-                                                     kBpeDenominator);
-    b.compressed_kv_bytes = ceil_div(compressed_per_seq * load.max_num_seqs, tp);
-    const std::int64_t indexer_per_seq = ceil_div(std::int64_t{s.indexer_ratio_layers} *
-                                                      (load.max_model_len / s.indexer_compress_ratio) * s.indexer_head_dim *
-                                                      indexer_bpe_x400(s.indexer_format),
-                                                  kBpeDenominator);
-    b.indexer_bytes = ceil_div(indexer_per_seq * load.max_num_seqs, tp);
+    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
+    // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
+    const std::int64_t head_dim = model_head_dim(*r.model);
+    const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
+    const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
+    const std::int64_t compressed_per_seq = sat_ceil_div(
+        sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio), compressed_dim),
+                r.format->bpe_x400),
+        kBpeDenominator);
+    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, load.max_num_seqs), tp);
+    const std::int64_t indexer_per_seq = sat_ceil_div(
+        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
+                indexer_bpe_x400(s.indexer_format)),
+        kBpeDenominator);
+    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, load.max_num_seqs), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
-    b.subtotal_bytes = b.growing_kv_bytes + b.sliding_kv_bytes + b.recurrent_state_bytes + b.compressed_kv_bytes +
-                       b.indexer_bytes + b.draft_kv_bytes;
+    b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
+                               sat_add(b.indexer_bytes, b.draft_kv_bytes));
     return b;
+}
+
+// Error naming the input behind a byte count at or above kMaxBytes (2^60 B per card), the bound below which no
+// sum of terms, and no engine rule's variant of them, can overflow int64 (input_limits.h). No real request is
+// near it: a GPU has < 2^38 B.
+bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
+    if (t.demand_bytes < kMaxBytes) return false;
+    const std::string term = largest_term(t);
+    const char* field = term == "recurrent_state" ? "max_num_seqs" : term == "activation" ? "max_num_batched_tokens"
+                                                                                             : "max_model_len";
+    d.push_back({Severity::error, "too_large", field,
+                 "max_model_len " + std::to_string(load.max_model_len) + " × max_num_seqs " +
+                     std::to_string(load.max_num_seqs) + " needs at least 2^60 bytes (1.15 EB) per card for this model (" +
+                     term + "), the most kvcalc computes without overflow: lower max_model_len or max_num_seqs"});
+    return true;
 }
 
 }  // namespace
@@ -158,8 +180,9 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.diagnostics = check_load(d, load);
     if (has_error(rep.diagnostics)) return rep;
     const int tp = d.settings.tensor_parallel_size;
-    rep.ok = true;
     rep.terms = evaluate(d, load);
+    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
+    rep.ok = true;
     rep.verdict = classify(rep.terms);
     rep.engine = engine_info(d.engine).name;
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
@@ -191,6 +214,16 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     }
     rep.model_facts = detail::shared_model_facts(*d.model);
     rep.startup = startup_lines(d, load, rep.terms);
+    // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
+    if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
+        rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
+                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(load.max_model_len) +
+                                       " × max_num_seqs " + std::to_string(load.max_num_seqs) +
+                                       " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
+                                       "overflow: lower max_model_len or max_num_seqs"});
+        rep.ok = false;
+        return rep;
+    }
     if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail) {
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
         const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);

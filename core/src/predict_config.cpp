@@ -1,6 +1,7 @@
 // Scenario::config_json → ModelSpec with weights priced by estimate_weights (issue 5 wiring).
 #include <cmath>
 
+#include "kvcalc/catalog.h"
 #include "kvcalc/catalog_popular.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/param_count.h"
@@ -23,6 +24,11 @@ const PopularModelSource* popular_source(const std::string& id) {
 
 std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostics& d) {
     const PopularModelSource* popular = s.config_json.empty() ? popular_source(s.model_id) : nullptr;
+    if (s.config_json.empty() && !popular && !find_model(s.model_id)) {
+        d.push_back({Severity::error, "model_unknown", "model_id",
+                     "unknown model \"" + s.model_id + "\". Known models: " + model_id_list()});
+        return nullptr;
+    }
     if (s.config_json.empty() && !popular) {
         d.push_back({Severity::error, "weights_dtype_unsupported", "weights_dtype",
                      "weights_dtype \"" + s.weights_dtype + "\" re-prices config.json and popular models only; \"" +
@@ -52,7 +58,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     m->family = "generic";
     m->calibrated = false;
-    if (s.weights_gb) return m;  // resolve() checks and applies the override
+    // The dtype is checked even when weights_gb overrides the estimate (resolve() applies the override).
     const std::string dtype = s.weights_dtype.empty() ? "auto" : s.weights_dtype;
     const WeightsEstimate w = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, dtype);
     for (auto x : w.diagnostics) {
@@ -61,6 +67,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         d.push_back(std::move(x));
     }
     if (failed) return nullptr;
+    if (s.weights_gb) return m;
     if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
         d.push_back({Severity::error, "weights_unknown", "weights_gb",
                      "the weights of this config.json cannot be estimated (vocab_size or the MLP widths "

@@ -7,6 +7,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/engine_rules.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -89,12 +90,24 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
     std::shared_ptr<const ModelSpec> model;
     // Model: config_json text, else inline spec, else catalog id (a popular id with weights_dtype is re-read).
     const bool reprice = s.config_json.empty() && !s.model && !s.weights_dtype.empty();
-    if (!s.config_json.empty() || reprice) {
+    if (s.config_json.size() > kMaxConfigJsonBytes) {
+        error(d, "too_large", "config_json",
+              "config_json is " + std::to_string(s.config_json.size()) + " bytes; at most " +
+                  std::to_string(kMaxConfigJsonBytes) + " (4 MiB) are read — a config.json is a few KB");
+    } else if (!s.config_json.empty() || reprice) {
         model = detail::model_from_config(s, d);
+        // User-supplied numbers: every product of them must stay in int64 (input_limits.h).
+        if (model && !check_model_limits(*model, "config_json", d)) model = nullptr;
     } else if (s.model) {
         model = std::make_shared<const ModelSpec>(*s.model);
         if (model->layers.empty())
             error(d, "model_no_layers", "model.layers", "the inline model " + model->id + " has no layers");
+        else if (!check_model_limits(*model, "model", d))
+            model = nullptr;
+        if (!s.weights_dtype.empty() && s.weights_dtype != "auto")
+            d.push_back({Severity::warning, "weights_dtype_ignored", "weights_dtype",
+                         "weights_dtype \"" + s.weights_dtype + "\" is ignored for an inline model: its weights "
+                         "come from model.weights (or give weights_gb)"});
     } else {
         model = shared_catalog_model(s.model_id);
         if (!model)
@@ -191,11 +204,12 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     std::int64_t weights_total = 0;
     std::string weights_name;
     if (r.model) {
-        if (s.weights_gb) {
+        // weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
+        if (s.weights_gb && s.weights_variant.empty()) {
             check_gb(d, "weights_gb", *s.weights_gb, false);
             weights_total = gb_to_bytes(*s.weights_gb);
             weights_name = "override";
-        } else if (r.model->weights.empty()) {
+        } else if (r.model->weights.empty() && !s.weights_gb) {
             error(d, "weights_missing", "weights_gb", r.model->id + " has no catalogued weights: give weights_gb");
         } else if (s.weights_variant.empty()) {
             weights_total = gb_to_bytes(r.model->weights.front().size_gb);
@@ -217,6 +231,11 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
             } else {
                 weights_total = gb_to_bytes(hit->size_gb);
                 weights_name = hit->id;
+            }
+            if (s.weights_gb) {
+                check_gb(d, "weights_gb", *s.weights_gb, false);
+                weights_total = gb_to_bytes(*s.weights_gb);
+                weights_name = "override";
             }
         }
     }
@@ -261,6 +280,15 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
         error(d, "indexer_format_unknown", "indexer_format",
               "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
     check_gb(d, "draft_kv_gb", s.draft_kv_gb, true);
+    if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
+        const std::int64_t head_dim = model_head_dim(*r.model);
+        check_breakdown_limits(s.compressed_layers, s.compression_ratio,
+                               s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim, r.format->bpe_x400,
+                               "compressed_layers", d);
+        check_breakdown_limits(s.indexer_ratio_layers, s.indexer_compress_ratio,
+                               s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(s.indexer_format),
+                               "indexer_ratio_layers", d);
+    }
 
     const bool failed = has_error(d);
     for (auto& x : d) diags.push_back(std::move(x));

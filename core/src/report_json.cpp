@@ -125,6 +125,16 @@ void to_json(json& j, const SolveResult& r) {
              {"bound", r.bound}, {"diagnostics", r.diagnostics}};
 }
 
+const char* reserve_check_name(ReserveCheck c) {
+    switch (c) {
+        case ReserveCheck::within: return "within";
+        case ReserveCheck::over: return "over";
+        case ReserveCheck::under: return "under";
+        case ReserveCheck::not_checked: break;
+    }
+    return "not_checked";
+}
+
 void to_json(json& j, const ShopRow& r) {
     j = json{{"gpu_index", r.gpu_index},         {"gpu", r.gpu_id},
              {"cards", r.cards},                 {"valid", r.valid},
@@ -149,12 +159,18 @@ void to_json(json& j, const CalibrationSummary& c) {
                         {"verdict", r.report.ok ? verdict_name(r.report.verdict) : "ERROR"},
                         {"demand_bytes", t.demand_bytes}, {"total_bytes", t.total_bytes},
                         {"budget_bytes", t.budget_bytes}, {"measured_peak_bytes", r.measured_peak_bytes},
-                        {"correct", r.correct}, {"circular", r.circular}, {"diagnostics", r.report.diagnostics}});
+                        {"correct", r.correct}, {"circular", r.circular},
+                        {"predicted_reserve_bytes", r.predicted_reserve_bytes}, {"band_bytes", r.band_bytes},
+                        {"reserve_check", reserve_check_name(r.reserve)},
+                        {"reserve_check_weights_only", reserve_check_name(r.reserve_weights_only)},
+                        {"diagnostics", r.report.diagnostics}});
     }
     json per_model = json::array();
     for (const auto& m : c.per_model)
         per_model.push_back({{"model_id", m.model_id}, {"correct", m.correct}, {"total", m.total}});
-    j = json{{"schema", kSchemaVersion}, {"rows", rows}, {"per_model", per_model}, {"correct", c.correct}, {"total", c.total}};
+    j = json{{"schema", kSchemaVersion}, {"rows", rows}, {"per_model", per_model}, {"correct", c.correct}, {"total", c.total},
+             {"reserve", {{"checked", c.reserve_checked}, {"within", c.reserve_within}, {"over", c.reserve_over},
+                          {"under", c.reserve_under}, {"weights_only_within", c.weights_only_within}}}};
 }
 
 }  // namespace kvcalc

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/json_io.h"
 
 namespace kvcalc {
@@ -89,14 +90,26 @@ void get_opt(const json& v, std::optional<T>& out, Diagnostics& d, const std::st
 // Keys of an evaluate_json request that are not Scenario fields.
 bool is_request_key(const std::string& k) { return k == "action" || k == "solve" || k == "criterion"; }
 
-void read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, const std::string& path) {
-    if (!j.is_object()) return type_error(d, path, "an object", j);
+// Reads one run of layers; false when the model's layer cap was hit (the caller stops reading runs).
+bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, const std::string& path) {
+    if (!j.is_object()) {
+        type_error(d, path, "an object", j);
+        return true;
+    }
     std::string kind;
-    if (!j.contains("kind") || !get_str(j["kind"], kind, d, path + ".kind")) return;
+    if (!j.contains("kind") || !get_str(j["kind"], kind, d, path + ".kind")) return true;
     int count = 1;
-    if (j.contains("count") && (!get_int(j["count"], count, d, path + ".count") || count < 1 || count > 4096)) {
-        d.push_back({Severity::error, "out_of_range", path + ".count", "count must be 1..4096"});
-        return;
+    if (j.contains("count") && (!get_int(j["count"], count, d, path + ".count") || count < 1 || count > kMaxModelLayers)) {
+        d.push_back({Severity::error, "out_of_range", path + ".count",
+                     "count = " + shown_value(j["count"]) + " must be 1..10000 (layers in this run)"});
+        return true;
+    }
+    // Layers are stored one per entry: cap the total, not just each run (2,000 runs × 4,096 was 8.2 M layers).
+    if (static_cast<std::int64_t>(layers.size()) + count > kMaxModelLayers) {
+        d.push_back({Severity::error, "out_of_range", path + ".count",
+                     path + " brings the model to " + std::to_string(layers.size() + static_cast<std::size_t>(count)) +
+                         " layers; a model has at most 10000"});
+        return false;
     }
     auto geti = [&](const char* k, int def) {
         int v = def;
@@ -141,9 +154,10 @@ void read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
         d.push_back({Severity::error, "bad_layer", path + ".kind",
                      "unknown layer kind \"" + kind +
                          "\". Valid: full_attention, sliding_window, chunked_local_attention, mla_latent, recurrent_state, none"});
-        return;
+        return true;
     }
-    for (int i = 0; i < count; ++i) layers.push_back(c);
+    layers.insert(layers.end(), static_cast<std::size_t>(count), c);
+    return true;
 }
 
 }  // namespace
@@ -170,7 +184,8 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"layers", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
              m.layers.clear();
-             for (std::size_t i = 0; i < v.size(); ++i) read_layer(v[i], m.layers, d, f + "[" + std::to_string(i) + "]");
+             for (std::size_t i = 0; i < v.size(); ++i)
+                 if (!read_layer(v[i], m.layers, d, f + "[" + std::to_string(i) + "]")) break;
          }},
         {"parallel_caches", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);

@@ -72,7 +72,9 @@ SolveResult nothing_fits(const char* what, const BudgetTerms& t) {
 SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriterion criterion) {
     SolveResult out;
     const std::int64_t seqs = load.max_num_seqs, vram = load.vram_bytes;
-    const std::int64_t hi = d.model->max_position_embeddings > 0 ? d.model->max_position_embeddings : kLenLimit;
+    // predict() accepts max_model_len up to 2^27 whatever max_position_embeddings says (the reader allows 1e9).
+    const std::int64_t hi = d.model->max_position_embeddings > 0 ? std::min(d.model->max_position_embeddings, kLenLimit)
+                                                                  : kLenLimit;
     auto terms = [&](std::int64_t len) { return evaluate(d, {len, seqs, vram}); };
     auto pred = [&](std::int64_t len) { return fits(terms(len), criterion); };
     if (!pred(1)) return nothing_fits("max_model_len", terms(1));
@@ -89,7 +91,9 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     out.value_rounded = out.value / 1024 * 1024;
     out.ok = true;
     out.limiting_term = largest_term(terms(out.value));
-    out.bound = out.value == hi ? "max_position_embeddings" : "budget";
+    out.bound = out.value < hi                               ? "budget"
+                : hi == d.model->max_position_embeddings ? "max_position_embeddings"
+                                                         : "max_model_len_limit";
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "kvcalc/url_codec.h"
 #include "kvcalc/vllm_accounting.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cctype>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/kv_format.h"
 
 namespace kvcalc {
@@ -129,7 +131,7 @@ Row value_row(const char* key, const char* field, M Scenario::*m, double lo, boo
             }};
 }
 
-constexpr double kHuge = 1e15;  ///< "no upper bound" for sizes given in GB
+constexpr double kHuge = 1e6;  ///< largest size in GB the core accepts (resolve(): "at most 1e6")
 
 /// String field; `check` returns the list of valid values when the text is not one of them.
 Row string_row(const char* key, const char* field, std::string Scenario::*m, const char* values,
@@ -202,10 +204,10 @@ const std::vector<Row>& rows() {
         string_row("m", "model_id", &Scenario::model_id, "a catalog model id", check_model),
         string_row("c", "compose", &Scenario::compose, "a preset id", check_compose),
         string_row("wv", "weights_variant", &Scenario::weights_variant, "a weights variant id of the model"),
-        value_row("wgb", "weights_gb", &Scenario::weights_gb, 0, true, kHuge, "a number > 0 (decimal GB)"),
+        value_row("wgb", "weights_gb", &Scenario::weights_gb, 0, true, kHuge, "a number > 0, at most 1e6 (decimal GB)"),
         string_row("g", "gpu", &Scenario::gpu, "a catalog GPU id", check_gpu),
-        value_row("vram", "vram_gb", &Scenario::vram_gb, 0, true, kHuge, "a number > 0 (decimal GB per card)"),
-        value_row("vgib", "vram_gib", &Scenario::vram_gib, 0, true, kHuge, "a number > 0 (GiB per card)"),
+        value_row("vram", "vram_gb", &Scenario::vram_gb, 0, true, kHuge, "a number > 0, at most 1e6 (decimal GB per card)"),
+        value_row("vgib", "vram_gib", &Scenario::vram_gib, 0, true, kHuge, "a number > 0, at most 1e6 (GiB per card)"),
         value_row("n", "gpus", &Scenario::gpus, 0, false, 8, "an integer 0..8 (0 = same as tp)"),
         value_row("tp", "tensor_parallel_size", &Scenario::tensor_parallel_size, 1, false, 8, "an integer 1..8"),
         string_row("kv", "kv_cache_dtype", &Scenario::kv_cache_dtype, "a KV format", check_kv),
@@ -218,16 +220,16 @@ const std::vector<Row>& rows() {
                     "an integer 1..134217728 (tokens)"),
         value_row("mtp", "mtp", &Scenario::mtp, 0, false, 1, "0 or 1"),
         string_row("dr", "drafter", &Scenario::drafter, "a drafter id of the model"),
-        value_row("dgb", "drafter_gb", &Scenario::drafter_gb, 0, true, kHuge, "a number > 0 (decimal GB)"),
+        value_row("dgb", "drafter_gb", &Scenario::drafter_gb, 0, false, kHuge, "a number >= 0, at most 1e6 (decimal GB)"),
         value_row("nst", "num_speculative_tokens", &Scenario::num_speculative_tokens, 0, false, 64, "an integer 0..64"),
         value_row("dkv", "include_draft_kv", &Scenario::include_draft_kv, 0, false, 1, "0 or 1"),
-        value_row("dkvgb", "draft_kv_gb", &Scenario::draft_kv_gb, 0, false, 1e6, "a number >= 0 (decimal GB per card)"),
-        value_row("cl", "compressed_layers", &Scenario::compressed_layers, 0, false, 100000, "an integer >= 0"),
-        value_row("cr", "compression_ratio", &Scenario::compression_ratio, 1, false, 1000000, "an integer >= 1"),
-        value_row("chd", "compressed_head_dim", &Scenario::compressed_head_dim, 0, false, 1000000, "an integer >= 0"),
-        value_row("irl", "indexer_ratio_layers", &Scenario::indexer_ratio_layers, 0, false, 100000, "an integer >= 0"),
-        value_row("icr", "indexer_compress_ratio", &Scenario::indexer_compress_ratio, 1, false, 1000000, "an integer >= 1"),
-        value_row("ihd", "indexer_head_dim", &Scenario::indexer_head_dim, 0, false, 1000000, "an integer >= 0"),
+        value_row("dkvgb", "draft_kv_gb", &Scenario::draft_kv_gb, 0, false, 1e6, "a number >= 0, at most 1e6 (decimal GB per card)"),
+        value_row("cl", "compressed_layers", &Scenario::compressed_layers, 0, false, 4096, "an integer 0..4096"),
+        value_row("cr", "compression_ratio", &Scenario::compression_ratio, 1, false, 1048576, "an integer 1..1048576"),
+        value_row("chd", "compressed_head_dim", &Scenario::compressed_head_dim, 0, false, 65536, "an integer 0..65536 (0 = model head dim)"),
+        value_row("irl", "indexer_ratio_layers", &Scenario::indexer_ratio_layers, 0, false, 4096, "an integer 0..4096"),
+        value_row("icr", "indexer_compress_ratio", &Scenario::indexer_compress_ratio, 1, false, 1048576, "an integer 1..1048576"),
+        value_row("ihd", "indexer_head_dim", &Scenario::indexer_head_dim, 0, false, 65536, "an integer 0..65536 (0 = model head dim)"),
         string_row("ixf", "indexer_format", &Scenario::indexer_format, "an indexer format", check_indexer),
         string_row("e", "engine", &Scenario::engine, "vllm, llama.cpp or sglang", check_engine),
         string_row("wd", "weights_dtype", &Scenario::weights_dtype, "a weights dtype", check_weights_dtype),
@@ -293,6 +295,8 @@ bool percent_decode(std::string_view text, std::string& out) {
 std::string encode_query(const Scenario& s) {
     std::string out = "v=" + std::to_string(kUrlVersion);
     for (const Row& r : rows()) {
+        // decode_query accepts only preset ids for 'c'; anything else is left out (url_unrepresentable warns).
+        if (r.field == std::string_view("compose") && !s.compose.empty() && check_compose(s.compose)) continue;
         if (auto v = r.encode(s)) out += std::string("&") + r.key + "=" + percent_encode(*v);
     }
     return out;
@@ -303,8 +307,24 @@ Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
     if (const auto q = query.find('?'); q != std::string_view::npos) query.remove_prefix(q + 1);
     if (const auto h = query.find('#'); h != std::string_view::npos) query = query.substr(0, h);
 
-    std::vector<std::string> seen;
+    // Bounded work for any link: a repeated key warns once (not once per earlier copy), and at most
+    // kMaxQueryBytes / kMaxQueryParameters are read.
+    if (query.size() > kMaxQueryBytes) {
+        warn(diagnostics, "url_too_long", "url",
+             "the link's query is " + std::to_string(query.size()) + " characters; only the first " +
+                 std::to_string(kMaxQueryBytes) + " are read (a kvcalc link is under 1,000)");
+        query = query.substr(0, kMaxQueryBytes);
+    }
+    std::vector<std::string> seen, repeated;
+    std::size_t parameters = 0;
     while (!query.empty()) {
+        if (++parameters > kMaxQueryParameters) {
+            warn(diagnostics, "url_too_many_parameters", "url",
+                 "the link has more than " + std::to_string(kMaxQueryParameters) +
+                     " parameters; the rest are ignored (a kvcalc link has at most " + std::to_string(rows().size() + 1) +
+                     ")");
+            break;
+        }
         const auto amp = query.find('&');
         const std::string_view pair = query.substr(0, amp);
         query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
@@ -344,13 +364,14 @@ Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
                  "URL key '" + key + "' (value '" + value + "') is not known; ignored. Known keys: v, " + keys);
             continue;
         }
-        for (const auto& k : seen) {
-            if (k == key) {
-                warn(diagnostics, "url_repeated_key", std::string("url.") + row->key,
-                     "URL key '" + key + "' appears more than once; the last value is used");
-            }
+        const auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), key) != v.end(); };
+        if (!has(seen)) {
+            seen.push_back(key);
+        } else if (!has(repeated)) {
+            repeated.push_back(key);
+            warn(diagnostics, "url_repeated_key", std::string("url.") + row->key,
+                 "URL key '" + key + "' appears more than once; the last value is used");
         }
-        seen.push_back(key);
         if (const Problem p = row->decode(value, s)) {  // decoders assign only on success
             warn(diagnostics, "url_bad_value", std::string("url.") + row->key,
                  "URL key '" + key + "' (" + row->field + ") = '" + value + "' is not valid; expected " + *p +
@@ -367,6 +388,10 @@ Diagnostics url_unrepresentable(const Scenario& s) {
              "an inline model (from a config.json) cannot travel in a link; the link names model '" + s.model_id +
                  "' instead");
     }
+    if (!s.compose.empty() && check_compose(s.compose))
+        warn(d, "url_compose_dropped", "compose_source",
+             "compose_source '" + s.compose + "' is not a preset id, so the link leaves it out (it is a label only: "
+             "the settings it produced travel as their own keys)");
     return d;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/vllm_accounting.h"
 #include "kvcalc/units.h"
 
@@ -149,7 +150,9 @@ VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFl
     }
     const std::int64_t user_seqs = f.max_num_seqs.value_or(0);
     if (!f.max_num_batched_tokens) {
-        const std::int64_t cap = (user_seqs > 0 ? user_seqs : seqs) * len;  // never above seqs × max_model_len
+        // never above seqs × max_model_len; saturating: resolve() prices the scenario's own load before
+        // check_load() rejects an out-of-range max_model_len / max_num_seqs.
+        const std::int64_t cap = sat_mul(user_seqs > 0 ? user_seqs : seqs, len);
         if (cap < mnbt) {
             mnbt = cap;
             capped_tokens = true;

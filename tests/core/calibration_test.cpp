@@ -32,4 +32,37 @@ TEST_SUITE("calibration") {
         for (const auto& r : c.results) circular += r.circular;
         CHECK(circular == 1);  // the gemma-4-12b row (quirk 25)
     }
+    TEST_CASE("the reserve check fails both ways: over and under the band") {
+        // ±1.5 GB band around a 22 GiB peak (23,622,320,128 B).
+        const std::int64_t peak = 23622320128LL, band = 1'500'000'000;
+        CHECK(check_reserve(peak, peak, band) == ReserveCheck::within);
+        CHECK(check_reserve(peak + band, peak, band) == ReserveCheck::within);
+        CHECK(check_reserve(peak + band + 1, peak, band) == ReserveCheck::over);
+        CHECK(check_reserve(peak - band - 1, peak, band) == ReserveCheck::under);
+    }
+    TEST_CASE("reserve vs measured peak: GiB converted, circular rows skipped, weights alone never within the band") {
+        const CalibrationSummary c = run_calibration();
+        CHECK(c.reserve_checked == 18);  // 19 rows, one circular
+        CHECK(c.reserve_within + c.reserve_over + c.reserve_under == c.reserve_checked);
+        for (const auto& r : c.results) {
+            if (r.circular) {
+                CHECK(r.reserve == ReserveCheck::not_checked);
+                continue;
+            }
+            // Seed fits are calibrated: the band is the seed's ±1.5 GB.
+            CHECK_MESSAGE(r.band_bytes == 1'500'000'000, r.row_id);
+            CHECK(r.predicted_reserve_bytes == r.report.terms.total_bytes);
+            // The check that a model pricing every non-weight term at 0 fails: weights per card (8.75–16.5 GB)
+            // are far under every measured peak (19.8–23.8 GiB).
+            CHECK_MESSAGE(r.reserve_weights_only == ReserveCheck::under, r.row_id);
+        }
+        CHECK(c.weights_only_within == 0);
+    }
+    TEST_CASE("a measured peak the prediction overshoots is 'over'") {
+        CalibrationRow row = calibration_rows().front();  // seed 003 dual on 3090s
+        row.measured_peak_gib = 10.0;  // 10.74 GB: below the 8.75 GB of weights + KV + activation + graphs
+        CHECK(evaluate_calibration_row(row).reserve == ReserveCheck::over);
+        row.measured_peak_gib = 40.0;
+        CHECK(evaluate_calibration_row(row).reserve == ReserveCheck::under);
+    }
 }

@@ -19,6 +19,7 @@
 #include "kvcalc/engine_real_cases.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
+#include "reserve_section.h"
 
 namespace {
 
@@ -97,6 +98,7 @@ void calibration_section(std::ostream& out) {
     out << "| **all** | **" << c.correct << "** | **" << c.total << "** |\n\n"
         << "What vLLM reserves vs the measured peak (non-circular rows):\n\n"
         << "| rows | mean abs error | max abs error |\n|---|---|---|\n" << reserve_err.summary() << "\n\n";
+    kvtools::reserve_section(out, c);  // issue 14: the check that fails both ways (reserve_section.cpp)
 }
 
 // predict() end to end on every vLLM log whose fixture names its GPU and release: only what the user typed goes in

@@ -1,0 +1,14 @@
+// The calibration's reserve check for docs/ACCURACY.md (issue 14): predicted reserve vs measured peak per row.
+#pragma once
+#include <ostream>
+
+#include "kvcalc/calibration.h"
+
+namespace kvtools {
+
+/// Markdown: one row per calibration row with kvcalc's predicted reserve and the measured peak, both in GiB,
+/// the band and the verdict of the check (within / over / under), the same check for weights alone, and the
+/// counts. The check fails both ways, and fails for every row if the non-weight terms are priced at 0.
+void reserve_section(std::ostream& out, const kvcalc::CalibrationSummary& c);
+
+}  // namespace kvtools
