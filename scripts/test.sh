@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing and runs every test: the doctest suite natively (ASan + UBSan, then release),
-# the CLI tests, the embind module under node, and the page in headless Chromium.
+# the CLI tests, the libFuzzer targets (bounded runs), the embind module under node, and the page in headless Chromium.
 # The last line sums what the runners reported: "kvcalc: N passed, N failed".
 set -euo pipefail
 repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,6 +47,11 @@ step "native release build + tests" "fix the compile error above; build/native-r
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release
 run_tests native-release ctest --preset native-release
+
+step "fuzz targets: libFuzzer + ASan/UBSan, each run for a bounded time (tests/fuzz/README.md)" "a crash leaves its input under build/fuzz; replay it with the target binary and make it a regression test"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+run_tests fuzz ctest --preset fuzz
 
 step "WebAssembly build (site)" "fix the error above; if it names SDL2 or Dear ImGui, run scripts/setup.sh; build/wasm-release can be deleted to start clean"
 scripts/build-site.sh
