@@ -191,7 +191,7 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
              if (!v.is_array()) return type_error(d, f, "an array", v);
              m.parallel_caches.clear();
              for (std::size_t i = 0; i < v.size(); ++i)
-                 read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]");
+                 if (!read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]")) break;
          }},
         {"weights", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
