@@ -43,21 +43,33 @@ const char* severity_label(kvcalc::Severity s) {
 
 std::string cache_text(const kvcalc::LayerCache& c) {
     using namespace kvcalc;
-    if (const auto* f = std::get_if<FullAttention>(&c))
-        return fmt("%d KV heads x %d/%d dims, %s", f->num_key_value_heads, f->head_dim_k, f->head_dim_v,
-                   f->k_v_tensors == 1 ? "K=V tied" : "K+V");
-    if (const auto* s = std::get_if<SlidingWindow>(&c))
-        return fmt("%d KV heads x %d/%d dims, %s, window %lld", s->num_key_value_heads, s->head_dim_k, s->head_dim_v,
-                   s->k_v_tensors == 1 ? "K=V tied" : "K+V", static_cast<long long>(s->sliding_window));
-    if (const auto* k = std::get_if<ChunkedLocalAttention>(&c))
-        return fmt("%d KV heads x %d/%d dims, %s, chunk %lld", k->num_key_value_heads, k->head_dim_k, k->head_dim_v,
-                   k->k_v_tensors == 1 ? "K=V tied" : "K+V", static_cast<long long>(k->attention_chunk_size));
-    if (const auto* m = std::get_if<MlaLatent>(&c))
-        return fmt("latent %d + rope %d", m->kv_lora_rank, m->qk_rope_head_dim);
-    if (const auto* r = std::get_if<RecurrentState>(&c))
-        return fmt("state %lld + conv %lld elements / seq, %d heads", static_cast<long long>(r->state_elements),
-                   static_cast<long long>(r->conv_elements), r->num_heads);
-    return "nothing cached";
+    auto tensors = [](int k_v_tensors) { return k_v_tensors == 1 ? "K=V tied" : "K+V"; };
+    return std::visit(
+        overloaded{
+            [](const NoCache&) { return std::string("nothing cached"); },
+            [&](const FullAttention& f) {
+                return fmt("%d KV heads x %d/%d dims, %s", f.num_key_value_heads, f.head_dim_k, f.head_dim_v,
+                           tensors(f.k_v_tensors));
+            },
+            [&](const SlidingWindow& s) {
+                return fmt("%d KV heads x %d/%d dims, %s, window %lld", s.num_key_value_heads, s.head_dim_k,
+                           s.head_dim_v, tensors(s.k_v_tensors), static_cast<long long>(s.sliding_window));
+            },
+            [&](const ChunkedLocalAttention& k) {
+                return fmt("%d KV heads x %d/%d dims, %s, chunk %lld", k.num_key_value_heads, k.head_dim_k,
+                           k.head_dim_v, tensors(k.k_v_tensors), static_cast<long long>(k.attention_chunk_size));
+            },
+            [](const MlaLatent& m) {
+                return m.index_head_dim > 0 ? fmt("latent %d + rope %d + indexer %d", m.kv_lora_rank,
+                                                  m.qk_rope_head_dim, m.index_head_dim)
+                                            : fmt("latent %d + rope %d", m.kv_lora_rank, m.qk_rope_head_dim);
+            },
+            [](const RecurrentState& r) {
+                return fmt("state %lld + conv %lld elements / seq, %d heads", static_cast<long long>(r.state_elements),
+                           static_cast<long long>(r.conv_elements), r.num_heads);
+            },
+        },
+        c);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "kvcalc/buckets.h"
 
 #include <algorithm>
-#include <type_traits>
+#include <variant>
 
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/units.h"
@@ -9,17 +9,16 @@
 namespace kvcalc {
 
 const char* layer_cache_kind(const LayerCache& cache) {
-    return std::visit(
-        [](const auto& x) -> const char* {
-            using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, FullAttention>) return "full_attention";
-            else if constexpr (std::is_same_v<T, SlidingWindow>) return "sliding_window";
-            else if constexpr (std::is_same_v<T, MlaLatent>) return "mla_latent";
-            else if constexpr (std::is_same_v<T, RecurrentState>) return "recurrent_state";
-            else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) return "chunked_local_attention";
-            else return "none";
-        },
-        cache);
+    // One name per alternative, no fall-back: a new layer kind does not compile until it is named here.
+    return std::visit(overloaded{
+                          [](const NoCache&) { return "none"; },
+                          [](const FullAttention&) { return "full_attention"; },
+                          [](const SlidingWindow&) { return "sliding_window"; },
+                          [](const ChunkedLocalAttention&) { return "chunked_local_attention"; },
+                          [](const MlaLatent&) { return "mla_latent"; },
+                          [](const RecurrentState&) { return "recurrent_state"; },
+                      },
+                      cache);
 }
 
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,

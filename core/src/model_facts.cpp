@@ -53,20 +53,37 @@ std::vector<ModelFact> model_facts(const ModelSpec& m) {
     out.push_back({"layers", layer_summary(m), source_of(m, "layers", "typed from config.json (docs/CONFIG_JSON.md)")});
     add("hidden_size", std::to_string(m.hidden_size));
     add("num_attention_heads", std::to_string(m.num_attention_heads));
-    bool kv = false, window = false, mla = false;
+    // The first layer of each kind states that kind's facts (one lambda per kind, no fall-back).
+    bool kv = false, window = false, chunk = false, mla = false;
     for (const auto& c : m.layers) {
-        if (const auto* a = std::get_if<FullAttention>(&c); a && !kv) {
-            add("num_key_value_heads", std::to_string(a->num_key_value_heads));
-            add("head_dim", std::to_string(a->head_dim_k));
-            kv = true;
-        } else if (const auto* w = std::get_if<SlidingWindow>(&c); w && !window) {
-            add("sliding_window", std::to_string(w->sliding_window));
-            window = true;
-        } else if (const auto* l = std::get_if<MlaLatent>(&c); l && !mla) {
-            add("kv_lora_rank", std::to_string(l->kv_lora_rank));
-            add("qk_rope_head_dim", std::to_string(l->qk_rope_head_dim));
-            mla = true;
-        }
+        std::visit(overloaded{
+                       [](const NoCache&) {},
+                       [](const RecurrentState&) {},
+                       [&](const FullAttention& a) {
+                           if (kv) return;
+                           add("num_key_value_heads", std::to_string(a.num_key_value_heads));
+                           add("head_dim", std::to_string(a.head_dim_k));
+                           kv = true;
+                       },
+                       [&](const SlidingWindow& w) {
+                           if (window) return;
+                           add("sliding_window", std::to_string(w.sliding_window));
+                           window = true;
+                       },
+                       [&](const ChunkedLocalAttention& k) {
+                           if (chunk) return;
+                           add("attention_chunk_size", std::to_string(k.attention_chunk_size));
+                           chunk = true;
+                       },
+                       [&](const MlaLatent& l) {
+                           if (mla) return;
+                           add("kv_lora_rank", std::to_string(l.kv_lora_rank));
+                           add("qk_rope_head_dim", std::to_string(l.qk_rope_head_dim));
+                           if (l.index_head_dim > 0) add("index_head_dim", std::to_string(l.index_head_dim));
+                           mla = true;
+                       },
+                   },
+                   c);
     }
     if (m.num_experts > 0) {
         add("num_experts", std::to_string(m.num_experts));

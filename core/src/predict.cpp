@@ -228,6 +228,9 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
         const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);
         rep.startup.estimated_max_model_len = fit.ok ? std::min(fit.value, load.max_model_len - 1) : 0;
+        for (auto& n : rep.startup.notes)  // the engine's note states the same length
+            if (n.find("estimated maximum model length is ") != std::string::npos)
+                n = n.substr(0, n.rfind(' ') + 1) + std::to_string(rep.startup.estimated_max_model_len);
     }
     rep.command = serve_command(d, load);
     rep.settings = d.settings;

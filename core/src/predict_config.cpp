@@ -1,4 +1,4 @@
-// Scenario::config_json → ModelSpec with weights priced by estimate_weights (issue 5 wiring).
+// Scenario::config_json → ModelSpec with weights priced by estimate_weights.
 #include <cmath>
 
 #include "kvcalc/catalog.h"

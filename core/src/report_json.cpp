@@ -16,14 +16,6 @@ const char* severity_name(Severity s) {
     return "error";
 }
 
-json layer_json(const LayerCache& c) {
-    ModelSpec one;
-    one.layers = {c};
-    json m = one;
-    json l = m["layers"][0];
-    l.erase("count");
-    return l;
-}
 }  // namespace
 
 void to_json(json& j, const Diagnostic& d) {
@@ -92,7 +84,7 @@ void to_json(json& j, const Report& r) {
                       {"subtotal_bytes", b.subtotal_bytes}};
     json buckets = json::array();
     for (const auto& x : r.buckets)
-        buckets.push_back({{"kind", x.kind}, {"layer_count", x.layer_count}, {"cache", layer_json(x.cache)},
+        buckets.push_back({{"kind", x.kind}, {"layer_count", x.layer_count}, {"cache", layer_cache_json(x.cache)},
                            {"bytes_per_token_per_card", x.bytes_per_token_per_card},
                            {"fixed_bytes_per_card", x.fixed_bytes_per_card}});
     j["buckets"] = buckets;

@@ -187,12 +187,6 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
              for (std::size_t i = 0; i < v.size(); ++i)
                  if (!read_layer(v[i], m.layers, d, f + "[" + std::to_string(i) + "]")) break;
          }},
-        {"parallel_caches", [&](const json& v, const std::string& f) {
-             if (!v.is_array()) return type_error(d, f, "an array", v);
-             m.parallel_caches.clear();
-             for (std::size_t i = 0; i < v.size(); ++i)
-                 if (!read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]")) break;
-         }},
         {"weights", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
              m.weights.clear();
@@ -202,6 +196,17 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
                  if (!v[i].is_object()) { type_error(d, p, "an object", v[i]); continue; }
                  if (v[i].contains("id")) get_str(v[i]["id"], w.id, d, p + ".id");
                  if (v[i].contains("size_gb")) get_num(v[i]["size_gb"], w.size_gb, d, p + ".size_gb");
+                 if (v[i].contains("hf_repo")) get_str(v[i]["hf_repo"], w.hf_repo, d, p + ".hf_repo");
+                 if (v[i].contains("source")) get_str(v[i]["source"], w.source, d, p + ".source");
+                 if (v[i].contains("aliases")) {
+                     const json& a = v[i]["aliases"];
+                     if (!a.is_array()) type_error(d, p + ".aliases", "an array", a);
+                     else
+                         for (std::size_t k = 0; k < a.size(); ++k) {
+                             std::string x;
+                             if (get_str(a[k], x, d, p + ".aliases[" + std::to_string(k) + "]")) w.aliases.push_back(x);
+                         }
+                 }
                  m.weights.push_back(std::move(w));
              }
          }},
@@ -217,6 +222,7 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
                  if (v[i].contains("weights_gb")) get_num(v[i]["weights_gb"], x.weights_gb, d, p + ".weights_gb");
                  if (v[i].contains("num_speculative_tokens"))
                      get_int(v[i]["num_speculative_tokens"], x.num_speculative_tokens, d, p + ".num_speculative_tokens");
+                 if (v[i].contains("source")) get_str(v[i]["source"], x.source, d, p + ".source");
                  if (v[i].contains("kv_extra_tokens_per_speculative_token"))
                      get_int(v[i]["kv_extra_tokens_per_speculative_token"], x.kv_extra_tokens_per_speculative_token, d,
                              p + ".kv_extra_tokens_per_speculative_token");
@@ -226,11 +232,39 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"measured_kv_growing_bytes_per_token_tp1_bf16", [&](const json& v, const std::string& f) {
              get_opt(v, m.measured_kv_growing_bytes_per_token_tp1_bf16, d, f);
          }},
+        {"parallel_caches", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.parallel_caches.clear();
+             for (std::size_t i = 0; i < v.size(); ++i)
+                 if (!read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]")) break;
+         }},
+        {"model_type", [&](const json& v, const std::string& f) { get_str(v, m.model_type, d, f); }},
+        {"num_kv_shared_layers", [&](const json& v, const std::string& f) { get_int(v, m.num_kv_shared_layers, d, f); }},
+        {"num_parameters", [&](const json& v, const std::string& f) { get_int(v, m.num_parameters, d, f); }},
+        {"vocab_size", [&](const json& v, const std::string& f) { get_int(v, m.vocab_size, d, f); }},
+        {"intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.intermediate_size, d, f); }},
+        {"moe_intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.moe_intermediate_size, d, f); }},
+        {"rotary_dim", [&](const json& v, const std::string& f) { get_int(v, m.rotary_dim, d, f); }},
+        {"multimodal", [&](const json& v, const std::string& f) { get_bool(v, m.multimodal, d, f); }},
+        {"encoder_parameters", [&](const json& v, const std::string& f) { get_int(v, m.encoder_parameters, d, f); }},
+        {"source", [&](const json& v, const std::string& f) { get_str(v, m.source, d, f); }},
+        {"provenance", [&](const json& v, const std::string& f) {
+             if (!v.is_array()) return type_error(d, f, "an array", v);
+             m.provenance.clear();
+             for (std::size_t i = 0; i < v.size(); ++i) {
+                 const std::string p = f + "[" + std::to_string(i) + "]";
+                 if (!v[i].is_object()) { type_error(d, p, "an object", v[i]); continue; }
+                 Provenance x;
+                 if (v[i].contains("fact")) get_str(v[i]["fact"], x.fact, d, p + ".fact");
+                 if (v[i].contains("source")) get_str(v[i]["source"], x.source, d, p + ".source");
+                 m.provenance.push_back(std::move(x));
+             }
+         }},
     };
     for (const auto& [k, v] : j.items()) {
         auto it = fields.find(k);
         if (it == fields.end()) {
-            if (k != "valid_tensor_parallel_sizes" && k != "source" && k != "provenance")
+            if (k != "valid_tensor_parallel_sizes")
                 d.push_back({Severity::warning, "unknown_key", path + "." + k, "unknown key " + path + "." + k + " ignored"});
             continue;
         }
@@ -331,52 +365,62 @@ void from_json(const json& j, Scenario& s) {
 
 namespace {
 
-/// A list of layer caches as runs of identical entries ({"kind": …, "count": n}), the shape read_layer reads.
-json layer_runs(const std::vector<LayerCache>& caches) {
-    json layers = json::array();
-    for (std::size_t i = 0; i < caches.size();) {
-        std::size_t n = 1;
-        while (i + n < caches.size() && caches[i + n] == caches[i]) ++n;
-        json l = std::visit(
-            [](const auto& x) -> json {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, FullAttention>)
-                    return {{"kind", "full_attention"}, {"num_key_value_heads", x.num_key_value_heads},
-                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors}};
-                else if constexpr (std::is_same_v<T, SlidingWindow>)
-                    return {{"kind", "sliding_window"}, {"num_key_value_heads", x.num_key_value_heads},
-                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors},
-                            {"sliding_window", x.sliding_window}};
-                else if constexpr (std::is_same_v<T, ChunkedLocalAttention>)
-                    return {{"kind", "chunked_local_attention"}, {"num_key_value_heads", x.num_key_value_heads},
-                            {"head_dim_k", x.head_dim_k}, {"head_dim_v", x.head_dim_v}, {"k_v_tensors", x.k_v_tensors},
-                            {"attention_chunk_size", x.attention_chunk_size}};
-                else if constexpr (std::is_same_v<T, MlaLatent>)
-                {
-                    json o = {{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank},
-                              {"qk_rope_head_dim", x.qk_rope_head_dim}};
-                    if (x.index_head_dim > 0) o["index_head_dim"] = x.index_head_dim;  // DeepSeek V3.2 indexer
-                    return o;
-                }
-                else if constexpr (std::is_same_v<T, RecurrentState>)
-                    return {{"kind", "recurrent_state"}, {"state_elements", x.state_elements},
+/// One layer cache → JSON with its "kind" tag; one lambda per alternative (no generic branch), so a new layer
+/// kind does not compile until it has a JSON form. read_layer() reads the same keys.
+json layer_json(const LayerCache& c) {
+    auto attention = [](const char* kind, int heads, int hk, int hv, int tensors) {
+        return json{{"kind", kind}, {"num_key_value_heads", heads}, {"head_dim_k", hk}, {"head_dim_v", hv},
+                    {"k_v_tensors", tensors}};
+    };
+    return std::visit(
+        overloaded{
+            [](const NoCache&) { return json{{"kind", "none"}}; },
+            [&](const FullAttention& x) {
+                return attention("full_attention", x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+            },
+            [&](const SlidingWindow& x) {
+                json o = attention("sliding_window", x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                o["sliding_window"] = x.sliding_window;
+                return o;
+            },
+            [&](const ChunkedLocalAttention& x) {
+                json o = attention("chunked_local_attention", x.num_key_value_heads, x.head_dim_k, x.head_dim_v,
+                                   x.k_v_tensors);
+                o["attention_chunk_size"] = x.attention_chunk_size;
+                return o;
+            },
+            [](const MlaLatent& x) {
+                return json{{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank},
+                            {"qk_rope_head_dim", x.qk_rope_head_dim}, {"index_head_dim", x.index_head_dim}};
+            },
+            [](const RecurrentState& x) {
+                return json{{"kind", "recurrent_state"}, {"state_elements", x.state_elements},
                             {"conv_elements", x.conv_elements}, {"num_heads", x.num_heads},
                             {"state_dtype_bytes", x.state_dtype_bytes}, {"conv_dtype_bytes", x.conv_dtype_bytes}};
-                else
-                    return {{"kind", "none"}};
             },
-            caches[i]);
+        },
+        c);
+}
+
+/// Layers as runs: consecutive identical entries become one object with "count".
+json layer_runs(const std::vector<LayerCache>& layers) {
+    json out = json::array();
+    for (std::size_t i = 0; i < layers.size();) {
+        std::size_t n = 1;
+        while (i + n < layers.size() && layers[i + n] == layers[i]) ++n;
+        json l = layer_json(layers[i]);
         l["count"] = n;
-        layers.push_back(std::move(l));
+        out.push_back(std::move(l));
         i += n;
     }
-    return layers;
+    return out;
 }
 
 }  // namespace
 
+json layer_cache_json(const LayerCache& c) { return layer_json(c); }
+
 void to_json(json& j, const ModelSpec& m) {
-    json layers = layer_runs(m.layers);
     json weights = json::array();
     for (const auto& w : m.weights)
         weights.push_back({{"id", w.id}, {"size_gb", w.size_gb}, {"hf_repo", w.hf_repo}, {"aliases", w.aliases}, {"source", w.source}});
@@ -394,14 +438,17 @@ void to_json(json& j, const ModelSpec& m) {
              {"linear_key_head_dim", m.linear_key_head_dim}, {"linear_value_head_dim", m.linear_value_head_dim},
              {"linear_conv_kernel_dim", m.linear_conv_kernel_dim}, {"num_experts", m.num_experts},
              {"num_experts_per_tok", m.num_experts_per_tok}, {"max_position_embeddings", m.max_position_embeddings},
-             {"calibrated", m.calibrated}, {"layers", layers}, {"weights", weights}, {"drafters", drafters},
-             {"source", m.source}, {"provenance", prov}};
+             {"calibrated", m.calibrated}, {"layers", layer_runs(m.layers)}, {"weights", weights},
+             {"drafters", drafters}, {"source", m.source}, {"provenance", prov}, {"model_type", m.model_type},
+             {"parallel_caches", layer_runs(m.parallel_caches)}, {"num_kv_shared_layers", m.num_kv_shared_layers},
+             {"num_parameters", m.num_parameters}, {"vocab_size", m.vocab_size},
+             {"intermediate_size", m.intermediate_size}, {"moe_intermediate_size", m.moe_intermediate_size},
+             {"rotary_dim", m.rotary_dim}, {"multimodal", m.multimodal},
+             {"encoder_parameters", m.encoder_parameters}};
     if (m.measured_kv_growing_bytes_per_token_tp1_bf16)
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
     // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.
     if (!m.model_type.empty()) j["model_type"] = m.model_type;
-    // Falcon-H1's Mamba state beside every attention layer: without it an entry posted back prices no state.
-    if (!m.parallel_caches.empty()) j["parallel_caches"] = layer_runs(m.parallel_caches);
 }
 
 void to_json(json& j, const Scenario& s) {

@@ -28,6 +28,8 @@ void to_json(nlohmann::json& j, const Scenario& s);
 void from_json(const nlohmann::json& j, Scenario& s);
 /// ModelSpec → JSON; consecutive identical layers are written as one run with "count".
 void to_json(nlohmann::json& j, const ModelSpec& m);
+/// One layer cache with its "kind" tag (the keys read_model reads in "layers" and "parallel_caches").
+nlohmann::json layer_cache_json(const LayerCache& cache);
 /// {"severity", "code", "field", "message"}.
 void to_json(nlohmann::json& j, const Diagnostic& d);
 /// Report → JSON ("schema": 1, "ok", "diagnostics", then settings/terms/verdict/… when ok); all memory in bytes.

@@ -141,7 +141,7 @@ struct ModelSpec {
     std::string source;                         ///< where the catalog entry comes from
     std::vector<Provenance> provenance;
 
-    // ---- Added by branch `config` (issue 5: any model from its config.json). All default to "absent". ----
+    // ---- Facts a config.json states (hf_config.h); all default to "absent". ----
     std::string model_type;                   ///< config.json `model_type`, e.g. "llama", "gpt_oss"; empty for seeds
     /// Parallel hybrids (Falcon-H1) keep a second cache beside each attention layer: entry i is layer i's
     /// Mamba state. Empty for every other model. The KV/state budget must sum `layers` and `parallel_caches`.
