@@ -236,7 +236,7 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
              if (!v.is_array()) return type_error(d, f, "an array", v);
              m.parallel_caches.clear();
              for (std::size_t i = 0; i < v.size(); ++i)
-                 read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]");
+                 if (!read_layer(v[i], m.parallel_caches, d, f + "[" + std::to_string(i) + "]")) break;
          }},
         {"model_type", [&](const json& v, const std::string& f) { get_str(v, m.model_type, d, f); }},
         {"num_kv_shared_layers", [&](const json& v, const std::string& f) { get_int(v, m.num_kv_shared_layers, d, f); }},

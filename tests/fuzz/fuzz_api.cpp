@@ -12,6 +12,7 @@
 #include "kvcalc/api.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/json_safety.h"
+#include "kvcalc/predict.h"
 #include "kvcalc/url_codec.h"
 
 namespace {
@@ -57,7 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             kvcalc::Scenario e;
             kvcalc::Diagnostics ed;
             kvcalc::read_scenario(j, e, ed);
-            if (!kvcalc::has_error(ed)) {
+            // The link of a valid scenario it can carry must decode without a warning (an invalid value,
+            // e.g. weights_dtype "int3", is written as given and rejected on decode, like predict rejects it).
+            if (!kvcalc::has_error(ed) && kvcalc::url_unrepresentable(e).empty() && kvcalc::predict(e).ok) {
                 kvcalc::Diagnostics dd;
                 kvcalc::decode_query(kvcalc::encode_query(e), dd);
                 fuzz_require(dd.empty() ? "" : "an encoded link warned on decode: " + dd.front().message, "encodeQuery");

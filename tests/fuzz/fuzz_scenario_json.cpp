@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz_require(kvinv::check_solve(kvcalc::solve_min_vram(s), "min_vram"), "solver");
     fuzz_require(kvinv::check_solve(kvcalc::solve_min_gpus(s), "min_gpus"), "solver");
 
-    if (kvcalc::url_unrepresentable(s).empty()) {
+    if (r.ok && kvcalc::url_unrepresentable(s).empty()) {  // a valid scenario the link can carry
         kvcalc::Diagnostics ud;
         const kvcalc::Scenario back = kvcalc::decode_query(kvcalc::encode_query(s), ud);
         fuzz_require(ud.empty() ? "" : "the scenario's link warned on decode: " + ud.front().message, "link round trip");
