@@ -451,6 +451,8 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             return out;
         }
     }
+    o.max_model_len_defaulted = !given_flag("--max-ctx") && !given_flag("--from-url") && !given_flag("--compose") &&
+                                o.scenario.max_model_len == kvcalc::Scenario{}.max_model_len;
     return out;
 }
 

@@ -254,6 +254,17 @@ int main(int argc, char** argv) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
         if (!error.empty()) return bad_input(error);
     }
+    if (o.max_model_len_defaulted) {
+        kvcalc::Diagnostics ignored;
+        const auto model = kvcalc::scenario_model(o.scenario, ignored);
+        if (model && model->max_position_embeddings > 0 && o.scenario.max_model_len > model->max_position_embeddings) {
+            o.scenario.max_model_len = model->max_position_embeddings;
+            print_diagnostics({{Severity::warning, "max_model_len_default", "max_model_len",
+                                "--max-ctx not given: using the model's max_position_embeddings " +
+                                    std::to_string(model->max_position_embeddings) + " (vLLM's default)"}},
+                              Severity::warning);
+        }
+    }
     switch (o.mode) {
         case kvcli::Mode::list_models:
         case kvcli::Mode::list_gpus:

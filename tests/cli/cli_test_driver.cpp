@@ -376,6 +376,15 @@ TEST_SUITE("fit_shop") {
         CHECK(kvcalc("--fit no-such-model").status == 2);
         CHECK(contains(kvcalc("--fit llama-3.1-8b --card h100-80gb --max-ctx 32768").out, "Largest max_model_len that boots here"));
     }
+    TEST_CASE("without --max-ctx a model shorter than the default length gets its own maximum, as vLLM does") {
+        // Llama 3.1 8B's config.json: max_position_embeddings 131072 (below the 180,000 default).
+        const Run r = kvcalc("--fit llama-3.1-8b --card rtx-4090 --json");
+        CHECK(r.status != 2);
+        CHECK(contains(r.out, "\"max_model_len\": 131072"));
+        CHECK(contains(r.err, "max_position_embeddings 131072"));
+        // An explicit length above the model's limit is still an error naming both numbers.
+        CHECK(kvcalc("--model llama-3.1-8b --max-ctx 180000").status == 2);
+    }
     TEST_CASE("--fit-all --card GPU gives one verdict per preset") {
         const Run r = kvcalc("--fit-all --card rtx-3090 --model qwen3.6-27b --json");
         const json j = one_document(r);

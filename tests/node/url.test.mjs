@@ -43,7 +43,7 @@ test('decodeQuery turns an unknown key and a bad value into warnings, keeping th
   assert.ok(out.diagnostics.every((d) => d.severity === 'warning'), fields.join(' '));
 });
 
-test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.56 sequences)', () => {
+test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.59 sequences)', () => {
   const decoded = JSON.parse(core.decodeQuery(dualTurbo));
   const enc = JSON.parse(core.encodeQuery(JSON.stringify(decoded.scenario)));
   assert.equal(enc.ok, true);
@@ -51,7 +51,9 @@ test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.5
   const report = JSON.parse(core.evaluate(JSON.stringify(decoded.scenario)));
   assert.equal(report.ok, true);
   assert.equal(report.verdict, 'TIGHT');
-  assert.ok(Math.abs(report.effective_max_num_seqs - 2.56) < 0.01, String(report.effective_max_num_seqs));
+  // Seed 003's 2.56 under vLLM's block rules: 194 blocks in the pool, 75 per full-length request = 2.587
+  // (tests/core/predict_test.cpp has the arithmetic).
+  assert.ok(Math.abs(report.effective_max_num_seqs - 194 / 75) < 0.01, String(report.effective_max_num_seqs));
 });
 
 // format_double() in core/src/url_codec.cpp tries %.1g first, and "2e+01" reads back as 20, so whole numbers of
