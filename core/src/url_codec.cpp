@@ -1,5 +1,6 @@
 // URL-state codec: one table row per Scenario field, so adding a field is one line (docs/URL.md).
 #include "kvcalc/url_codec.h"
+#include "kvcalc/deployment.h"
 #include "kvcalc/vllm_accounting.h"
 
 #include <algorithm>
@@ -182,8 +183,10 @@ Problem check_indexer(std::string_view t) {
     return std::string("one of fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
 }
 
+/// The engines table decides (ids and aliases, any case), exactly as resolve() does, so every engine a scenario
+/// accepts survives a link.
 Problem check_engine(std::string_view t) {
-    if (t == "vllm" || t == "llama.cpp" || t == "sglang") return std::nullopt;
+    if (find_engine(t)) return std::nullopt;
     return std::string("one of vllm, llama.cpp, sglang");
 }
 

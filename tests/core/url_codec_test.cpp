@@ -225,6 +225,17 @@ TEST_SUITE("url_codec engine") {
 }
 
 TEST_SUITE("url_codec ranges") {
+    TEST_CASE("an engine spelled as resolve() accepts it (any case, an alias) survives a link") {
+        // Found by fuzz_scenario_json: "Vllm" priced fine but the link dropped it with a warning.
+        for (const char* e : {"Vllm", "SGLang", "llama-cpp"}) {
+            Scenario s;
+            s.engine = e;
+            Diagnostics d;
+            const Scenario back = decode_query(encode_query(s), d);
+            CHECK(back.engine == e);
+            CHECK(d.empty());
+        }
+    }
     TEST_CASE("the codec accepts the schema's whole range, so every valid scenario round-trips") {
         // Regression (QA): num_speculative_tokens 0 and max_num_batched_tokens 134,217,728 are valid in the
         // JSON schema but the link reader rejected them, so the link did not reproduce the scenario.
