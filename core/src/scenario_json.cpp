@@ -112,7 +112,7 @@ void read_field(const ScenarioField& f, const json& v, Scenario& s, Diagnostics&
             if constexpr (std::is_same_v<T, std::string>) {
                 if (v.is_null()) (s.*m).clear();
                 else if (v.is_string()) s.*m = v.get<std::string>();
-                else type_error(d, f.name, ("a string: " + want).c_str(), v);
+                else type_error(d, f.name, ("a string (" + std::string(f.unit) + ")").c_str(), v);
             } else if constexpr (std::is_same_v<T, bool>) {
                 if (v.is_boolean()) s.*m = v.get<bool>();
                 else type_error(d, f.name, "true or false", v);

@@ -116,6 +116,34 @@ TEST_SUITE("fields") {
         CHECK(checks >= 4 * rows);
     }
 
+    TEST_CASE("every choice field: JSON (the core), link and flag reject a name outside the list, listing the same") {
+        int rows = 0;
+        for (const ScenarioField& f : kvcalc::scenario_fields()) {
+            if (f.type != FieldType::choice) continue;
+            ++rows;
+            INFO(f.name);
+            const std::string list = f.choices.list();
+            const std::string bad = "no-such-" + std::string(f.name);
+            kvcalc::Diagnostics ud;
+            kvcalc::decode_query(std::string("v=1&") + f.url_key + "=" + bad, ud);
+            REQUIRE(ud.size() == 1);
+            CHECK(contains(ud[0].message, list));
+            const kvcli::ParseResult r = kvcli::parse_args({f.cli_flag, bad});
+            CHECK(contains(r.error, bad));
+            CHECK(contains(r.error, list));
+            // weights_dtype is checked against the model's pricing (a seed model refuses any), not the list
+            if (std::string_view(f.name) == "weights_dtype") continue;
+            kvcalc::Scenario s;
+            kvcalc::Diagnostics d;
+            kvcalc::read_scenario(nlohmann::json{{f.name, bad}}, s, d);
+            for (const auto& x : kvcalc::predict(s).diagnostics) d.push_back(x);
+            bool listed = false;
+            for (const auto& x : d) listed = listed || (x.severity == kvcalc::Severity::error && contains(x.message, list));
+            CHECK(listed);
+        }
+        CHECK(rows == 8);
+    }
+
     TEST_CASE("every field round-trips through JSON, and each link and flag name is unique") {
         kvcalc::Scenario s;
         s.model_id = "gemma-4-31b";
