@@ -199,8 +199,17 @@ TEST_SUITE("fields") {
         CHECK(b.options.scenario.max_model_len == 8192);
         CHECK(b.options.scenario.tensor_parallel_size == 4);
         const std::string help = kvcli::help_text();
-        CHECK(contains(help, "--max-model-len, --max-ctx TOKENS"));
-        CHECK(contains(help, "--tensor-parallel-size, --tp, -tp N"));
+        CHECK(contains(help, "--max-model-len, --max-ctx, --context-length TOKENS"));
+        CHECK(contains(help, "--tensor-parallel-size, --tp, -tp, --tp-size N"));
+        // SGLang's and llama.cpp's names for the same settings (deploy_sglang.cpp / deploy_llama_cpp.cpp print them)
+        const auto c = kvcli::parse_args({"--context-length", "4096", "--tp-size", "2", "--mem-fraction-static", "0.85",
+                                          "--max-running-requests", "8", "--engine", "sglang"});
+        REQUIRE(c.error.empty());
+        CHECK(c.options.scenario.max_model_len == 4096);
+        CHECK(c.options.scenario.tensor_parallel_size == 2);
+        CHECK(c.options.scenario.gpu_memory_utilization == 0.85);
+        CHECK(c.options.scenario.max_num_seqs == 8);
+        CHECK(kvcli::parse_args({"-np", "3"}).options.scenario.max_num_seqs == 3);
     }
 
     TEST_CASE("flag messages: out of range says so, sizes name their unit, unknown flags suggest only near ones") {
