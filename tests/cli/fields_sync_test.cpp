@@ -167,6 +167,14 @@ TEST_SUITE("fields") {
             if (*f.cli_flag) names.emplace_back(f.cli_flag);
             for (const char* a : f.cli_aliases) names.emplace_back(a);
         }
+        // null = the default, for every field
+        nlohmann::json nulls = nlohmann::json::object();
+        for (const ScenarioField& f : kvcalc::scenario_fields()) nulls[f.name] = nullptr;
+        kvcalc::Scenario reset = s;
+        kvcalc::Diagnostics dn;
+        kvcalc::read_scenario(nulls, reset, dn);
+        CHECK(dn.empty());
+        for (const ScenarioField& f : kvcalc::scenario_fields()) CHECK_MESSAGE(kvcalc::field_is_default(f, reset), f.name);
         for (auto* list : {&keys, &names})
             for (std::size_t i = 0; i < list->size(); ++i)
                 for (std::size_t k = i + 1; k < list->size(); ++k) CHECK((*list)[i] != (*list)[k]);
