@@ -1,6 +1,7 @@
 // vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
 // start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
 #include <algorithm>
+#include <optional>
 
 #include "deploy_internal.h"
 #include "kvcalc/units.h"
@@ -28,10 +29,7 @@ EngineKvSpelling vllm_spelling(KvFormatId id) {
     return {};
 }
 
-namespace {
-
-/// max_num_batched_tokens as vLLM runs it: the scenario's, else vLLM's default for the card and release.
-std::int64_t batched_tokens(const Deployment& d, const Load& load) {
+std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
     // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
     // resolved at each load (the one shown in the settings is the scenario's own).
     if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
@@ -41,10 +39,12 @@ std::int64_t batched_tokens(const Deployment& d, const Load& load) {
     return vllm_resolve_defaults(vllm_device_for(d, load), f, d.non_kv.era, false).max_num_batched_tokens;
 }
 
+namespace {
+
 VllmSettings settings_of(const Deployment& d) {
     VllmSettings vs;
     vs.tensor_parallel_size = d.settings.tensor_parallel_size;
-    vs.max_num_batched_tokens = batched_tokens(d, d.load());
+    vs.max_num_batched_tokens = vllm_batched_tokens(d, d.load());
     vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
     return vs;
 }
@@ -60,7 +60,7 @@ VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
 }
 
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
-    const std::int64_t batched = batched_tokens(d, load);
+    const std::int64_t batched = vllm_batched_tokens(d, load);
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
     t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
     t.kv_growing_requested_bytes = one.full_bytes * load.max_num_seqs;
@@ -78,8 +78,15 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 }
 
 StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t) {
-    VllmPlan p = plan;
-    p.max_num_batched_tokens = batched_tokens(d, load);
+    // The plan at this load's max_num_batched_tokens; resolve() built it for the scenario's own, which is
+    // usually this one.
+    const std::int64_t batched = vllm_batched_tokens(d, load);
+    std::optional<VllmPlan> other;
+    if (batched != plan.max_num_batched_tokens) {
+        other = plan;
+        other->max_num_batched_tokens = batched;
+    }
+    const VllmPlan& p = other ? *other : plan;
     StartupPrediction out;
     out.engine_rules = VllmKvPrediction{}.engine_rules;
     const EngineKvSpelling spelling = vllm_spelling(d.format->id);
@@ -119,29 +126,33 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
     const EngineKvSpelling spelling = vllm_spelling(d.format->id);
     std::string out;
-    if (!spelling.exact) out += "# kvcalc: " + stand_in_note("vLLM", *d.format, spelling) + "\n";
+    out.reserve(320);  // one allocation: the flags below are about 250 characters
+    if (!spelling.exact) out.append("# kvcalc: ").append(stand_in_note("vLLM", *d.format, spelling)).append("\n");
     if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)
-        out += std::string("# kvcalc priced this for vLLM ") + vllm_era_rules(d.non_kv.era).id +
-               " (start-up accounting); every flag that changes memory is written out\n";
-    out += "vllm serve " + served_repo(d) + " \\\n  --tensor-parallel-size " + std::to_string(s.tensor_parallel_size) +
-           " \\\n  --max-model-len " + std::to_string(load.max_model_len) + " \\\n  --max-num-seqs " +
-           std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + spelling.k +
-           " \\\n  --gpu-memory-utilization " + fixed2(s.gpu_memory_utilization);
+        out.append("# kvcalc priced this for vLLM ")
+            .append(vllm_era_rules(d.non_kv.era).id)
+            .append(" (start-up accounting); every flag that changes memory is written out\n");
+    out.append("vllm serve ").append(served_repo(d));
+    out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
+    out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));
+    out.append(" \\\n  --max-num-seqs ").append(std::to_string(load.max_num_seqs));
+    out.append(" \\\n  --kv-cache-dtype ").append(spelling.k);
+    out.append(" \\\n  --gpu-memory-utilization ").append(fixed2(s.gpu_memory_utilization));
     if (d.non_kv.flags.max_num_batched_tokens) {
-        out += " \\\n  --max-num-batched-tokens " + std::to_string(*d.non_kv.flags.max_num_batched_tokens);
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(*d.non_kv.flags.max_num_batched_tokens));
     } else if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
         // The default the accounting assumed for this card, written out so the command boots what was priced.
         VllmServeFlags f = d.non_kv.flags;
         f.max_model_len = load.max_model_len;
         f.max_num_seqs = load.max_num_seqs;
         const VllmAccounting a = vllm_resolve_defaults(d.non_kv.device, f, d.non_kv.era, false);
-        out += " \\\n  --max-num-batched-tokens " + std::to_string(a.max_num_batched_tokens);
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(a.max_num_batched_tokens));
     }
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
-        const std::string model_arg = dr.method == "mtp" ? std::string() : ",\"model\":\"" + dr.id + "\"";
-        out += " \\\n  --speculative-config '{\"method\":\"" + dr.method + "\"" + model_arg +
-               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
+        out.append(" \\\n  --speculative-config '{\"method\":\"").append(dr.method).append("\"");
+        if (dr.method != "mtp") out.append(",\"model\":\"").append(dr.id).append("\"");
+        out.append(",\"num_speculative_tokens\":").append(std::to_string(s.num_speculative_tokens)).append("}'");
     }
     return out;
 }

@@ -254,6 +254,7 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
                                  "no available KV memory given (one value per tensor-parallel rank)"});
         return p;
     }
+    p.notes.reserve(plan.notes.size() + 3);  // the three notes below, without regrowing
     p.notes = plan.notes;
     p.available_kv_bytes = *std::min_element(available_per_rank.begin(), available_per_rank.end());
     p.available_kv_gib = static_cast<double>(p.available_kv_bytes) / static_cast<double>(kBytesPerGib);

@@ -118,7 +118,9 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
     return model;
 }
 
-std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
+namespace detail {
+
+std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags, const ActivationFit** fit) {
     Diagnostics d;
     Deployment r;
 
@@ -315,15 +317,40 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     if (drafter) r.drafter = *drafter;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
-    detail::resolve_non_kv(s, *era, activation, r);
+    resolve_non_kv(s, *era, activation, r);
+    r.tp_options = shared_tensor_parallel_options(*r.model);
+    r.model_facts = shared_model_facts(*r.model);
 
     Diagnostics plan_diags;
-    r.plan = detail::make_plan(r, plan_diags);
+    r.plan = make_plan(r, plan_diags);
     const bool plan_failed = has_error(plan_diags);
     for (auto& x : plan_diags) diags.push_back(std::move(x));
     if (plan_failed) return std::nullopt;
+    if (fit) *fit = activation;
     return r;
 }
+
+bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment& r) {
+    // The only load check resolve() makes (check_load() does the rest); a failing load is resolved afresh so
+    // that its errors come in resolve()'s order.
+    if (!(r.engine == EngineId::vllm && s.max_num_seqs == 0) && (s.max_num_seqs < 1 || s.max_num_seqs > kMaxNumSeqsLimit))
+        return false;
+    ResolvedSettings& out = r.settings;
+    out.max_model_len = s.max_model_len;
+    out.max_num_seqs = s.max_num_seqs;
+    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    out.max_num_batched_tokens = s.max_num_batched_tokens;
+    bind_non_kv(s, activation, r);
+    // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it).
+    if (auto* p = std::get_if<VllmPlan>(&r.plan); p && p->max_num_batched_tokens != vllm_batched_tokens(r, r.load())) {
+        Diagnostics plan_diags;
+        r.plan = make_plan(r, plan_diags);
+        if (has_error(plan_diags)) return false;
+    }
+    return true;
+}
+
+}  // namespace detail
 
 Diagnostics check_load(const Deployment& r, const Load& load) {
     Diagnostics d;
