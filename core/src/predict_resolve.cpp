@@ -305,9 +305,13 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 }
 
 bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment& r) {
-    // The only load check resolve() makes (check_load() does the rest); a failing load is resolved afresh so
-    // that its errors come in resolve()'s order.
-    if (!(r.engine == EngineId::vllm && s.max_num_seqs == 0) && (s.max_num_seqs < 1 || s.max_num_seqs > kMaxNumSeqsLimit))
+    // The load checks resolve() makes (the field table's ranges, 0 = vLLM's default for vLLM only); check_load()
+    // does the rest. A failing load is resolved afresh so that its errors come in resolve()'s order.
+    static const ScenarioField* const len = find_scenario_field("max_model_len");
+    static const ScenarioField* const seqs = find_scenario_field("max_num_seqs");
+    if (!field_number_ok(*len, static_cast<double>(s.max_model_len)) ||
+        !field_number_ok(*seqs, static_cast<double>(s.max_num_seqs)) ||
+        (r.engine != EngineId::vllm && s.max_num_seqs == 0))
         return false;
     ResolvedSettings& out = r.settings;
     out.max_model_len = s.max_model_len;
