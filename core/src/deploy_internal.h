@@ -40,6 +40,15 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
+/// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
+struct VllmDtype {
+    const char* name;
+    bool exact;
+};
+VllmDtype vllm_dtype(KvFormatId id);
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector).
+VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
+                                       int ranks);
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);

@@ -8,25 +8,30 @@
 
 namespace kvcalc::detail {
 
-EngineKvSpelling vllm_spelling(KvFormatId id) {
+VllmDtype vllm_dtype(KvFormatId id) {
     // vllm/config/cache.py CacheDType. q4_0 is llama.cpp's; nvfp4 has the same 9/16 B per element.
     switch (id) {
-        case KvFormatId::fp16: return {"float16", "float16", true};
-        case KvFormatId::bf16: return {"bfloat16", "bfloat16", true};
-        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", "fp8_e5m2", true};
-        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
-        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", "int8_per_token_head", true};
-        case KvFormatId::k8v4: return {"turboquant_k8v4", "turboquant_k8v4", true};
-        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", "turboquant_3bit_nc", true};
-        case KvFormatId::nvfp4: return {"nvfp4", "nvfp4", true};
+        case KvFormatId::fp16: return {"float16", true};
+        case KvFormatId::bf16: return {"bfloat16", true};
+        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", true};
+        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", true};
+        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", true};
+        case KvFormatId::k8v4: return {"turboquant_k8v4", true};
+        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", true};
+        case KvFormatId::nvfp4: return {"nvfp4", true};
         case KvFormatId::q4_0:
-        case KvFormatId::iq4_nl: return {"nvfp4", "nvfp4", false};
+        case KvFormatId::iq4_nl: return {"nvfp4", false};
         case KvFormatId::q4_1:
         case KvFormatId::q5_0:
-        case KvFormatId::q5_1: return {"fp8", "fp8", false};  // ggml types: nearest vLLM dtype of at least their size
-        case KvFormatId::q8_0: return {"bfloat16", "bfloat16", false};
+        case KvFormatId::q5_1: return {"fp8", false};  // ggml types: nearest vLLM dtype of at least their size
+        case KvFormatId::q8_0: return {"bfloat16", false};
     }
-    return {};
+    return {"", false};
+}
+
+EngineKvSpelling vllm_spelling(KvFormatId id) {
+    const VllmDtype t = vllm_dtype(id);
+    return {t.name, t.name, t.exact};
 }
 
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
@@ -88,21 +93,21 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     }
     const VllmPlan& p = other ? *other : plan;
     StartupPrediction out;
-    out.engine_rules = VllmKvPrediction{}.engine_rules;
-    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
-    const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(d.settings.tensor_parallel_size),
-                                             t.available_for_kv_bytes);
-    VllmKvPrediction v = vllm_kv_lines(p, load.max_model_len, per_rank);
+    const VllmDtype dtype = vllm_dtype(d.format->id);
+    // Every rank has the same KV memory here (the budget is per card).
+    VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
+                                               d.settings.tensor_parallel_size);
+    out.engine_rules = std::move(v.engine_rules);
     if (has_error(v.diagnostics)) {
         for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
         return out;
     }
     out.notes = std::move(v.notes);
     if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
-    if (!spelling.exact) {
+    if (!dtype.exact) {
         out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                 ": its start-up lines are not predicted; " +
-                                                stand_in_note("vLLM", *d.format, spelling));
+                                                stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
         return out;
     }
     out.available = true;
@@ -124,10 +129,11 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
-    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
+    const VllmDtype dtype = vllm_dtype(d.format->id);
     std::string out;
     out.reserve(320);  // one allocation: the flags below are about 250 characters
-    if (!spelling.exact) out.append("# kvcalc: ").append(stand_in_note("vLLM", *d.format, spelling)).append("\n");
+    if (!dtype.exact)
+        out.append("# kvcalc: ").append(stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id))).append("\n");
     if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)
         out.append("# kvcalc priced this for vLLM ")
             .append(vllm_era_rules(d.non_kv.era).id)
@@ -136,7 +142,7 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
     out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));
     out.append(" \\\n  --max-num-seqs ").append(std::to_string(load.max_num_seqs));
-    out.append(" \\\n  --kv-cache-dtype ").append(spelling.k);
+    out.append(" \\\n  --kv-cache-dtype ").append(dtype.name);
     out.append(" \\\n  --gpu-memory-utilization ").append(fixed2(s.gpu_memory_utilization));
     if (d.non_kv.flags.max_num_batched_tokens) {
         out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(*d.non_kv.flags.max_num_batched_tokens));

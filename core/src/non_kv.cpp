@@ -35,13 +35,16 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
     if (s.max_num_seqs > 0) f.max_num_seqs = s.max_num_seqs;
     if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
     f.num_speculative_tokens = set.num_speculative_tokens;
-    // Numbers only: the wording (assumed defaults, band basis) is written by predict() (explain_non_kv).
-    m.accounting = vllm_account(m.dims, m.device, f, m.era, ceil_div(set.weights_bytes_total, set.tensor_parallel_size),
-                                false);
+    // Numbers only: the wording (assumed defaults, band basis) is written by predict() (explain_non_kv). A seed
+    // fit prices its own non-KV terms and needs only vLLM's defaults for the flags left unset.
+    const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit
+    m.accounting = accounted ? vllm_account(m.dims, m.device, f, m.era,
+                                            ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false)
+                             : vllm_resolve_defaults(m.device, f, m.era, false);
     // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
     set.max_num_seqs = m.accounting.max_num_seqs;
     set.gpu_memory_utilization = m.accounting.gpu_memory_utilization;
-    if (d.model->family == "generic") {  // config.json and popular models: no measured fit
+    if (accounted) {
         m.kind = NonKvModel::Kind::vllm_accounting;
         set.max_num_batched_tokens = m.accounting.max_num_batched_tokens;
         m.error_band_bytes = m.accounting.error_band_bytes;

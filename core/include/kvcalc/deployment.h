@@ -58,7 +58,9 @@ struct NonKvModel {
     VllmProfileDims dims;
     VllmDevice device;                          ///< the scenario's card
     VllmServeFlags flags;                       ///< the flags the user set (unset = vLLM's default)
-    VllmAccounting accounting;                  ///< at the scenario's own settings; numbers only (no wording)
+    /// At the scenario's own settings, numbers only (no wording): the whole start-up split for
+    /// Kind::vllm_accounting, only vLLM's defaults for the unset flags (vllm_resolve_defaults) for Kind::seed_fit.
+    VllmAccounting accounting;
     std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
 };
 
