@@ -67,11 +67,13 @@ VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
     const std::int64_t batched = vllm_batched_tokens(d, load);
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
+    // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
+    const std::int64_t asked = load.max_num_seqs_is_default ? 1 : load.max_num_seqs;
     t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
-    t.kv_growing_requested_bytes = one.full_bytes * load.max_num_seqs;
-    t.kv_sliding_bytes = one.sliding_bytes * load.max_num_seqs;
-    t.recurrent_state_bytes = one.mamba_bytes * load.max_num_seqs;
-    t.kv_requested_bytes = t.kv_one_sequence_bytes * load.max_num_seqs;
+    t.kv_growing_requested_bytes = one.full_bytes * asked;
+    t.kv_sliding_bytes = one.sliding_bytes * asked;
+    t.recurrent_state_bytes = one.mamba_bytes * asked;
+    t.kv_requested_bytes = t.kv_one_sequence_bytes * asked;
     t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
     const std::int64_t blocks = vllm_blocks_per_request(p, load.max_model_len, batched);
     t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /
@@ -97,7 +99,10 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     // Every rank has the same KV memory here (the budget is per card).
     VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
                                                d.settings.tensor_parallel_size);
-    out.engine_rules = std::move(v.engine_rules);
+    // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
+    out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
+                           ? std::move(v.engine_rules)
+                           : std::string("vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)");
     if (has_error(v.diagnostics)) {
         for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
         return out;
