@@ -63,8 +63,7 @@ std::string drafter_list(const ModelSpec& m) {
 }
 
 /// A load's value against the field's range (scenario_fields.h), the sentinel 0 excluded: by now it is resolved.
-void check_load_range(Diagnostics& d, const char* name, std::int64_t v) {
-    const ScenarioField& f = *find_scenario_field(name);
+void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
     if (v < f.min || v > f.max) error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
 }
 
@@ -332,8 +331,11 @@ bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment&
 
 Diagnostics check_load(const Deployment& r, const Load& load) {
     Diagnostics d;
-    check_load_range(d, "max_model_len", load.max_model_len);
-    check_load_range(d, "max_num_seqs", load.max_num_seqs);
+    // The rows are looked up once: check_load runs at every solver step and shopping cell.
+    static const ScenarioField& len = *find_scenario_field("max_model_len");
+    static const ScenarioField& seqs = *find_scenario_field("max_num_seqs");
+    check_load_range(d, len, load.max_model_len);
+    check_load_range(d, seqs, load.max_num_seqs);
     if (r.model && r.model->max_position_embeddings > 0 && load.max_model_len > r.model->max_position_embeddings)
         check_context_limit(d, *r.model, r.engine, load.max_model_len);
     if (load.vram_bytes <= 0)
