@@ -169,7 +169,7 @@ const Flag kFlags[] = {
          return std::string();
      }},
     {"", "--max-num-batched-tokens", "", "TOKENS", "max_num_batched_tokens",
-     "max_num_batched_tokens; unset = vLLM's default for the card (seed families: no DeltaNet scratch change)",
+     "max_num_batched_tokens; unset = vLLM's default for the card (calibrated Qwen 3.6 / Gemma 4 fits: no DeltaNet scratch change)",
      [](Options& o, std::string_view v) { return set_opt(o.scenario.max_num_batched_tokens, v, set_i64); }},
 
     {"Speculative decoding", "--mtp", "", "", "mtp",

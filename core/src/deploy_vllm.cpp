@@ -117,7 +117,7 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
-    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
+    const EngineKvSpelling spelling = deployment_kv_spelling(d);
     std::string out;
     if (!spelling.exact) out += "# kvcalc: " + stand_in_note("vLLM", *d.format, spelling) + "\n";
     if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)

@@ -169,7 +169,7 @@ Problem check_gpu(std::string_view t) {
 }
 
 Problem check_kv(std::string_view t) {
-    if (find_kv_format(t)) return std::nullopt;
+    if (find_kv_format(t) || is_auto_kv_cache_dtype(t)) return std::nullopt;
     return "one of " + kv_format_name_list();
 }
 
