@@ -1,4 +1,5 @@
-// Table-driven command-line parser for kvcalc. Each row: name, alias, value kind, Scenario field, help, setter.
+// Table-driven command-line parser for kvcalc: the scenario flags are the field table's rows (scenario_fields.h),
+// the modes and output flags are listed here; both drive parsing and --help.
 #include "flags.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/kv_format.h"
+#include "kvcalc/scenario_fields.h"
 #include "kvcalc/url_codec.h"
 #include "kvcalc/vllm_accounting.h"
 
@@ -23,67 +25,29 @@ using kvcalc::Scenario;
 /// Returns "" when the value was taken, otherwise what would have been valid.
 using Setter = std::string (*)(Options&, std::string_view);
 
+/// One flag. Scenario flags come from the field table (kvcalc/scenario_fields.h): name, aliases, value, help,
+/// range and default are its row's. The rest (modes, output, --config, --no-mtp, --kv-breakdown) are listed here.
 struct Flag {
-    const char* section;   ///< help heading; "" = same as the previous row
-    const char* name;      ///< "--max-ctx"
-    const char* alias;     ///< "" when none
-    const char* metavar;   ///< "" = takes no value
-    const char* field;     ///< Scenario field it sets ("" when none), for mapping core diagnostics back
-    const char* help;      ///< one line: meaning, unit, default
-    Setter set;
+    std::string section;               ///< help heading; "" = same as the previous row
+    std::string name;                  ///< "--max-model-len"
+    std::vector<std::string> aliases;  ///< other spellings that keep working ("--max-ctx")
+    std::string metavar;               ///< "" = takes no value
+    std::string field;                 ///< Scenario field it sets ("" when none), for mapping core diagnostics back
+    std::string help;                  ///< meaning, unit, valid values, default
+    const kvcalc::ScenarioField* row = nullptr;  ///< the table row of a scenario flag
+    Setter set = nullptr;                        ///< CLI-only flags
 };
 
-// ---- value parsing: strict, whole string, finite ----
-
-std::optional<std::int64_t> to_int(std::string_view t) {
-    std::int64_t x = 0;
-    if (t.empty()) return std::nullopt;
-    if (t.front() == '+') t.remove_prefix(1);
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (r.ec != std::errc{} || r.ptr != t.data() + t.size()) return std::nullopt;
-    return x;
-}
-
-std::optional<double> to_num(std::string_view t) {
-    double x = 0;
-    if (t.empty()) return std::nullopt;
-    if (t.front() == '+') t.remove_prefix(1);
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
-    if (r.ec != std::errc{} || r.ptr != t.data() + t.size() || !std::isfinite(x)) return std::nullopt;
-    return x;
-}
-
-constexpr const char* kWantInt = "an integer";
-constexpr const char* kWantNum = "a number";
-
-std::string set_int(int& out, std::string_view t) {
-    const auto x = to_int(t);
-    if (!x || *x < std::numeric_limits<int>::min() || *x > std::numeric_limits<int>::max()) return kWantInt;
-    out = static_cast<int>(*x);
-    return "";
-}
-
-std::string set_i64(std::int64_t& out, std::string_view t) {
-    const auto x = to_int(t);
-    if (!x) return kWantInt;
-    out = *x;
-    return "";
-}
-
-std::string set_num(double& out, std::string_view t) {
-    const auto x = to_num(t);
-    if (!x) return kWantNum;
-    out = *x;
-    return "";
-}
-
-template <class T, class F>
-std::string set_opt(std::optional<T>& out, std::string_view t, F parse) {
-    T x{};
-    std::string e = parse(x, t);
-    if (e.empty()) out = x;
-    return e;
-}
+/// A CLI-only flag, placed under `section` after that group's scenario flags.
+struct ExtraFlag {
+    const char* section;
+    const char* name;
+    const char* alias;
+    const char* metavar;
+    const char* field;
+    const char* help;
+    Setter set;
+};
 
 std::string set_mode(Options& o, Mode m) {
     if (o.mode != Mode::predict && o.mode != m)
@@ -103,125 +67,20 @@ bool is_mtp_drafter(const Scenario& s) {
 }
 
 // clang-format off
-const Flag kFlags[] = {
-    {"Model", "--model", "", "ID", "model_id",
-     "catalog model id (see --list-models). Default: qwen3.6-27b",
-     [](Options& o, std::string_view v) { o.scenario.model_id = std::string(v); return std::string(); }},
-    {"", "--config", "", "PATH", "model",
+const ExtraFlag kExtraFlags[] = {
+    {"Model", "--config", "", "PATH", "model",
      "Hugging Face config.json to describe the model (replaces --model)",
      [](Options& o, std::string_view v) { o.config_path = std::string(v); return std::string(); }},
-    {"", "--engine", "", "NAME", "engine",
-     "serving engine whose allocation rules apply: vllm (default, full budget), llama.cpp or sglang (weights + KV only)",
-     [](Options& o, std::string_view v) {
-         if (v != "vllm" && v != "llama.cpp" && v != "sglang") return std::string("one of vllm, llama.cpp, sglang");
-         o.scenario.engine = std::string(v);
-         return std::string();
-     }},
-    {"", "--compose", "", "NAME", "compose",
-     "serving preset '<model>:<name>' or a bare name (see --list-composes); applied first, other flags override it",
-     [](Options&, std::string_view) { return std::string(); }},  // applied before the other setters
-    {"", "--weights-variant", "", "ID", "weights_variant",
-     "quantized checkpoint variant id or alias. Default: the model's first variant",
-     [](Options& o, std::string_view v) { o.scenario.weights_variant = std::string(v); return std::string(); }},
-    {"", "--weights-gb", "", "GB", "weights_gb",
-     "override the checkpoint size, decimal GB total (> 0)",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.weights_gb, v, set_num); }},
-    {"", "--weights-dtype", "", "DTYPE", "weights_dtype",
-     "weights dtype for --config and catalog models priced from their parameter count: auto (quantization_config, "
-     "else torch_dtype), bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4",
-     [](Options& o, std::string_view v) { o.scenario.weights_dtype = std::string(v); return std::string(); }},
-
-    {"Hardware", "--vram", "", "GB", "vram_gb",
-     "VRAM per card in decimal GB (24 means 24e9 B). Default: 24 when neither --vram nor --gpu is given",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.vram_gb, v, set_num); }},
-    {"", "--vram-gib", "", "GIB", "vram_gib",
-     "VRAM per card in GiB (2^30 B), what nvidia-smi MiB/1024 shows",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.vram_gib, v, set_num); }},
-    {"", "--gpu", "--card", "NAME", "gpu",
-     "GPU from the catalog (see --list-gpus); sets exact VRAM and checks KV-format support",
-     [](Options& o, std::string_view v) { o.scenario.gpu = std::string(v); return std::string(); }},
-    {"", "--gpus", "", "N", "gpus",
-     "physical GPUs in the box, 1..8 (informational; TP shards memory). Default: = --tp",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.gpus, v); }},
-    {"", "--tp", "", "N", "tensor_parallel_size",
-     "tensor_parallel_size, 1..8, must suit the model's KV heads. Default: 1",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.tensor_parallel_size, v); }},
-
-    {"Serving (vLLM)", "--kv-format", "", "NAME", "kv_cache_dtype",
-     "kv_cache_dtype. Default: fp8_e5m2",
-     [](Options& o, std::string_view v) { o.scenario.kv_cache_dtype = std::string(v); return std::string(); }},
-    {"", "--max-ctx", "", "TOKENS", "max_model_len",
-     "max_model_len in tokens (>= 1). Default: 180000",
-     [](Options& o, std::string_view v) { return set_i64(o.scenario.max_model_len, v); }},
-    {"", "--max-num-seqs", "--sequences", "N", "max_num_seqs",
-     "max_num_seqs, concurrent full-length sequences (>= 1; 0 = vLLM's default for the card). Default: 1",
-     [](Options& o, std::string_view v) { return set_i64(o.scenario.max_num_seqs, v); }},
-    {"", "--mem-util", "", "FRACTION", "gpu_memory_utilization",
-     "gpu_memory_utilization, in (0, 1] (0 = the vLLM version's default). Default: 0.95",
-     [](Options& o, std::string_view v) { return set_num(o.scenario.gpu_memory_utilization, v); }},
-    {"", "--vllm-version", "", "VERSION", "vllm_version",
-     "vLLM release whose start-up accounting prices models without a calibrated fit: a release (0.19, 0.11.1) or "
-     "an era (V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+). Default: the newest",
-     [](Options& o, std::string_view v) {
-         if (!kvcalc::parse_vllm_version(v))
-             return "a vLLM release such as 0.19, or one of " + kvcalc::vllm_era_ids();
-         o.scenario.vllm_version = std::string(v);
-         return std::string();
-     }},
-    {"", "--max-num-batched-tokens", "", "TOKENS", "max_num_batched_tokens",
-     "max_num_batched_tokens; unset = vLLM's default for the card (calibrated Qwen 3.6 / Gemma 4 fits: no DeltaNet scratch change)",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.max_num_batched_tokens, v, set_i64); }},
-
-    {"Speculative decoding", "--mtp", "", "", "mtp",
-     "turn the model's built-in MTP drafter on. Default: the preset's choice, else off",
-     [](Options& o, std::string_view) { o.scenario.mtp = true; return std::string(); }},
-    {"", "--no-mtp", "", "", "mtp",
+    {"Speculative decoding", "--no-mtp", "", "", "mtp",
      "turn MTP off, also when the preset has it (a DFlash drafter stays)",
      [](Options& o, std::string_view) {
          o.scenario.mtp = false;
          if (is_mtp_drafter(o.scenario)) o.scenario.drafter.clear();
          return std::string();
      }},
-    {"", "--drafter", "", "ID", "drafter",
-     "drafter id from the model's list (wins over --mtp). Default: none",
-     [](Options& o, std::string_view v) { o.scenario.drafter = std::string(v); return std::string(); }},
-    {"", "--drafter-gb", "--dflash-draft-gb", "GB", "drafter_gb",
-     "drafter weights, decimal GB total, sharded by TP. Default: the drafter's own size, else 0",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.drafter_gb, v, set_num); }},
-    {"", "--num-speculative-tokens", "", "N", "num_speculative_tokens",
-     "override the drafter's speculative token count",
-     [](Options& o, std::string_view v) { return set_opt(o.scenario.num_speculative_tokens, v, set_int); }},
-
     {"Cache breakdown (reporting only)", "--kv-breakdown", "", "", "",
      "also print the cache-architecture breakdown and the layer buckets table",
      [](Options& o, std::string_view) { o.kv_breakdown = true; return std::string(); }},
-    {"", "--include-draft-kv", "", "", "include_draft_kv",
-     "add --draft-kv-gb to the breakdown",
-     [](Options& o, std::string_view) { o.scenario.include_draft_kv = true; return std::string(); }},
-    {"", "--draft-kv-gb", "", "GB", "draft_kv_gb",
-     "draft-model KV per card, decimal GB (>= 0). Default: 0",
-     [](Options& o, std::string_view v) { return set_num(o.scenario.draft_kv_gb, v); }},
-    {"", "--compressed-layers", "", "N", "compressed_layers",
-     "layers with a compressed/sparse KV cache. Default: 0",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.compressed_layers, v); }},
-    {"", "--compression-ratio", "", "N", "compression_ratio",
-     "tokens per compressed entry. Default: 128",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.compression_ratio, v); }},
-    {"", "--compressed-head-dim", "", "N", "compressed_head_dim",
-     "elements per compressed entry (0 = model head dim). Default: 0",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.compressed_head_dim, v); }},
-    {"", "--indexer-ratio-layers", "", "N", "indexer_ratio_layers",
-     "layers with a sparse-attention indexer cache. Default: 0",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.indexer_ratio_layers, v); }},
-    {"", "--indexer-compress-ratio", "", "N", "indexer_compress_ratio",
-     "tokens per indexer entry. Default: 4",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.indexer_compress_ratio, v); }},
-    {"", "--indexer-head-dim", "", "N", "indexer_head_dim",
-     "elements per indexer entry (0 = model head dim). Default: 0",
-     [](Options& o, std::string_view v) { return set_int(o.scenario.indexer_head_dim, v); }},
-    {"", "--indexer-format", "", "NAME", "indexer_format",
-     "indexer element format: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4. Default: fp4",
-     [](Options& o, std::string_view v) { o.scenario.indexer_format = std::string(v); return std::string(); }},
 
     {"What to answer", "--fit", "", "MODEL[:PRESET]", "model_id",
      "does this catalog model (with one of its presets, see --list-composes) fit on --card? The verdict, the "
@@ -273,28 +132,106 @@ const Flag kFlags[] = {
 };
 // clang-format on
 
-const Flag* find_flag(std::string_view name) {
-    for (const Flag& f : kFlags) {
-        if (name == f.name || (*f.alias && name == f.alias)) return &f;
+/// Help headings in order: the table's groups, then the CLI's own.
+const char* const kSections[] = {"Model", "Hardware", "Serving", "Speculative decoding",
+                                 "Cache breakdown (reporting only)", "What to answer", "Output"};
+
+/// The help line of a scenario flag: the row's help, what is valid (short lists only; catalogs have --list-*),
+/// the default.
+std::string row_help(const kvcalc::ScenarioField& f) {
+    std::string h = f.help;
+    const std::string valid = kvcalc::field_valid_text(f);
+    if (f.type != kvcalc::FieldType::boolean && f.type != kvcalc::FieldType::text && valid.size() <= 120)
+        h += "; " + valid;
+    return h + ". Default: " + f.default_text;
+}
+
+const std::vector<Flag>& flags() {
+    static const std::vector<Flag> all = [] {
+        std::vector<Flag> out;
+        for (const char* section : kSections) {
+            bool first = true;
+            auto add = [&](Flag f) {
+                f.section = first ? section : "";
+                first = false;
+                out.push_back(std::move(f));
+            };
+            for (const auto& row : kvcalc::scenario_fields()) {
+                if (!*row.cli_flag || std::string_view(row.group) != section) continue;
+                Flag f{"", row.cli_flag, {}, row.metavar, row.name, row_help(row), &row, nullptr};
+                for (const char* a : row.cli_aliases) f.aliases.emplace_back(a);
+                add(std::move(f));
+            }
+            std::string_view in;  // a row with section "" continues the one above it
+            for (const ExtraFlag& x : kExtraFlags) {
+                if (*x.section) in = x.section;
+                if (in != section) continue;
+                Flag f{"", x.name, {}, x.metavar, x.field, x.help, nullptr, x.set};
+                if (*x.alias) f.aliases.emplace_back(x.alias);
+                add(std::move(f));
+            }
+        }
+        return out;
+    }();
+    return all;
+}
+
+/// vLLM's argument parser takes --max_model_len for --max-model-len; so does kvcalc.
+std::string dashed(std::string_view name) {
+    std::string out(name);
+    if (out.rfind("--", 0) == 0) std::replace(out.begin() + 2, out.end(), '_', '-');
+    return out;
+}
+
+/// A scenario flag's value through the table: the same parse and range as links and JSON.
+std::string set_row(Options& o, const kvcalc::ScenarioField& row, std::string_view value, std::string& reason) {
+    if (std::string_view(row.name) == "compose") return "";  // applied before the other flags
+    if (row.metavar[0] == '\0') {                            // a switch: --mtp, --include-draft-kv
+        kvcalc::set_field_from_text(row, "1", o.scenario);
+        return "";
+    }
+    std::string_view v = value;
+    if (!v.empty() && v.front() == '+' && (row.type == kvcalc::FieldType::integer || row.type == kvcalc::FieldType::number))
+        v.remove_prefix(1);
+    const kvcalc::FieldTextStatus st = kvcalc::set_field_from_text(row, v, o.scenario);
+    if (st == kvcalc::FieldTextStatus::ok) return "";
+    reason = kvcalc::field_status_text(row, st);
+    return kvcalc::field_valid_text(row);
+}
+
+const Flag* find_flag(std::string_view typed) {
+    const std::string name = dashed(typed);
+    for (const Flag& f : flags()) {
+        if (name == f.name) return &f;
+        for (const auto& a : f.aliases)
+            if (name == a) return &f;
     }
     return nullptr;
 }
 
-std::string closest_flag(std::string_view name) {
+/// The known spelling nearest to `name`, or "" when none is near: at most one edit per three letters
+/// (--max-ctxx → --max-ctx, --mem-utl → --mem-util), so --frob suggests nothing rather than --vram.
+std::string closest_flag(std::string_view typed) {
+    const std::string name = dashed(typed);
     std::string best;
     std::size_t best_d = std::numeric_limits<std::size_t>::max();
-    for (const Flag& f : kFlags) {
-        for (const char* n : {f.name, f.alias}) {
-            if (!*n) continue;
+    for (const Flag& f : flags()) {
+        std::vector<std::string> names{f.name};
+        names.insert(names.end(), f.aliases.begin(), f.aliases.end());
+        for (const auto& n : names) {
             const std::size_t d = edit_distance(name, n);
             if (d < best_d) best_d = d, best = n;
         }
     }
-    return best;
+    const std::size_t letters = name.size() - std::min<std::size_t>(name.find_first_not_of('-'), name.size());
+    return best_d * 3 <= letters ? best : std::string();
 }
 
-std::string bad_value(const Flag& f, std::string_view value, const std::string& want) {
-    return std::string(f.name) + ": '" + std::string(value) + "' is not valid; expected " + want;
+/// "--max-ctx (= --max-model-len): '0' is out of range; expected an integer 1..134217728 (tokens)".
+std::string bad_value(const Flag& f, const std::string& spelled, std::string_view value, const std::string& reason,
+                      const std::string& want) {
+    const std::string who = dashed(spelled) == f.name ? f.name : spelled + " (= " + f.name + ")";
+    return who + ": '" + std::string(value) + "' " + (reason.empty() ? "is not valid" : reason) + "; expected " + want;
 }
 
 /// --compose: the preset under `model_hint` (may be empty), or an error listing the valid names.
@@ -331,8 +268,12 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::string flag_for_field(std::string_view field) {
-    for (const Flag& f : kFlags) {
-        if (*f.field && field == f.field) return f.name;
+    for (const Flag& f : flags()) {
+        if (f.field.empty() || field != f.field) continue;
+        std::string out = f.name;
+        for (const auto& a : f.aliases)
+            if (a.rfind("--", 0) == 0) out += "/" + a;
+        return out;
     }
     return "";
 }
@@ -360,29 +301,31 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         if (!f) {
             if (name.empty() || name[0] != '-') {
                 out.error = "unexpected argument '" + name + "': kvcalc takes only --flags (see --help)";
+            } else if (const std::string near = closest_flag(name); !near.empty()) {
+                out.error = "unknown flag '" + name + "'; did you mean " + near + "? (see --help)";
             } else {
-                out.error = "unknown flag '" + name + "'; did you mean " + closest_flag(name) + "? (see --help)";
+                out.error = "unknown flag '" + name + "' (see --help for the list)";
             }
             return out;
         }
         std::string value;
-        if (*f->metavar) {
+        if (!f->metavar.empty()) {
             if (inline_value) {
                 value = *inline_value;
             } else if (i + 1 < args.size()) {
                 const std::string& next = args[i + 1];
                 if (next.rfind("--", 0) == 0 && find_flag(next.substr(0, next.find('=')))) {
-                    out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
+                    out.error = name + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
                                 next.substr(0, next.find('=')) + " instead";
                     return out;
                 }
                 value = args[++i];
             } else {
-                out.error = std::string(f->name) + " needs a value: " + f->metavar + " (" + f->help + ")";
+                out.error = name + " needs a value: " + f->metavar + " (" + f->help + ")";
                 return out;
             }
         } else if (inline_value) {
-            out.error = std::string(f->name) + " takes no value (got '" + *inline_value + "')";
+            out.error = f->name + " takes no value (got '" + *inline_value + "')";
             return out;
         }
         given.push_back({f, value, name});
@@ -392,7 +335,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     std::map<const Flag*, const Given*> last;
     for (const auto& g : given) {
         auto [it, fresh] = last.emplace(g.flag, &g);
-        if (!fresh && *g.flag->metavar && it->second->spelled != g.spelled && it->second->value != g.value) {
+        if (!fresh && !g.flag->metavar.empty() && it->second->spelled != g.spelled && it->second->value != g.value) {
             out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
                         " both set " + g.flag->field + "; give one value";
             return out;
@@ -445,13 +388,15 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     }
     // Pass 3: every flag in command-line order.
     for (const auto& g : given) {
-        const std::string want = g.flag->set(o, g.value);
+        std::string reason;
+        const std::string want = g.flag->row ? set_row(o, *g.flag->row, g.value, reason) : g.flag->set(o, g.value);
         if (!want.empty()) {
-            out.error = *g.flag->metavar ? bad_value(*g.flag, g.value, want) : std::string(g.flag->name) + ": " + want;
+            out.error = !g.flag->metavar.empty() ? bad_value(*g.flag, g.spelled, g.value, reason, want)
+                                                 : g.flag->name + ": " + want;
             return out;
         }
     }
-    o.max_model_len_defaulted = !given_flag("--max-ctx") && !given_flag("--from-url") && !given_flag("--compose") &&
+    o.max_model_len_defaulted = !given_flag("--max-model-len") && !given_flag("--from-url") && !given_flag("--compose") &&
                                 o.scenario.max_model_len == kvcalc::Scenario{}.max_model_len;
     return out;
 }
@@ -464,12 +409,13 @@ std::string help_text() {
         "       kvcalc --solve-max-ctx | --solve-max-seqs [flags]\n"
         "       kvcalc --fit MODEL[:PRESET] [--card GPU] | --fit-all --card GPU | --shop [flags]\n"
         "       kvcalc --calibration | --list-models | --list-gpus | --list-composes\n"
-        "Flags take '--flag value' or '--flag=value'. Sizes: GB = 1e9 bytes, GiB = 2^30 bytes.\n";
-    for (const Flag& f : kFlags) {
-        if (*f.section) h += std::string("\n") + f.section + ":\n";
-        std::string left = std::string("  ") + f.name;
-        if (*f.alias) left += std::string(", ") + f.alias;
-        if (*f.metavar) left += std::string(" ") + f.metavar;
+        "Flags take '--flag value' or '--flag=value' (vLLM's spellings; '_' for '-' works too). Sizes: GB = 1e9\n"
+        "bytes, GiB = 2^30 bytes.\n";
+    for (const Flag& f : flags()) {
+        if (!f.section.empty()) h += "\n" + f.section + ":\n";
+        std::string left = "  " + f.name;
+        for (const auto& a : f.aliases) left += ", " + a;
+        if (!f.metavar.empty()) left += " " + f.metavar;
         if (left.size() < 34) left.resize(34, ' ');
         else left += "\n" + std::string(34, ' ');
         h += left + f.help + "\n";

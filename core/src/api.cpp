@@ -86,8 +86,8 @@ std::string evaluate(std::string_view text) {
     json req = json::parse(text.begin(), text.end(), nullptr, false);
     if (req.is_discarded())
         return dump_safe(failure({{Severity::error, "bad_json", "",
-                                   "request is not valid JSON (RFC 8259): check quotes, commas and brackets; NaN "
-                                   "and Infinity are not JSON"}}));
+                                   "request is not valid JSON (RFC 8259): " + json_error_detail(text) +
+                                       "; check quotes, commas and brackets; NaN and Infinity are not JSON"}}));
     if (!req.is_object())
         return dump_safe(failure({{Severity::error, "bad_json", "",
                                    "request must be a JSON object ({ ... }), got " + std::string(req.type_name())}}));

@@ -65,6 +65,19 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
                            "num_key_value_heads", 1, kMaxHeads);
     if (kv) {
         a.kv_heads = static_cast<int>(*kv);
+        // Grouped-query attention shares each K/V head among num_attention_heads / num_key_value_heads query heads
+        // (transformers' repeat_kv; vLLM's Attention asserts num_heads % num_kv_heads == 0).
+        if (a.heads > 0 && a.kv_heads > a.heads) {
+            keys.error("inconsistent", keys.prefix() + "num_key_value_heads",
+                       "num_key_value_heads " + std::to_string(a.kv_heads) + " is more than num_attention_heads " +
+                           std::to_string(a.heads) + ": each K/V head serves one or more query heads, so it must be "
+                           "at most " + std::to_string(a.heads) + " (and divide it)");
+        } else if (a.heads > 0 && a.heads % a.kv_heads != 0) {
+            keys.warning("inconsistent", keys.prefix() + "num_key_value_heads",
+                         "num_attention_heads " + std::to_string(a.heads) + " is not a multiple of "
+                         "num_key_value_heads " + std::to_string(a.kv_heads) + ": engines refuse such a model; the KV "
+                         "cache is priced from num_key_value_heads as given");
+        }
     } else if (a.heads > 0) {
         a.kv_heads = a.heads;
         keys.warning("assumed", keys.prefix() + "num_key_value_heads",
@@ -226,7 +239,17 @@ void read_dtype_and_quant(KeyReader& keys, HfArchitecture& h) {
     if (method != q->end() && method->is_string()) h.quant_method = method->get<std::string>();
     for (const char* k : {"bits", "w_bit", "num_bits", "weight_bits"}) {
         auto b = q->find(k);
-        if (b != q->end() && b->is_number_integer()) h.quant_bits = b->get<int>();
+        if (b == q->end() || !b->is_number_integer()) continue;
+        // Quantizers store 2–8 bits per weight (GPTQ/AWQ/HQQ/bitsandbytes); 16 means unquantized. Anything else is
+        // a typo, and reading it through get<int>() would wrap a huge value.
+        const bool in_range = b->is_number_unsigned() ? b->get<std::uint64_t>() <= 16 : b->get<std::int64_t>() >= 1 &&
+                                                                                         b->get<std::int64_t>() <= 16;
+        if (!in_range) {
+            keys.error("out_of_range", path + "." + k,
+                       path + "." + k + " is " + shown_value(*b) + ": weight bit widths are 1–16 (quantizers use 2–8)");
+            continue;
+        }
+        h.quant_bits = b->get<int>();
     }
     for (const char* k : {"group_size", "q_group_size"}) {
         auto g = q->find(k);
@@ -424,8 +447,12 @@ HfConfig read_hf_config(std::string_view text) {
                                    "value): read as null"});
     }
     if (root.is_discarded()) {
+        const std::string detail = json_error_detail(cleaned);
         out.diagnostics.push_back({Severity::error, "bad_json", "",
-                                   "config.json is not valid JSON (check for a truncated paste or trailing commas)"});
+                                   "config.json is not valid JSON: " + detail +
+                                       (detail.find("overflow") == std::string::npos
+                                            ? " (check for a truncated paste or trailing commas)"
+                                            : "")});
         return out;
     }
     if (!root.is_object()) {

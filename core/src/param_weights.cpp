@@ -28,8 +28,9 @@ std::string resolve_auto(const HfArchitecture& a, std::string& basis) {
     if (m == "mxfp4") return "mxfp4";
     if (m == "fp8" || m == "fbgemm_fp8") return "fp8";
     if (m == "modelopt" || m == "nvfp4") return a.quant_bits == 8 ? "fp8" : "nvfp4";
-    if (!m.empty() && a.quant_bits == 4) return "int4";
-    if (!m.empty() && a.quant_bits == 8) return "int8";
+    // 2- and 3-bit schemes (GPTQ, AQLM, HQQ) have no layout of their own here: the next wider one is an upper bound.
+    if (!m.empty() && a.quant_bits >= 2 && a.quant_bits <= 4) return "int4";
+    if (!m.empty() && a.quant_bits >= 5 && a.quant_bits <= 8) return "int8";
     basis = "torch_dtype: " + (a.torch_dtype.empty() ? std::string("not stated, bf16 assumed") : a.torch_dtype);
     if (a.torch_dtype == "float32") return "fp32";
     if (a.torch_dtype == "float16") return "fp16";
@@ -50,7 +51,17 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
         return out;
     }
     out.basis = "chosen dtype " + dtype;
-    if (dtype == "auto") dtype = resolve_auto(arch, out.basis);
+    if (dtype == "auto") {
+        dtype = resolve_auto(arch, out.basis);
+        const int bits = arch.quant_bits;
+        if (!arch.quant_method.empty() && bits > 0 && bits != 4 && bits != 8 && bits < 16 &&
+            (dtype == "int4" || dtype == "int8")) {
+            out.diagnostics.push_back({Severity::warning, "weights_rounded_up", "quantization_config.bits",
+                                       std::to_string(bits) + "-bit weights are priced as " + dtype +
+                                           " (kvcalc has no " + std::to_string(bits) +
+                                           "-bit layout; the next wider one is an upper bound)"});
+        }
+    }
     out.dtype = dtype;
     const double linear = static_cast<double>(p.attention + p.recurrent + p.dense_mlp + p.shared_experts);
     const double experts = static_cast<double>(p.routed_experts);

@@ -9,6 +9,7 @@
 #include "kvcalc/engine_rules.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
+#include "kvcalc/scenario_fields.h"
 #include "kvcalc/units.h"
 
 #include "deploy_internal.h"
@@ -20,15 +21,6 @@ namespace kvcalc {
 using text::iequal;
 
 namespace {
-
-constexpr std::int64_t kMaxModelLenLimit = std::int64_t{1} << 27;  // 134,217,728 tokens: keeps byte sums in int64
-constexpr std::int64_t kMaxNumSeqsLimit = 65536;
-
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
 
 void error(Diagnostics& d, const char* code, const char* field, std::string message) {
     d.push_back({Severity::error, code, field, std::move(message)});
@@ -70,18 +62,17 @@ std::string drafter_list(const ModelSpec& m) {
     return out.empty() ? "none" : out;
 }
 
-void check_int_range(Diagnostics& d, const char* field, std::int64_t v, std::int64_t lo, std::int64_t hi) {
-    if (v < lo || v > hi)
-        error(d, "out_of_range", field,
-              std::string(field) + " = " + std::to_string(v) + " is outside " + std::to_string(lo) + ".." +
-                  std::to_string(hi));
+/// A load's value against the field's range (scenario_fields.h), the sentinel 0 excluded: by now it is resolved.
+void check_load_range(Diagnostics& d, const char* name, std::int64_t v) {
+    const ScenarioField& f = *find_scenario_field(name);
+    if (v < f.min || v > f.max) error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
 }
 
-void check_gb(Diagnostics& d, const char* field, double v, bool allow_zero) {
-    if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0) || v > 1e6)
-        error(d, "out_of_range", field,
-              std::string(field) + " = " + num(v) + (allow_zero ? " must be a finite number ≥ 0" : " must be a finite number > 0") +
-                  " (decimal GB, at most 1e6)");
+/// The sentinel 0 of a field whose default only vLLM has.
+void vllm_only_zero(Diagnostics& d, const char* name) {
+    const ScenarioField& f = *find_scenario_field(name);
+    error(d, "out_of_range", f.name,
+          std::string(f.name) + " = 0 (the vLLM default) needs engine vllm; expected " + field_valid_text(f));
 }
 
 }  // namespace
@@ -121,6 +112,10 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
 std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     Diagnostics d;
     Deployment r;
+    // Bytes of a size field; 0 when out of range (check_scenario_fields has reported it, nothing is priced).
+    const auto gb_bytes_if_valid = [](const char* name, double gb) {
+        return field_number_ok(*find_scenario_field(name), gb) ? gb_to_bytes(gb) : std::int64_t{0};
+    };
 
     if (const EngineInfo* e = find_engine(s.engine)) r.engine = e->id;
     else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: " + detail::engine_name_list());
@@ -134,43 +129,39 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
         error(d, "kv_format_unknown", "kv_cache_dtype",
               "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
 
+    // Every number's range comes from the field table, the same check the URL codec and the CLI flags make.
+    check_scenario_fields(s, d);
     // 0 = vLLM's default (only vLLM has one kvcalc knows).
     const bool vllm_engine = r.engine == EngineId::vllm;
-    if (!(vllm_engine && s.max_num_seqs == 0)) check_int_range(d, "max_num_seqs", s.max_num_seqs, 1, kMaxNumSeqsLimit);
-    if (!std::isfinite(s.gpu_memory_utilization) || s.gpu_memory_utilization < 0 || s.gpu_memory_utilization > 1 ||
-        (s.gpu_memory_utilization == 0 && !vllm_engine))
-        error(d, "out_of_range", "gpu_memory_utilization",
-              "gpu_memory_utilization = " + num(s.gpu_memory_utilization) +
-                  (vllm_engine ? " must be in (0, 1], or 0 for the vLLM version's default" : " must be in (0, 1]"));
+    if (!vllm_engine && s.max_num_seqs == 0) vllm_only_zero(d, "max_num_seqs");
+    if (!vllm_engine && s.gpu_memory_utilization == 0) vllm_only_zero(d, "gpu_memory_utilization");
     const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
     if (!era)
         error(d, "vllm_version_unknown", "vllm_version",
               "vllm_version \"" + s.vllm_version + "\" names no vLLM release. Valid: a release such as 0.19 or 0.11.1, "
               "an era (" + vllm_era_ids() + "), or empty for the newest");
-    if (s.max_num_batched_tokens) check_int_range(d, "max_num_batched_tokens", *s.max_num_batched_tokens, 1, kMaxModelLenLimit);
+    else if (auto note = vllm_version_note(s.vllm_version))
+        d.push_back({Severity::warning, "vllm_version_unchecked", "vllm_version", *note});
 
     const int tp = s.tensor_parallel_size;
+    const bool tp_in_range = tp >= 1 && tp <= kMaxTensorParallel;  // else check_scenario_fields said so
     const ActivationFit* activation = nullptr;
     if (r.model && !r.model->layers.empty()) {
         const auto* cached = catalog_layer_groups(r.model.get());
         r.groups = cached ? *cached : group_layers(*r.model);
-        for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
+        if (tp_in_range)
+            for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
         activation = find_activation_fit(r.model->family);
         if (!activation) {
             d.push_back({Severity::warning, "family_unknown", "model.family",
                          "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
             activation = find_activation_fit("generic-dense");
         }
-    } else if (tp < 1 || tp > kMaxTensorParallel) {
-        error(d, "tp_invalid", "tensor_parallel_size",
-              "tensor_parallel_size " + std::to_string(tp) + " must be 1..8");
     }
 
     // GPUs in the box.
     const int gpus = s.gpus == 0 ? tp : s.gpus;
-    if (s.gpus < 0 || s.gpus > kMaxTensorParallel)
-        error(d, "out_of_range", "gpus", "gpus = " + std::to_string(s.gpus) + " must be 1..8 (0 means equal to tensor_parallel_size)");
-    else if (gpus < tp)
+    if (s.gpus >= 0 && s.gpus <= kMaxTensorParallel && tp_in_range && gpus < tp)
         error(d, "gpus_below_tp", "gpus",
               "gpus = " + std::to_string(gpus) + " is fewer than tensor_parallel_size " + std::to_string(tp) +
                   ": each TP rank needs its own GPU");
@@ -191,10 +182,8 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
             vram = r.gpu->vram_bytes;
         }
     } else if (s.vram_gib) {
-        check_gb(d, "vram_gib", *s.vram_gib, false);
-        if (!has_error(d)) vram = gib_to_bytes(*s.vram_gib);
+        if (!has_error(d)) vram = gib_to_bytes(*s.vram_gib);  // range-checked above
     } else if (s.vram_gb) {
-        check_gb(d, "vram_gb", *s.vram_gb, false);
         if (!has_error(d)) vram = gb_to_bytes(*s.vram_gb);
     } else {
         vram = gb_to_bytes(24.0);
@@ -222,8 +211,7 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     if (r.model) {
         // weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
         if (s.weights_gb && s.weights_variant.empty()) {
-            check_gb(d, "weights_gb", *s.weights_gb, false);
-            weights_total = gb_to_bytes(*s.weights_gb);
+            weights_total = gb_bytes_if_valid("weights_gb", *s.weights_gb);
             weights_name = "override";
         } else if (r.model->weights.empty() && !s.weights_gb) {
             error(d, "weights_missing", "weights_gb", r.model->id + " has no catalogued weights: give weights_gb");
@@ -249,8 +237,7 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
                 weights_name = hit->id;
             }
             if (s.weights_gb) {
-                check_gb(d, "weights_gb", *s.weights_gb, false);
-                weights_total = gb_to_bytes(*s.weights_gb);
+                weights_total = gb_bytes_if_valid("weights_gb", *s.weights_gb);
                 weights_name = "override";
             }
         }
@@ -275,27 +262,14 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
         if (drafter && s.mtp.has_value() && !*s.mtp && is_mtp_method(drafter->method)) drafter = nullptr;
     }
     std::int64_t drafter_total = drafter ? gb_to_bytes(drafter->weights_gb) : 0;
-    if (s.drafter_gb) {
-        check_gb(d, "drafter_gb", *s.drafter_gb, true);
-        drafter_total = gb_to_bytes(*s.drafter_gb);
-    }
+    if (s.drafter_gb) drafter_total = gb_bytes_if_valid("drafter_gb", *s.drafter_gb);
     int spec_tokens = drafter ? drafter->num_speculative_tokens : 0;
-    if (s.num_speculative_tokens) {
-        check_int_range(d, "num_speculative_tokens", *s.num_speculative_tokens, 0, 64);
-        spec_tokens = *s.num_speculative_tokens;
-    }
+    if (s.num_speculative_tokens) spec_tokens = *s.num_speculative_tokens;
 
-    // --kv-breakdown extras.
-    check_int_range(d, "compressed_layers", s.compressed_layers, 0, 4096);
-    check_int_range(d, "compression_ratio", s.compression_ratio, 1, 1 << 20);
-    check_int_range(d, "compressed_head_dim", s.compressed_head_dim, 0, 65536);
-    check_int_range(d, "indexer_ratio_layers", s.indexer_ratio_layers, 0, 4096);
-    check_int_range(d, "indexer_compress_ratio", s.indexer_compress_ratio, 1, 1 << 20);
-    check_int_range(d, "indexer_head_dim", s.indexer_head_dim, 0, 65536);
+    // --kv-breakdown extras (their ranges: check_scenario_fields above).
     if (indexer_bpe_x400(s.indexer_format) < 0)
         error(d, "indexer_format_unknown", "indexer_format",
               "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
-    check_gb(d, "draft_kv_gb", s.draft_kv_gb, true);
     if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
         const std::int64_t head_dim = model_head_dim(*r.model);
         check_breakdown_limits(s.compressed_layers, s.compression_ratio,
@@ -343,8 +317,8 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
 
 Diagnostics check_load(const Deployment& r, const Load& load) {
     Diagnostics d;
-    check_int_range(d, "max_model_len", load.max_model_len, 1, kMaxModelLenLimit);
-    check_int_range(d, "max_num_seqs", load.max_num_seqs, 1, kMaxNumSeqsLimit);
+    check_load_range(d, "max_model_len", load.max_model_len);
+    check_load_range(d, "max_num_seqs", load.max_num_seqs);
     if (r.model && r.model->max_position_embeddings > 0 && load.max_model_len > r.model->max_position_embeddings)
         check_context_limit(d, *r.model, r.engine, load.max_model_len);
     if (load.vram_bytes <= 0)

@@ -8,12 +8,20 @@
 #include "kvcalc/catalog.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/json_io.h"
+#include "kvcalc/scenario_fields.h"
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace kvcalc {
 
 using nlohmann::json;
 
 namespace {
+
+template <class T> struct FieldPlain { using type = T; };
+template <class T> struct FieldPlain<std::optional<T>> { using type = T; };
 
 void type_error(Diagnostics& d, const std::string& field, const char* want, const json& v) {
     d.push_back({Severity::error, "bad_type", field, field + " must be " + want + ", got " + shown_value(v)});
@@ -85,6 +93,71 @@ void get_opt(const json& v, std::optional<T>& out, Diagnostics& d, const std::st
     else if constexpr (std::is_same_v<T, bool>) ok = get_bool(v, x, d, field);
     else ok = get_int(v, x, d, field);
     if (ok) out = x;
+}
+
+/// A table field from JSON (scenario_fields.h). Types are checked here; ranges in resolve()
+/// (check_scenario_fields), except values no member can hold, which are out of range here with the same words.
+void read_field(const ScenarioField& f, const json& v, Scenario& s, Diagnostics& d) {
+    const std::string want = field_valid_text(f);
+    std::visit(
+        [&](auto m) {
+            using M = std::remove_reference_t<decltype(s.*m)>;
+            using T = typename FieldPlain<M>::type;
+            if constexpr (!std::is_same_v<M, T>) {  // optional: null = unset
+                if (v.is_null()) {
+                    (s.*m).reset();
+                    return;
+                }
+            }
+            if constexpr (std::is_same_v<T, std::string>) {
+                if (v.is_null()) (s.*m).clear();
+                else if (v.is_string()) s.*m = v.get<std::string>();
+                else type_error(d, f.name, ("a string: " + want).c_str(), v);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                if (v.is_boolean()) s.*m = v.get<bool>();
+                else type_error(d, f.name, "true or false", v);
+            } else if constexpr (std::is_integral_v<T>) {
+                if (!v.is_number()) return type_error(d, f.name, want.c_str(), v);
+                std::int64_t i = 0;
+                bool fits = true;  // a value beyond the member is out of range, never wrapped
+                if (v.is_number_unsigned()) {
+                    const auto u = v.get<std::uint64_t>();
+                    fits = u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+                    i = fits ? static_cast<std::int64_t>(u) : 0;
+                } else if (v.is_number_integer()) {
+                    i = v.get<std::int64_t>();
+                } else {
+                    const double x = v.get<double>();
+                    if (!std::isfinite(x) || std::floor(x) != x) return type_error(d, f.name, want.c_str(), v);
+                    fits = std::fabs(x) < 9.2e18;
+                    i = fits ? static_cast<std::int64_t>(x) : 0;
+                }
+                if (!fits || i < std::numeric_limits<T>::min() || i > std::numeric_limits<T>::max()) {
+                    d.push_back({Severity::error, "out_of_range", f.name, field_range_message(f, shown_value(v))});
+                    return;
+                }
+                s.*m = static_cast<T>(i);
+            } else if constexpr (std::is_floating_point_v<T>) {
+                if (v.is_number()) s.*m = v.get<double>();
+                else type_error(d, f.name, want.c_str(), v);
+            } else {
+                type_error(d, f.name, want.c_str(), v);  // object rows are read by the caller
+            }
+        },
+        f.member);
+}
+
+/// A table field as JSON: optionals unset → null.
+json field_json(const ScenarioField& f, const Scenario& s) {
+    return std::visit(
+        [&](auto m) -> json {
+            using M = std::remove_cvref_t<decltype(s.*m)>;
+            using T = typename FieldPlain<M>::type;
+            if constexpr (std::is_same_v<T, ModelSpec>) return nullptr;
+            else if constexpr (std::is_same_v<M, T>) return json(s.*m);
+            else return (s.*m) ? json(*(s.*m)) : json(nullptr);
+        },
+        f.member);
 }
 
 // Keys of an evaluate_json request that are not Scenario fields.
@@ -298,61 +371,27 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
             }
         }
     }
-    using Setter = std::function<void(const json&)>;
-    const std::map<std::string, Setter> fields{
-        {"schema", [](const json&) {}},
-        {"compose", [](const json&) {}},
-        {"compose_source", [&](const json& v) { get_str(v, s.compose, d, "compose_source"); }},
-        {"model_id", [&](const json& v) { get_str(v, s.model_id, d, "model_id"); }},
-        {"model", [&](const json& v) {
-             if (v.is_string()) s.model_id = v.get<std::string>();
-             else if (v.is_null()) s.model.reset();
-             else {
-                 ModelSpec m;
-                 read_model(v, m, d, "model");
-                 s.model = std::move(m);
-             }
-         }},
-        {"config_json", [&](const json& v) { if (v.is_null()) s.config_json.clear(); else get_str(v, s.config_json, d, "config_json"); }},
-        {"config", [&](const json& v) {
-             if (v.is_null()) s.config_json.clear();
-             else if (v.is_object()) s.config_json = dump_safe(v);
-             else type_error(d, "config", "a config.json object", v);
-         }},
-        {"weights_dtype", [&](const json& v) { get_str(v, s.weights_dtype, d, "weights_dtype"); }},
-        {"vllm_version", [&](const json& v) { get_str(v, s.vllm_version, d, "vllm_version"); }},
-        {"engine", [&](const json& v) { get_str(v, s.engine, d, "engine"); }},
-        {"weights_variant", [&](const json& v) { get_str(v, s.weights_variant, d, "weights_variant"); }},
-        {"weights_gb", [&](const json& v) { get_opt(v, s.weights_gb, d, "weights_gb"); }},
-        {"gpu", [&](const json& v) { if (v.is_null()) s.gpu.clear(); else get_str(v, s.gpu, d, "gpu"); }},
-        {"vram_gb", [&](const json& v) { get_opt(v, s.vram_gb, d, "vram_gb"); }},
-        {"vram_gib", [&](const json& v) { get_opt(v, s.vram_gib, d, "vram_gib"); }},
-        {"gpus", [&](const json& v) { get_int(v, s.gpus, d, "gpus"); }},
-        {"tensor_parallel_size", [&](const json& v) { get_int(v, s.tensor_parallel_size, d, "tensor_parallel_size"); }},
-        {"kv_cache_dtype", [&](const json& v) { get_str(v, s.kv_cache_dtype, d, "kv_cache_dtype"); }},
-        {"max_model_len", [&](const json& v) { get_int(v, s.max_model_len, d, "max_model_len"); }},
-        {"max_num_seqs", [&](const json& v) { get_int(v, s.max_num_seqs, d, "max_num_seqs"); }},
-        {"gpu_memory_utilization", [&](const json& v) { get_num(v, s.gpu_memory_utilization, d, "gpu_memory_utilization"); }},
-        {"max_num_batched_tokens", [&](const json& v) { get_opt(v, s.max_num_batched_tokens, d, "max_num_batched_tokens"); }},
-        {"mtp", [&](const json& v) { get_opt(v, s.mtp, d, "mtp"); }},
-        {"drafter", [&](const json& v) { if (v.is_null()) s.drafter.clear(); else get_str(v, s.drafter, d, "drafter"); }},
-        {"drafter_gb", [&](const json& v) { get_opt(v, s.drafter_gb, d, "drafter_gb"); }},
-        {"num_speculative_tokens", [&](const json& v) { get_opt(v, s.num_speculative_tokens, d, "num_speculative_tokens"); }},
-        {"include_draft_kv", [&](const json& v) { get_bool(v, s.include_draft_kv, d, "include_draft_kv"); }},
-        {"draft_kv_gb", [&](const json& v) { get_num(v, s.draft_kv_gb, d, "draft_kv_gb"); }},
-        {"compressed_layers", [&](const json& v) { get_int(v, s.compressed_layers, d, "compressed_layers"); }},
-        {"compression_ratio", [&](const json& v) { get_int(v, s.compression_ratio, d, "compression_ratio"); }},
-        {"compressed_head_dim", [&](const json& v) { get_int(v, s.compressed_head_dim, d, "compressed_head_dim"); }},
-        {"indexer_ratio_layers", [&](const json& v) { get_int(v, s.indexer_ratio_layers, d, "indexer_ratio_layers"); }},
-        {"indexer_compress_ratio", [&](const json& v) { get_int(v, s.indexer_compress_ratio, d, "indexer_compress_ratio"); }},
-        {"indexer_head_dim", [&](const json& v) { get_int(v, s.indexer_head_dim, d, "indexer_head_dim"); }},
-        {"indexer_format", [&](const json& v) { get_str(v, s.indexer_format, d, "indexer_format"); }},
-    };
     for (const auto& [k, v] : j.items()) {
-        auto it = fields.find(k);
-        if (it != fields.end()) it->second(v);
-        else if (!is_request_key(k))
+        if (k == "schema" || k == "compose" || is_request_key(k)) continue;  // read above / not Scenario fields
+        if (k == "compose_source") {
+            get_str(v, s.compose, d, k);
+        } else if (k == "model") {
+            if (v.is_string()) s.model_id = v.get<std::string>();
+            else if (v.is_null()) s.model.reset();
+            else {
+                ModelSpec m;
+                read_model(v, m, d, "model");
+                s.model = std::move(m);
+            }
+        } else if (k == "config") {
+            if (v.is_null()) s.config_json.clear();
+            else if (v.is_object()) s.config_json = dump_safe(v);
+            else type_error(d, "config", "a config.json object", v);
+        } else if (const ScenarioField* f = find_scenario_field(k)) {
+            read_field(*f, v, s, d);
+        } else {
             d.push_back({Severity::warning, "unknown_key", k, "unknown key \"" + k + "\" ignored"});
+        }
     }
 }
 
@@ -452,23 +491,14 @@ void to_json(json& j, const ModelSpec& m) {
 }
 
 void to_json(json& j, const Scenario& s) {
-    auto opt = [](const auto& o) -> json { return o ? json(*o) : json(nullptr); };
-    j = json{{"schema", kSchemaVersion}, {"model_id", s.model_id}, {"weights_variant", s.weights_variant},
-             {"weights_gb", opt(s.weights_gb)}, {"gpu", s.gpu}, {"vram_gb", opt(s.vram_gb)},
-             {"vram_gib", opt(s.vram_gib)}, {"gpus", s.gpus}, {"tensor_parallel_size", s.tensor_parallel_size},
-             {"kv_cache_dtype", s.kv_cache_dtype}, {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
-             {"gpu_memory_utilization", s.gpu_memory_utilization},
-             {"max_num_batched_tokens", opt(s.max_num_batched_tokens)}, {"vllm_version", s.vllm_version},
-             {"mtp", opt(s.mtp)}, {"drafter", s.drafter},
-             {"drafter_gb", opt(s.drafter_gb)}, {"num_speculative_tokens", opt(s.num_speculative_tokens)},
-             {"include_draft_kv", s.include_draft_kv}, {"draft_kv_gb", s.draft_kv_gb},
-             {"compressed_layers", s.compressed_layers}, {"compression_ratio", s.compression_ratio},
-             {"compressed_head_dim", s.compressed_head_dim}, {"indexer_ratio_layers", s.indexer_ratio_layers},
-             {"indexer_compress_ratio", s.indexer_compress_ratio}, {"indexer_head_dim", s.indexer_head_dim},
-             {"indexer_format", s.indexer_format}};
-    j["engine"] = s.engine;
-    if (!s.weights_dtype.empty()) j["weights_dtype"] = s.weights_dtype;
-    if (!s.config_json.empty()) j["config_json"] = s.config_json;
+    j = json{{"schema", kSchemaVersion}};
+    for (const ScenarioField& f : scenario_fields()) {
+        if (f.type == FieldType::object) continue;  // the inline model, below
+        if (std::string_view(f.name) == "compose") continue;  // written as the label "compose_source", below
+        // A pasted config.json is large: only written when there is one.
+        if (std::string_view(f.name) == "config_json" && s.config_json.empty()) continue;
+        j[f.name] = field_json(f, s);
+    }
     if (s.model) j["model"] = *s.model;
     // The scenario is already expanded: "compose" is informational only (reading it would re-apply the preset).
     if (!s.compose.empty()) j["compose_source"] = s.compose;

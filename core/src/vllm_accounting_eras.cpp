@@ -115,6 +115,20 @@ std::optional<VllmEra> parse_vllm_version(std::string_view text) {
     return VllmEra::v0_21;
 }
 
+std::optional<std::string> vllm_version_note(std::string_view text) {
+    constexpr int kNewestCheckedMinor = 25;  // vllm-v0.25.1, the newest measured boot (reference/calibration.json)
+    std::string s = lower(text);
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+    if (!s.empty() && s[0] == 'v') s.erase(0, 1);
+    int major = 0, minor = 0;
+    if (!major_minor(s, major, minor) || (major == 0 && minor <= kNewestCheckedMinor)) return std::nullopt;
+    const VllmEraRules& newest = vllm_era_rules(kNewestVllmEra);
+    return "vllm_version " + std::string(text) + " is newer than any vLLM release kvcalc has checked (0." +
+           std::to_string(kNewestCheckedMinor) + "); it is priced with the newest era's start-up accounting, " +
+           newest.id + " (from " + newest.first_release + "), which it may not follow";
+}
+
 VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFlags& f, VllmEra era, bool explain) {
     const VllmEraRules& rules = vllm_era_rules(era);
     VllmAccounting a;

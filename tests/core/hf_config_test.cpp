@@ -257,3 +257,53 @@ TEST_SUITE("hf_config") {
         }
     }
 }
+
+TEST_SUITE("hf_config: inconsistent or impossible values are named") {
+    const std::string llama_tail = R"("num_hidden_layers":32,"hidden_size":4096,"head_dim":128,
+        "intermediate_size":14336,"vocab_size":128256,"max_position_embeddings":131072,"torch_dtype":"bfloat16")";
+
+    const kvcalc::Diagnostic* find_code(const kvcalc::Diagnostics& d, const std::string& field) {
+        for (const auto& x : d) {
+            if (x.field == field) return &x;
+        }
+        return nullptr;
+    }
+
+    TEST_CASE("more K/V heads than attention heads is an error naming both numbers") {
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","num_attention_heads":8,"num_key_value_heads":32,)" +
+                                              llama_tail + "}");
+        REQUIRE(kvcalc::has_error(c.diagnostics));
+        const auto* d = find_code(c.diagnostics, "num_key_value_heads");
+        REQUIRE(d != nullptr);
+        CHECK(d->severity == kvcalc::Severity::error);
+        CHECK(d->message.find("32") != std::string::npos);
+        CHECK(d->message.find("num_attention_heads 8") != std::string::npos);
+    }
+
+    TEST_CASE("K/V heads that do not divide the attention heads are a warning") {
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","num_attention_heads":32,"num_key_value_heads":6,)" +
+                                              llama_tail + "}");
+        CHECK_FALSE(kvcalc::has_error(c.diagnostics));
+        CHECK(has_code(c.diagnostics, "inconsistent", kvcalc::Severity::warning));
+    }
+
+    TEST_CASE("quantization_config.bits of 2^40 is an error, not a wrapped int") {
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","num_attention_heads":32,"num_key_value_heads":8,
+            "quantization_config":{"quant_method":"gptq","bits":1099511627776},)" + llama_tail + "}");
+        REQUIRE(kvcalc::has_error(c.diagnostics));
+        const auto* d = find_code(c.diagnostics, "quantization_config.bits");
+        REQUIRE(d != nullptr);
+        CHECK(d->message.find("1099511627776") != std::string::npos);
+        CHECK(d->message.find("1–16") != std::string::npos);
+    }
+
+    TEST_CASE("a number beyond a double (1e400) says so instead of a generic JSON error") {
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","hidden_size":1e400})");
+        REQUIRE(kvcalc::has_error(c.diagnostics));
+        CHECK(c.diagnostics[0].message.find("1e400") != std::string::npos);
+        CHECK(c.diagnostics[0].message.find("1.8e308") != std::string::npos);
+        const auto comma = kvcalc::read_hf_config(R"({"model_type":"llama" "hidden_size":4096})");
+        REQUIRE(kvcalc::has_error(comma.diagnostics));
+        CHECK(comma.diagnostics[0].message.find("line 1, column") != std::string::npos);
+    }
+}

@@ -93,6 +93,24 @@ TEST_SUITE("param_count") {
         CHECK(bad.bytes == 0.0);
     }
 
+    TEST_CASE("3-bit GPTQ weights are priced as int4 (the next wider layout) and say so") {
+        // TheBloke's Llama GPTQ repos ship 3-bit branches (quantize_config: bits 3, group_size 128).
+        auto c = count("llama-3.1-8b");
+        c.cfg.arch.quant_method = "gptq";
+        c.cfg.arch.quant_bits = 3;
+        c.cfg.arch.quant_group_size = 128;
+        const double linear = static_cast<double>(c.params.attention + c.params.dense_mlp);
+        const double rest = static_cast<double>(c.params.embedding + c.params.lm_head + c.params.norms);
+        const auto w = kvcalc::estimate_weights(c.params, c.cfg.arch, "auto");
+        CHECK(w.dtype == "int4");
+        CHECK(w.bytes == doctest::Approx(linear * 0.515625 + 2 * rest));
+        REQUIRE(w.diagnostics.size() == 1);
+        CHECK(w.diagnostics[0].code == "weights_rounded_up");
+        CHECK(w.diagnostics[0].message.find("3-bit") != std::string::npos);
+        c.cfg.arch.quant_bits = 4;  // a 4-bit config has its own layout: no warning
+        CHECK(kvcalc::estimate_weights(c.params, c.cfg.arch, "auto").diagnostics.empty());
+    }
+
     TEST_CASE("auto reads quantization_config: gpt-oss mxfp4 experts") {
         const auto c = count("gpt-oss-120b");
         const auto w = kvcalc::estimate_weights(c.params, c.cfg.arch, "auto");

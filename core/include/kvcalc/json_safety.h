@@ -15,6 +15,10 @@ inline constexpr int kMaxJsonDepth = 64;
 /// O(n), no allocation; run it before json::parse on anything a user supplied.
 bool json_too_deep(std::string_view text, int max_depth = kMaxJsonDepth);
 
+/// Why `text` is not JSON, for a diagnostic: where (line, column or byte) and what the parser met, e.g. a number
+/// beyond a double's range (1e400) or a missing comma. Empty when `text` parses. No exceptions are thrown.
+std::string json_error_detail(std::string_view text);
+
 /// Serialises `j`; invalid UTF-8 in strings (e.g. a model id typed as raw bytes) becomes U+FFFD instead of
 /// throwing. `indent` as in nlohmann::json::dump (-1 = compact).
 std::string dump_safe(const nlohmann::json& j, int indent = -1);

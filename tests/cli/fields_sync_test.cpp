@@ -1,0 +1,206 @@
+// The scenario field table drives JSON, links and flags alike: for every row, each path accepts the range's ends
+// and rejects the values just outside, naming the same valid range. A range edited in one place only cannot pass.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "flags.h"
+#include "kvcalc/json_io.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/scenario_fields.h"
+#include "kvcalc/url_codec.h"
+
+using kvcalc::FieldType;
+using kvcalc::ScenarioField;
+
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+struct Probe {
+    double value;
+    bool valid;
+};
+
+/// The ends of the row's range and the values just beyond them (0 where it is a sentinel).
+std::vector<Probe> probes(const ScenarioField& f) {
+    std::vector<Probe> out;
+    const double inf = std::numeric_limits<double>::infinity();
+    if (f.type == FieldType::integer) {
+        out = {{f.min, true}, {f.max, true}, {f.max + 1, false}};
+        if (*f.zero_means && f.min - 1 == 0) out.push_back({0, true}), out.push_back({-1, false});
+        else out.push_back({f.min - 1, false});
+    } else {
+        out = {{f.max, true}, {std::nextafter(f.max, inf), false}, {std::nextafter(f.min, -inf), false}};
+        if (f.min_open) out.push_back({std::nextafter(f.min, inf), true}), out.push_back({f.min, *f.zero_means && f.min == 0});
+        else out.push_back({f.min, true});
+        if (*f.zero_means) out.push_back({0, true});
+    }
+    return out;
+}
+
+std::string text_of(const ScenarioField& f, double v) {
+    return f.type == FieldType::integer ? std::to_string(static_cast<long long>(v)) : kvcalc::format_field_number(v);
+}
+
+/// The out_of_range errors the core reports on `f` for a scenario read from JSON (read_scenario, then the
+/// range checks resolve() runs).
+std::vector<std::string> json_range_errors(const ScenarioField& f, double v) {
+    nlohmann::json j{{"schema", 1}};
+    if (f.type == FieldType::integer) j[f.name] = static_cast<long long>(v);
+    else j[f.name] = v;
+    kvcalc::Scenario s;
+    kvcalc::Diagnostics d;
+    kvcalc::read_scenario(j, s, d);
+    kvcalc::check_scenario_fields(s, d);
+    for (const auto& x : kvcalc::predict(s).diagnostics) d.push_back(x);
+    std::vector<std::string> out;
+    for (const auto& x : d)
+        if (x.severity == kvcalc::Severity::error && x.field == f.name && contains(x.message, "is out of range"))
+            out.push_back(x.message);
+    return out;
+}
+
+}  // namespace
+
+TEST_SUITE("fields") {
+    TEST_CASE("every numeric field: JSON, link and flag accept the range's ends and reject just outside") {
+        int rows = 0, checks = 0;
+        for (const ScenarioField& f : kvcalc::scenario_fields()) {
+            if (f.type != FieldType::integer && f.type != FieldType::number) continue;
+            ++rows;
+            const std::string valid = kvcalc::field_valid_text(f);
+            for (const Probe& p : probes(f)) {
+                const std::string text = text_of(f, p.value);
+                INFO(f.name << " = " << text << (p.valid ? " (valid)" : " (invalid)"));
+                ++checks;
+                // JSON, and the core's own check of the scenario it gives
+                const auto errors = json_range_errors(f, p.value);
+                if (p.valid) {
+                    CHECK(errors.empty());
+                } else {
+                    REQUIRE(!errors.empty());
+                    CHECK(contains(errors.front(), valid));
+                }
+                // link
+                kvcalc::Diagnostics ud;
+                const kvcalc::Scenario from_link = kvcalc::decode_query(std::string("v=1&") + f.url_key + "=" + text, ud);
+                if (p.valid) {
+                    CHECK(ud.empty());
+                    CHECK(kvcalc::field_text(f, from_link) == text);
+                } else {
+                    REQUIRE(ud.size() == 1);
+                    CHECK(contains(ud[0].message, valid));
+                    CHECK(kvcalc::field_is_default(f, from_link));
+                }
+                // flag, under its own name and every alias
+                std::vector<std::string> spellings{f.cli_flag};
+                for (const char* a : f.cli_aliases) spellings.emplace_back(a);
+                for (const auto& flag : spellings) {
+                    const kvcli::ParseResult r = kvcli::parse_args({flag, text});
+                    if (p.valid) {
+                        CHECK_MESSAGE(r.error.empty(), r.error);
+                    } else {
+                        CHECK(contains(r.error, flag));
+                        CHECK(contains(r.error, "'" + text + "'"));
+                        CHECK(contains(r.error, valid));
+                    }
+                }
+            }
+        }
+        CHECK(rows == 18);  // the integer and number rows of scenario_fields.h
+        CHECK(checks >= 4 * rows);
+    }
+
+    TEST_CASE("every field round-trips through JSON, and each link and flag name is unique") {
+        kvcalc::Scenario s;
+        s.model_id = "gemma-4-31b";
+        s.vram_gib = 23.5;
+        s.max_num_batched_tokens = 8192;
+        s.mtp = false;
+        s.num_speculative_tokens = 3;
+        s.include_draft_kv = true;
+        s.weights_dtype = "int4";
+        const nlohmann::json j = s;
+        kvcalc::Scenario back;
+        kvcalc::Diagnostics d;
+        kvcalc::read_scenario(j, back, d);
+        CHECK(d.empty());
+        std::vector<std::string> keys, names;
+        for (const ScenarioField& f : kvcalc::scenario_fields()) {
+            CHECK_MESSAGE(kvcalc::field_text(f, back) == kvcalc::field_text(f, s), f.name);
+            const std::string_view name = f.name;  // the model, the preset label and an empty config.json aside
+            if (f.type != FieldType::object && name != "compose" && name != "config_json") CHECK_MESSAGE(j.contains(f.name), name);
+            if (*f.url_key) keys.emplace_back(f.url_key);
+            if (*f.cli_flag) names.emplace_back(f.cli_flag);
+            for (const char* a : f.cli_aliases) names.emplace_back(a);
+        }
+        for (auto* list : {&keys, &names})
+            for (std::size_t i = 0; i < list->size(); ++i)
+                for (std::size_t k = i + 1; k < list->size(); ++k) CHECK((*list)[i] != (*list)[k]);
+    }
+
+    TEST_CASE("vLLM's flag spellings are the primary names; the old ones keep working") {
+        const char* triples[][3] = {{"--max-model-len", "--max-ctx", "4096"},
+                                    {"--max-num-seqs", "--sequences", "3"},
+                                    {"--gpu-memory-utilization", "--mem-util", "0.8"},
+                                    {"--kv-cache-dtype", "--kv-format", "bf16"},
+                                    {"--tensor-parallel-size", "--tp", "2"}};
+        for (const auto& t : triples) {
+            const auto vllm = kvcli::parse_args({t[0], t[2]});
+            const auto old = kvcli::parse_args({t[1], t[2]});
+            CHECK(vllm.error.empty());
+            CHECK(kvcalc::encode_query(vllm.options.scenario) != "v=1");
+            CHECK(kvcalc::encode_query(vllm.options.scenario) == kvcalc::encode_query(old.options.scenario));
+        }
+        const auto a = kvcli::parse_args({"--max-model-len", "32768", "--tensor-parallel-size", "2", "--kv-cache-dtype",
+                                          "fp8_e4m3", "--gpu-memory-utilization", "0.9", "--max-num-seqs", "4"});
+        REQUIRE(a.error.empty());
+        CHECK(a.options.scenario.max_model_len == 32768);
+        CHECK(a.options.scenario.tensor_parallel_size == 2);
+        CHECK(a.options.scenario.kv_cache_dtype == "fp8_e4m3");
+        CHECK(a.options.scenario.gpu_memory_utilization == 0.9);
+        CHECK(a.options.scenario.max_num_seqs == 4);
+        // vLLM's parser also takes underscores (--max_model_len) and -tp
+        const auto b = kvcli::parse_args({"--max_model_len=8192", "-tp", "4"});
+        REQUIRE(b.error.empty());
+        CHECK(b.options.scenario.max_model_len == 8192);
+        CHECK(b.options.scenario.tensor_parallel_size == 4);
+        const std::string help = kvcli::help_text();
+        CHECK(contains(help, "--max-model-len, --max-ctx TOKENS"));
+        CHECK(contains(help, "--tensor-parallel-size, --tp, -tp N"));
+    }
+
+    TEST_CASE("flag messages: out of range says so, sizes name their unit, unknown flags suggest only near ones") {
+        const auto big = kvcli::parse_args({"--max-ctx", "99999999999999999999"});
+        CHECK(contains(big.error, "out of range"));
+        CHECK(contains(big.error, "1..134217728"));
+        CHECK_FALSE(contains(big.error, "not an integer"));
+        const auto gib = kvcli::parse_args({"--vram-gib", "0"});
+        CHECK(contains(gib.error, "GiB per card"));
+        CHECK_FALSE(contains(gib.error, "decimal GB"));
+        const auto frob = kvcli::parse_args({"--frob"});
+        CHECK(contains(frob.error, "unknown flag '--frob'"));
+        CHECK_FALSE(contains(frob.error, "did you mean"));
+        CHECK(contains(kvcli::parse_args({"--max-ctxx", "5"}).error, "did you mean --max-ctx?"));
+        CHECK(contains(kvcli::parse_args({"--max-model-length", "5"}).error, "did you mean --max-model-len?"));
+    }
+
+    TEST_CASE("a vLLM release newer than any kvcalc has checked is priced as the newest era, and says so") {
+        // reference/calibration.json's newest measured boot pins vllm-v0.25.1; "0.99" is no release.
+        const auto r = kvcli::parse_args({"--vllm-version", "0.99"});
+        REQUIRE(r.error.empty());
+        const kvcalc::Report rep = kvcalc::predict(r.options.scenario);
+        bool said = false;
+        for (const auto& d : rep.diagnostics)
+            said = said || (d.field == "vllm_version" && contains(d.message, "0.99") && contains(d.message, "0.21+"));
+        CHECK(said);
+        kvcalc::Scenario known;
+        known.vllm_version = "0.19";
+        for (const auto& d : kvcalc::predict(known).diagnostics) CHECK(d.field != "vllm_version");
+    }
+}
