@@ -55,17 +55,19 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
                                     ? report.settings.kv_cache_dtype  // "auto (bf16)"
                                     : kv_format_label(s.kv_cache_dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str())) {
-        if (ImGui::Selectable("auto (model dtype)  default", is_auto_kv_cache_dtype(s.kv_cache_dtype))) {
+    if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+        const ImVec2 row(0, ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);  // a fingertip
+        if (ImGui::Selectable("auto (model dtype) · the default", is_auto_kv_cache_dtype(s.kv_cache_dtype), 0, row)) {
             s.kv_cache_dtype = std::string(kAutoKvCacheDtype);
             changed = true;
         }
         if (ImGui::IsItemVisible()) record_hitbox(ui, "kv_option_auto");
         for (const KvFormat& f : kv_formats()) {
             const EngineKvSpelling sp = engine_kv_spelling(engine_id, f.id);
-            const std::string spelled = sp.exact ? sp.k + (sp.v != sp.k ? "/" + sp.v : std::string()) : "no such dtype";
-            const std::string label = kv_format_label(f.name) + "  " + spelled + ", " + f.bpe_exact + " B/element";
-            if (ImGui::Selectable(label.c_str(), s.kv_cache_dtype == f.name)) {
+            const std::string spelled = sp.exact ? sp.k + (sp.v != sp.k ? "/" + sp.v : std::string())
+                                                 : std::string("not in ") + (engine ? engine->display_name : "vLLM");
+            const std::string label = kv_format_label(f.name) + " · " + spelled + " · " + f.bpe_exact + " B";
+            if (ImGui::Selectable(label.c_str(), s.kv_cache_dtype == f.name, 0, row)) {
                 s.kv_cache_dtype = f.name;
                 changed = true;
             }

@@ -90,7 +90,7 @@ std::string verdict_line(const App& app, int width) {
     const SolveResult& len = app.derived.max_len;
     const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
     if (t.kv_one_sequence_bytes <= 0)  // encoder-only models keep no KV cache
-        return std::string(v) + " · no KV cache · " + (width == 0 ? "largest context " : "max ") + largest;
+        return std::string(v) + " · no KV cache · " + (width <= 0 ? "largest context " : "max context ") + largest;
     const double free_kv = in_unit(std::max<std::int64_t>(0, t.available_for_kv_bytes), app.ui.unit);
     const double needs = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
     const char* u = unit_name(app.ui.unit);
@@ -99,8 +99,10 @@ std::string verdict_line(const App& app, int width) {
         std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f %s free · largest context %s", v, needs, u, free_kv,
                       u, largest.c_str());
     else if (width == 1)
-        std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f free · max context %s", v, needs, u, free_kv,
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max context %s", v, needs, free_kv, u,
                       largest.c_str());
+    else if (width == 2)
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max %s", v, needs, free_kv, u, largest.c_str());
     else
         std::snprintf(buf, sizeof buf, "%s · KV %.1f of %.1f %s · max %s", v, needs, free_kv, u, largest.c_str());
     return buf;

@@ -25,12 +25,12 @@ const char* term_label(const std::string& name);
 std::string verdict_sentence(const App& app);
 
 /// The one-line verdict for the sticky bar, in the chosen unit: what one max_model_len sequence's KV needs per card,
-/// what the budget leaves free for KV after the fixed terms, and the max_model_len solver's answer.
-/// `width` 0: "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; 1: "TIGHT · needs 4.0 GiB KV, 4.4 free
-/// · max context 35K"; 2 (narrowest): "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
+/// what the budget leaves free for KV after the fixed terms, and the max_model_len solver's answer. `width` 0 is the
+/// widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV ·
+/// max context 35K", "… · max 35K", and the narrowest (3) "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
 std::string verdict_line(const App& app, int width = 0);
-/// Widest verdict_line level.
-inline constexpr int kVerdictLineLevels = 3;
+/// Number of verdict_line widths.
+inline constexpr int kVerdictLineLevels = 4;
 
 /// The page title: "TIGHT · Llama 3.1 8B Instruct on 1× RTX 4090 — kvcalc".
 std::string page_title(const App& app);

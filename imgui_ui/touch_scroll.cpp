@@ -103,7 +103,8 @@ void hold_scroll_anchor(UiState& ui, bool changed) {
             const float dy = now->second.y - then->second.y;
             ImGuiWindow* w = ImGui::FindWindowByID(now->second.window);
             while (w && w->ScrollMax.y <= 0.0f && (w->Flags & ImGuiWindowFlags_ChildWindow)) w = w->ParentWindow;
-            if (w && std::fabs(dy) >= 1.0f && w->ScrollTarget.y == std::numeric_limits<float>::max()) {
+            if (w && w->ScrollMax.y > 0.0f && std::fabs(dy) >= 1.0f &&
+                w->ScrollTarget.y == std::numeric_limits<float>::max()) {
                 ImGui::SetScrollY(w, w->Scroll.y + dy);  // applied when the window begins next frame
                 a.corrected += dy;
             }
