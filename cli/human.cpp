@@ -81,25 +81,34 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
     out << s.display_name << " (" << s.model_id << ", weights " << s.weights_variant << ") on " << cards << " x "
         << fmt("%.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
         << (s.gpu.empty() ? "" : " " + s.gpu) << " per card\n";
+    // Each engine's own name for the share of VRAM it may use (llama.cpp has none: kvcalc keeps a margin).
+    const bool vllm = r.engine == "vllm";
+    const char* fraction = vllm ? "gpu_memory_utilization" : r.engine == "sglang" ? "mem_fraction_static"
+                                                                                  : "usable VRAM fraction";
     out << "  tensor_parallel_size=" << s.tensor_parallel_size << "  kv_cache_dtype=" << s.kv_cache_dtype
         << "  max_model_len=" << s.max_model_len << "  max_num_seqs=" << s.max_num_seqs
-        << fmt("  gpu_memory_utilization=%g", s.gpu_memory_utilization);
+        << fmt("  %s=%g", fraction, s.gpu_memory_utilization);
     if (s.max_num_batched_tokens) out << "  max_num_batched_tokens=" << *s.max_num_batched_tokens;
     if (!s.drafter.empty()) out << "  drafter=" << s.drafter << " (" << s.num_speculative_tokens << " tokens)";
     out << "\n\n";
 
     out << fmt("  %-34s %9s %9s\n", "Per card", "GB", "GiB");
     row(out, "weights", t.weights_bytes);
-    row(out, "activation peak", t.activation_bytes);
-    if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);
-    row(out, "CUDA graphs + workspace", t.cudagraph_workspace_bytes);
+    if (vllm) {  // other engines: not modelled (the note says so), not a measured zero
+        row(out, "activation peak", t.activation_bytes);
+        if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);
+        row(out, "CUDA graphs + workspace", t.cudagraph_workspace_bytes);
+    }
     if (t.drafter_bytes) row(out, "drafter weights", t.drafter_bytes);
     row(out, "non-KV terms", t.fixed_bytes);
     row(out, "left for KV (the engine's pool)", t.available_for_kv_bytes);
     out << "  " << std::string(54, '-') << "\n";
     row(out, "KV cache, requested", t.kv_requested_bytes,
-        fmt("   %lld tokens x %lld seqs", static_cast<long long>(t.kv_tokens_per_sequence),
-            static_cast<long long>(s.max_num_seqs)));
+        s.max_num_seqs_is_default
+            ? fmt("   %lld tokens x 1 request (vLLM's check; max_num_seqs %lld is its default cap)",
+                  static_cast<long long>(t.kv_tokens_per_sequence), static_cast<long long>(s.max_num_seqs))
+            : fmt("   %lld tokens x %lld seqs", static_cast<long long>(t.kv_tokens_per_sequence),
+                  static_cast<long long>(s.max_num_seqs)));
     if (t.kv_growing_requested_bytes != t.kv_requested_bytes) {
         row(out, "  growing (full attention / MLA)", t.kv_growing_requested_bytes);
         if (t.kv_sliding_requested_bytes) row(out, "  sliding window", t.kv_sliding_requested_bytes);
@@ -111,7 +120,9 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
                                                             static_cast<double>(t.budget_bytes))
                            : "");
     row(out, "reserved (non-KV + granted KV)", t.total_bytes);
-    row(out, "budget (mem-util x VRAM)", t.budget_bytes);
+    row(out, vllm ? "budget (mem-util x VRAM)" : r.engine == "sglang" ? "budget (mem_fraction_static x VRAM)"
+                                                                       : "budget (usable fraction x VRAM)",
+        t.budget_bytes);
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
     out << "Limiting term: " << r.limiting_term << "\n";
@@ -164,12 +175,13 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
     row(out, "cache/state subtotal", b.subtotal_bytes);
 
     out << "\nLayer cache buckets (identical layers merged)\n";
-    out << fmt("  %-16s %6s %16s %12s  %s\n", "kind", "layers", "B/token/card", "fixed GB", "cache");
+    out << fmt("  %-16s %6s %16s %12s %12s  %s\n", "kind", "layers", "B/token/card", "fixed GB", "priced GB", "cache");
     for (const auto& k : r.buckets) {
-        out << fmt("  %-16s %6d %16.2f %12.2f  ", k.kind.c_str(), k.layer_count, k.bytes_per_token_per_card,
-                   bytes_to_gb(k.fixed_bytes_per_card))
+        out << fmt("  %-16s %6d %16.2f %12.2f %12.2f  ", k.kind.c_str(), k.layer_count, k.bytes_per_token_per_card,
+                   bytes_to_gb(k.fixed_bytes_per_card), bytes_to_gb(k.kv_bytes_per_card))
             << cache_text(k.cache) << "\n";
     }
+    out << "  (priced: each kind's share of the requested KV as the engine allocates it, pages and blocks included)\n";
 }
 
 void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult& s, const kvcalc::Report& at) {

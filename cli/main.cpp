@@ -1,5 +1,6 @@
 // kvcalc: the command-line front end over the core. Parses flags, asks the core, prints text or one JSON document.
 // Exit status: 0 PASS/TIGHT (or an answer), 1 FAIL (or nothing fits), 2 bad input.
+#include <algorithm>
 #include <fstream>
 #include <cerrno>
 #include <cstring>
@@ -71,7 +72,7 @@ std::string write_svg(const std::string& path, const kvcalc::Report& r) {
     if (!f) return std::strerror(errno);
     f << kvcli::render_svg(r);
     f.close();
-    return f ? std::string() : std::string("write failed");
+    return f ? std::string() : std::string("write failed: ") + std::strerror(errno);
 }
 
 /// Shared tail of predict and solve: breakdown, link, SVG. Returns false when the SVG could not be written.
@@ -90,13 +91,16 @@ bool extras(const kvcli::Options& o, const kvcalc::Report& r) {
     return true;
 }
 
+/// A report the core could not make: its errors on stderr (and the report itself with --json), exit 2.
+int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
+    print_diagnostics(r.diagnostics, Severity::error);
+    if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
+    return kExitBadInput;
+}
+
 int run_predict(const kvcli::Options& o) {
     const kvcalc::Report r = kvcalc::predict(o.scenario);
-    if (!r.ok) {
-        print_diagnostics(r.diagnostics, Severity::error);
-        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
-        return kExitBadInput;
-    }
+    if (!r.ok) return bad_report(o, r);
     if (o.json) {
         std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
     } else {
@@ -148,11 +152,7 @@ int run_solve(const kvcli::Options& o) {
 /// --fit MODEL[:PRESET]: the verdict on the card, the largest max_model_len that boots there, the start-up lines.
 int run_fit(const kvcli::Options& o) {
     const kvcalc::Report r = kvcalc::predict(o.scenario);
-    if (!r.ok) {
-        print_diagnostics(r.diagnostics, Severity::error);
-        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
-        return kExitBadInput;
-    }
+    if (!r.ok) return bad_report(o, r);
     const kvcalc::SolveResult len = kvcalc::solve_max_model_len(o.scenario);
     if (o.json) {
         nlohmann::json j = r;
@@ -186,6 +186,15 @@ int run_fit_all(const kvcli::Options& o, bool model_given) {
         s.engine = o.scenario.engine;
         fits.push_back({p.id, kvcalc::predict(s), kvcalc::solve_max_model_len(s)});
     }
+    if (fits.empty()) {  // an empty table would read as "nothing to worry about"
+        std::vector<std::string> models;
+        for (const auto& p : kvcalc::compose_presets())
+            if (std::find(models.begin(), models.end(), p.model_id) == models.end()) models.push_back(p.model_id);
+        std::string with;
+        for (const auto& m : models) with += (with.empty() ? "" : ", ") + m;
+        return bad_input("--fit-all: model \"" + o.scenario.model_id + "\" has no serving presets (see --list-composes; "
+                         "models with presets: " + with + "); for its own defaults use --fit " + o.scenario.model_id);
+    }
     bool any_bad = false, any_fail = false;
     for (const auto& f : fits) {
         any_bad = any_bad || !f.report.ok;
@@ -213,11 +222,7 @@ int run_fit_all(const kvcli::Options& o, bool model_given) {
 /// --shop: every catalog GPU × 1, 2, 4, 8 cards for the scenario.
 int run_shop(const kvcli::Options& o) {
     const kvcalc::Report r = kvcalc::predict(o.scenario);
-    if (!r.ok) {
-        print_diagnostics(r.diagnostics, Severity::error);
-        if (o.json) std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
-        return kExitBadInput;
-    }
+    if (!r.ok) return bad_report(o, r);
     const std::vector<kvcalc::ShopRow> rows =
         kvcalc::shopping(o.scenario, kvcalc::gpu_catalog(), kvcalc::default_shop_counts());
     if (o.json) {

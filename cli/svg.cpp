@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+#include <string>
 
 #include "kvcalc/units.h"
 
@@ -15,10 +16,22 @@ namespace kvcli {
 namespace {
 
 struct Segment {
-    const char* name;
+    std::string name;
     const char* colour;
     std::int64_t bytes;
 };
+
+/// Colour of a core term id (kvcalc::term_list ids); the terms and their labels come from the core.
+const char* colour_of(const std::string& id) {
+    if (id == "weights") return "#4e79a7";
+    if (id == "kv_growing") return "#f28e2b";
+    if (id == "kv_sliding") return "#edc948";
+    if (id == "recurrent_state") return "#76b7b2";
+    if (id == "activation") return "#e15759";
+    if (id == "cudagraph_workspace") return "#9c755f";
+    if (id == "drafter") return "#b07aa1";
+    return "#bab0ac";  // a term this renderer has no colour for yet still shows
+}
 
 std::string num(double x) {
     char buf[32];
@@ -56,15 +69,8 @@ std::string render_svg(const kvcalc::Report& r) {
     const auto& s = r.settings;
     const int tp = std::max(1, s.tensor_parallel_size);
     const int cards = std::max(tp, s.gpus);
-    const std::vector<Segment> segs = {
-        {"weights", "#4e79a7", t.weights_bytes},
-        {"KV cache (granted)", "#f28e2b", t.kv_growing_granted_bytes},
-        {"sliding-window KV", "#edc948", t.kv_sliding_bytes},
-        {"recurrent state", "#76b7b2", t.recurrent_state_bytes},
-        {"activation peak", "#e15759", t.activation_bytes},
-        {"CUDA graphs + workspace", "#9c755f", t.cudagraph_workspace_bytes},
-        {"drafter", "#b07aa1", t.drafter_bytes},
-    };
+    std::vector<Segment> segs;  // the core's per-card terms (KV as granted), in its order
+    for (const kvcalc::Term& term : r.term_list) segs.push_back({term.label, colour_of(term.id), term.bytes});
     const std::int64_t shortfall = std::max<std::int64_t>(0, t.kv_growing_requested_bytes - t.kv_growing_granted_bytes);
     const std::int64_t top = std::max({s.vram_bytes, t.demand_bytes, t.total_bytes, std::int64_t{1}});
 

@@ -27,12 +27,11 @@ void panel_buckets(App& app) {
         ImGui::TextDisabled("No cache layout for these settings.");
         return;
     }
-    const std::int64_t tokens = r.terms.kv_tokens_per_sequence * r.settings.max_num_seqs;
+    // Each bucket's share of the KV the verdict prices (the engine's pages and blocks): they add up to it.
     std::vector<std::int64_t> totals;
     std::int64_t largest = 1;
     for (const CacheBucket& b : r.buckets) {
-        const auto growing = static_cast<std::int64_t>(std::llround(b.bytes_per_token_per_card * static_cast<double>(tokens)));
-        totals.push_back(growing + b.fixed_bytes_per_card);
+        totals.push_back(b.kv_bytes_per_card);
         largest = std::max(largest, totals.back());
     }
     const ByteUnit u = app.ui.unit;

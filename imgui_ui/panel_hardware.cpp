@@ -77,41 +77,47 @@ bool gpu_picker(App& app) {
     return changed;
 }
 
-bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
+/// tensor_parallel_size 1..8 as the core lists them for the priced model (Report::tp_options, so a config.json
+/// model gets its own heads): the values it accepts as choices, the others greyed out with the core's reason.
+bool parallel_picker(App& app) {
+    Scenario& s = app.scenario;
+    UiState& ui = app.ui;
     bool changed = false;
-    const std::vector<int> valid = model ? valid_tensor_parallel_sizes(*model) : std::vector<int>{1};
-    std::string invalid, why;
-    if (model) {
-        for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
-            if (std::find(valid.begin(), valid.end(), tp) != valid.end()) continue;
-            invalid += (invalid.empty() ? "" : ", ") + std::to_string(tp);
-            if (why.empty()) {
-                const Diagnostics d = check_tensor_parallel(*model, tp);
-                if (!d.empty()) why = d.front().message;
-            }
-        }
+    std::vector<TpOption> options = app.report.tp_options;
+    if (options.empty())  // no report yet (or it failed): the same core list for the catalog model
+        if (const ModelSpec* model = current_model(s)) options = tensor_parallel_options(*model);
+    std::string invalid, reasons;
+    for (const TpOption& o : options) {
+        if (o.valid) continue;
+        invalid += (invalid.empty() ? "" : ", ") + std::to_string(o.tensor_parallel_size);
+        reasons += "\n" + std::to_string(o.tensor_parallel_size) + ": " + o.reason;
     }
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("tensor_parallel_size");
-    const std::string help = "vLLM splits attention heads over the cards: only values that divide the heads are offered." +
-                             (invalid.empty() ? std::string() : "\n\nNot offered: " + invalid + ". " + why);
+    const std::string help = "vLLM splits attention heads over the cards: only values that divide the heads can be "
+                             "chosen." + (invalid.empty() ? std::string() : "\n\nNot offered:" + reasons);
     help_marker(ui, help.c_str());
     bool first = true;
-    for (int tp : valid) {
+    for (const TpOption& o : options) {
+        const int tp = o.tensor_parallel_size;
         if (!first || !ui.narrow_layout) ImGui::SameLine();
         first = false;
         char label[8];
         std::snprintf(label, sizeof label, "%d##tp", tp);
-        if (ImGui::RadioButton(label, s.tensor_parallel_size == tp) && s.tensor_parallel_size != tp) {
+        ImGui::BeginDisabled(!o.valid);
+        if (ImGui::RadioButton(label, s.tensor_parallel_size == tp) && o.valid && s.tensor_parallel_size != tp) {
             s.tensor_parallel_size = tp;
             if (s.gpus != 0 && s.gpus < tp) s.gpus = 0;
             changed = true;
         }
-        record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
+        ImGui::EndDisabled();
+        if (!o.valid && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", o.reason.c_str());
+        if (o.valid) record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
     }
     if (!invalid.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("Not offered: %s (they do not split the heads; see ?)", invalid.c_str());
+        ImGui::TextDisabled("Greyed out: %s (they do not split the heads; see ? for each reason)", invalid.c_str());
         ImGui::PopTextWrapPos();
     }
     int box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;
@@ -128,7 +134,7 @@ bool parallel_picker(Scenario& s, const ModelSpec* model, UiState& ui) {
 
 bool panel_hardware(App& app) {
     bool changed = gpu_picker(app);
-    changed |= parallel_picker(app.scenario, current_model(app.scenario), app.ui);
+    changed |= parallel_picker(app);
     return changed;
 }
 

@@ -67,9 +67,9 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     t.demand_bytes = sat_add(t.fixed_bytes, t.kv_requested_bytes);
     t.total_bytes = sat_add(t.fixed_bytes, t.kv_granted_bytes);
     // The start-up accounting states the band its logs support (vllm_accounting.cpp); seed fits keep 1.5 GB.
-    t.tight_band_bytes = d.non_kv.kind == NonKvModel::Kind::vllm_accounting
-                             ? d.non_kv.error_band_bytes
-                             : std::max(kTightBandBytes, d.non_kv.error_band_bytes);
+    // (non_kv_terms() set it from the accounting at this load's card).
+    if (d.non_kv.kind != NonKvModel::Kind::vllm_accounting)
+        t.tight_band_bytes = std::max(kTightBandBytes, d.non_kv.error_band_bytes);
     return t;
 }
 

@@ -62,11 +62,13 @@ VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
     const std::int64_t batched = batched_tokens(d, load);
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
+    // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
+    const std::int64_t asked = load.max_num_seqs_is_default ? 1 : load.max_num_seqs;
     t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
-    t.kv_growing_requested_bytes = one.full_bytes * load.max_num_seqs;
-    t.kv_sliding_bytes = one.sliding_bytes * load.max_num_seqs;
-    t.recurrent_state_bytes = one.mamba_bytes * load.max_num_seqs;
-    t.kv_requested_bytes = t.kv_one_sequence_bytes * load.max_num_seqs;
+    t.kv_growing_requested_bytes = one.full_bytes * asked;
+    t.kv_sliding_bytes = one.sliding_bytes * asked;
+    t.recurrent_state_bytes = one.mamba_bytes * asked;
+    t.kv_requested_bytes = t.kv_one_sequence_bytes * asked;
     t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
     const std::int64_t blocks = vllm_blocks_per_request(p, load.max_model_len, batched);
     t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /
@@ -81,7 +83,10 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     VllmPlan p = plan;
     p.max_num_batched_tokens = batched_tokens(d, load);
     StartupPrediction out;
-    out.engine_rules = VllmKvPrediction{}.engine_rules;
+    // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
+    out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
+                           ? VllmKvPrediction{}.engine_rules
+                           : std::string("vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)");
     const EngineKvSpelling spelling = vllm_spelling(d.format->id);
     const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(d.settings.tensor_parallel_size),
                                              t.available_for_kv_bytes);

@@ -64,6 +64,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             t.activation_bytes = a.torch_peak_bytes;
             t.cudagraph_workspace_bytes = a.non_torch_bytes + (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);
             t.budget_bytes = a.requested_bytes;
+            t.tight_band_bytes = a.error_band_bytes;  // the card's own band (an estimated CUDA total widens it)
             break;
         }
         case NonKvModel::Kind::seed_fit: {
@@ -85,3 +86,19 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
 }
 
 }  // namespace kvcalc::detail
+
+namespace kvcalc {
+
+Load load_on(const Deployment& d, const GpuSpec& gpu) {
+    Load load = d.load();
+    load.vram_bytes = gpu.vram_bytes;
+    load.gpu = &gpu;
+    if (load.max_num_seqs_is_default) {
+        VllmServeFlags f = d.non_kv.flags;
+        f.max_model_len = load.max_model_len;
+        load.max_num_seqs = vllm_resolve_defaults(vllm_device(gpu), f, d.non_kv.era, false).max_num_seqs;
+    }
+    return load;
+}
+
+}  // namespace kvcalc

@@ -196,7 +196,9 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.term_list = term_list(rep.terms);
     add_notes(scenario, d, load, rep.terms, rep.notes);
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, load.max_num_seqs);
+    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
+                          rep.terms.recurrent_state_requested_bytes};
+    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, load.max_num_seqs, &priced);
     rep.tp_options = tensor_parallel_options(*d.model);
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
@@ -241,6 +243,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.settings = d.settings;
     rep.settings.max_model_len = load.max_model_len;
     rep.settings.max_num_seqs = load.max_num_seqs;
+    rep.settings.max_num_seqs_is_default = load.max_num_seqs_is_default;
     rep.settings.vram_bytes = load.vram_bytes;
     return rep;
 }

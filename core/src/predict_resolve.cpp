@@ -138,8 +138,8 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
     if (!era)
         error(d, "vllm_version_unknown", "vllm_version",
-              "vllm_version \"" + s.vllm_version + "\" names no vLLM release. Valid: a release such as 0.19 or 0.11.1, "
-              "an era (" + vllm_era_ids() + "), or empty for the newest");
+              "vllm_version \"" + s.vllm_version + "\" names no vLLM release; expected " +
+                  field_valid_text(*find_scenario_field("vllm_version")) + " (empty = the newest)");
     else if (auto note = vllm_version_note(s.vllm_version))
         d.push_back({Severity::warning, "vllm_version_unchecked", "vllm_version", *note});
 

@@ -31,6 +31,7 @@ void to_json(json& j, const Report& r) {
                      {"gpu", s.gpu}, {"vram_bytes", s.vram_bytes}, {"gpus", s.gpus},
                      {"tensor_parallel_size", s.tensor_parallel_size}, {"kv_cache_dtype", s.kv_cache_dtype},
                      {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},
+                     {"max_num_seqs_is_default", s.max_num_seqs_is_default},
                      {"gpu_memory_utilization", s.gpu_memory_utilization},
                      {"max_num_batched_tokens", s.max_num_batched_tokens ? json(*s.max_num_batched_tokens) : json(nullptr)},
                      {"drafter", s.drafter}, {"drafter_bytes_total", s.drafter_bytes_total},
@@ -86,7 +87,8 @@ void to_json(json& j, const Report& r) {
     for (const auto& x : r.buckets)
         buckets.push_back({{"kind", x.kind}, {"layer_count", x.layer_count}, {"cache", layer_cache_json(x.cache)},
                            {"bytes_per_token_per_card", x.bytes_per_token_per_card},
-                           {"fixed_bytes_per_card", x.fixed_bytes_per_card}});
+                           {"fixed_bytes_per_card", x.fixed_bytes_per_card},
+                           {"kv_bytes_per_card", x.kv_bytes_per_card}});
     j["buckets"] = buckets;
     j["engine"] = r.engine;
     j["calibrated"] = r.calibrated;

@@ -103,16 +103,14 @@ void read_field(const ScenarioField& f, const json& v, Scenario& s, Diagnostics&
         [&](auto m) {
             using M = std::remove_reference_t<decltype(s.*m)>;
             using T = typename FieldPlain<M>::type;
-            if constexpr (!std::is_same_v<M, T>) {  // optional: null = unset
-                if (v.is_null()) {
-                    (s.*m).reset();
-                    return;
-                }
+            if (v.is_null()) {  // null = the field's default (an optional: unset)
+                static const Scenario defaults{};
+                s.*m = defaults.*m;
+                return;
             }
             if constexpr (std::is_same_v<T, std::string>) {
-                if (v.is_null()) (s.*m).clear();
-                else if (v.is_string()) s.*m = v.get<std::string>();
-                else type_error(d, f.name, ("a string: " + want).c_str(), v);
+                if (v.is_string()) s.*m = v.get<std::string>();
+                else type_error(d, f.name, ("a string (" + std::string(f.unit) + ")").c_str(), v);
             } else if constexpr (std::is_same_v<T, bool>) {
                 if (v.is_boolean()) s.*m = v.get<bool>();
                 else type_error(d, f.name, "true or false", v);

@@ -71,11 +71,14 @@ SolveResult nothing_fits(const char* what, const BudgetTerms& t) {
 
 SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriterion criterion) {
     SolveResult out;
-    const std::int64_t seqs = load.max_num_seqs, vram = load.vram_bytes;
     // predict() accepts max_model_len up to 2^27 whatever max_position_embeddings says (the reader allows 1e9).
     const std::int64_t hi = d.model->max_position_embeddings > 0 ? std::min(d.model->max_position_embeddings, kLenLimit)
                                                                   : kLenLimit;
-    auto terms = [&](std::int64_t len) { return evaluate(d, {len, seqs, vram}); };
+    auto terms = [&](std::int64_t len) {
+        Load at = load;
+        at.max_model_len = len;
+        return evaluate(d, at);
+    };
     auto pred = [&](std::int64_t len) { return fits(terms(len), criterion); };
     if (!pred(1)) return nothing_fits("max_model_len", terms(1));
     // Room left minus what the KV needs is close to linear in the length: start at its root.
@@ -99,8 +102,12 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
 
 SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
     SolveResult out;
-    const std::int64_t len = load.max_model_len, vram = load.vram_bytes;
-    auto terms = [&](std::int64_t n) { return evaluate(d, {len, n, vram}); };
+    auto terms = [&](std::int64_t n) {
+        Load at = load;
+        at.max_num_seqs = n;
+        at.max_num_seqs_is_default = false;  // n full-length requests, asked for
+        return evaluate(d, at);
+    };
     auto pred = [&](std::int64_t n) { return fits(terms(n), FitCriterion::uncapped); };
     if (!pred(1)) return nothing_fits("max_num_seqs", terms(1));
     const BudgetTerms t1 = terms(1);
@@ -119,7 +126,9 @@ SolveResult solve_min_vram(const Deployment& d, const Load& load, FitCriterion c
     const double util = d.settings.gpu_memory_utilization;
     constexpr std::int64_t kHi = std::int64_t{1} << 50;  // 1 PiB per card: nothing needs more
     auto fails = [&](std::int64_t v) {
-        return !fits(evaluate(d, {load.max_model_len, load.max_num_seqs, v}), criterion);
+        Load at = load;
+        at.vram_bytes = v;
+        return !fits(evaluate(d, at), criterion);
     };
     // The non-KV terms do not depend on VRAM, so the budget needed is fixed + the KV the criterion asks for.
     const BudgetTerms t = evaluate(d, load);

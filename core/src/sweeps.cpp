@@ -40,10 +40,8 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
                 out.push_back(std::move(row));
                 continue;
             }
-            // max_num_seqs 0 = vLLM's default: the one resolve() picked (for the first card of the list; vLLM's
-            // larger default on >= 70 GiB cards is not applied per row yet).
-            const std::int64_t seqs = scenario.max_num_seqs > 0 ? scenario.max_num_seqs : dep->settings.max_num_seqs;
-            const Load load{scenario.max_model_len, seqs, gpu.vram_bytes, &gpu};
+            // The row's card, with its own vLLM defaults where the user left max_num_seqs to vLLM.
+            const Load load = load_on(*dep, gpu);
             const Diagnostics bad = check_load(*dep, load);
             if (has_error(bad)) {
                 row.note = bad.front().message;
@@ -76,7 +74,9 @@ DemandCurve demand_curve(const Deployment& d, const Load& load, int points) {
     for (int i = 0; i < points; ++i) {
         const double f = static_cast<double>(i) / (points - 1);
         const auto len = std::min(hi, static_cast<std::int64_t>(std::llround(kMin * std::exp(ratio * f))));
-        const BudgetTerms t = evaluate(d, {len, load.max_num_seqs, load.vram_bytes, load.gpu});
+        Load at = load;
+        at.max_model_len = len;
+        const BudgetTerms t = evaluate(d, at);
         out.points.push_back({len, t.demand_bytes, classify(t)});
         out.budget_bytes = t.budget_bytes;
     }

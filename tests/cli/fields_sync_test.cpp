@@ -116,6 +116,34 @@ TEST_SUITE("fields") {
         CHECK(checks >= 4 * rows);
     }
 
+    TEST_CASE("every choice field: JSON (the core), link and flag reject a name outside the list, listing the same") {
+        int rows = 0;
+        for (const ScenarioField& f : kvcalc::scenario_fields()) {
+            if (f.type != FieldType::choice) continue;
+            ++rows;
+            INFO(f.name);
+            const std::string list = f.choices.list();
+            const std::string bad = "no-such-" + std::string(f.name);
+            kvcalc::Diagnostics ud;
+            kvcalc::decode_query(std::string("v=1&") + f.url_key + "=" + bad, ud);
+            REQUIRE(ud.size() == 1);
+            CHECK(contains(ud[0].message, list));
+            const kvcli::ParseResult r = kvcli::parse_args({f.cli_flag, bad});
+            CHECK(contains(r.error, bad));
+            CHECK(contains(r.error, list));
+            // weights_dtype is checked against the model's pricing (a seed model refuses any), not the list
+            if (std::string_view(f.name) == "weights_dtype") continue;
+            kvcalc::Scenario s;
+            kvcalc::Diagnostics d;
+            kvcalc::read_scenario(nlohmann::json{{f.name, bad}}, s, d);
+            for (const auto& x : kvcalc::predict(s).diagnostics) d.push_back(x);
+            bool listed = false;
+            for (const auto& x : d) listed = listed || (x.severity == kvcalc::Severity::error && contains(x.message, list));
+            CHECK(listed);
+        }
+        CHECK(rows == 8);
+    }
+
     TEST_CASE("every field round-trips through JSON, and each link and flag name is unique") {
         kvcalc::Scenario s;
         s.model_id = "gemma-4-31b";
@@ -139,6 +167,14 @@ TEST_SUITE("fields") {
             if (*f.cli_flag) names.emplace_back(f.cli_flag);
             for (const char* a : f.cli_aliases) names.emplace_back(a);
         }
+        // null = the default, for every field
+        nlohmann::json nulls = nlohmann::json::object();
+        for (const ScenarioField& f : kvcalc::scenario_fields()) nulls[f.name] = nullptr;
+        kvcalc::Scenario reset = s;
+        kvcalc::Diagnostics dn;
+        kvcalc::read_scenario(nulls, reset, dn);
+        CHECK(dn.empty());
+        for (const ScenarioField& f : kvcalc::scenario_fields()) CHECK_MESSAGE(kvcalc::field_is_default(f, reset), f.name);
         for (auto* list : {&keys, &names})
             for (std::size_t i = 0; i < list->size(); ++i)
                 for (std::size_t k = i + 1; k < list->size(); ++k) CHECK((*list)[i] != (*list)[k]);
@@ -171,8 +207,17 @@ TEST_SUITE("fields") {
         CHECK(b.options.scenario.max_model_len == 8192);
         CHECK(b.options.scenario.tensor_parallel_size == 4);
         const std::string help = kvcli::help_text();
-        CHECK(contains(help, "--max-model-len, --max-ctx TOKENS"));
-        CHECK(contains(help, "--tensor-parallel-size, --tp, -tp N"));
+        CHECK(contains(help, "--max-model-len, --max-ctx, --context-length TOKENS"));
+        CHECK(contains(help, "--tensor-parallel-size, --tp, -tp, --tp-size N"));
+        // SGLang's and llama.cpp's names for the same settings (deploy_sglang.cpp / deploy_llama_cpp.cpp print them)
+        const auto c = kvcli::parse_args({"--context-length", "4096", "--tp-size", "2", "--mem-fraction-static", "0.85",
+                                          "--max-running-requests", "8", "--engine", "sglang"});
+        REQUIRE(c.error.empty());
+        CHECK(c.options.scenario.max_model_len == 4096);
+        CHECK(c.options.scenario.tensor_parallel_size == 2);
+        CHECK(c.options.scenario.gpu_memory_utilization == 0.85);
+        CHECK(c.options.scenario.max_num_seqs == 8);
+        CHECK(kvcli::parse_args({"-np", "3"}).options.scenario.max_num_seqs == 3);
     }
 
     TEST_CASE("flag messages: out of range says so, sizes name their unit, unknown flags suggest only near ones") {

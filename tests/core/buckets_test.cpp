@@ -27,3 +27,50 @@ TEST_SUITE("buckets") {
         CHECK(b[1].bytes_per_token_per_card == 16384);
     }
 }
+
+#include "kvcalc/predict.h"
+
+TEST_SUITE("buckets") {
+    TEST_CASE("Gemma 3 27B under vLLM: the buckets are the padded pages the verdict prices, and add up to it") {
+        // Gemma 3 27B (config.json): 62 layers, sliding_window 1024 with every 6th layer global -> 52 sliding and 10
+        // full layers; 16 KV heads x 128 dims, K+V, bf16 = 8,192 B per token per layer.
+        Scenario s;
+        s.model_id = "gemma-3-27b";
+        s.gpu = "a100-80gb";
+        s.kv_cache_dtype = "bf16";
+        s.max_model_len = 131072;
+        s.max_num_seqs = 4;
+        s.max_num_batched_tokens = 2048;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.buckets.size() == 2);
+        // vLLM (kv_cache_interface.py, kv_cache_utils.py): block 16 -> page 16 x 8192 = 131,072 B per layer; KV
+        // cache groups of min(52, 10) = 10 layers share tensors: 1 full group, cdiv(52, 10) = 6 sliding groups.
+        // Full: cdiv(131072, 16) = 8192 blocks; sliding (SlidingWindowSpec.max_memory_usage_bytes):
+        // cdiv(min(1024 - 1 + 2048, 131072), 16) + 1 = 193 blocks; bytes = groups x blocks x page x 10 layers.
+        std::int64_t sliding = 0, full = 0;
+        for (const auto& b : r.buckets) (b.kind == "sliding_window" ? sliding : full) += b.kv_bytes_per_card;
+        CHECK(full == 4LL * 1 * 8192 * 131072 * 10);     // 42,949,672,960 B
+        CHECK(sliding == 4LL * 6 * 193 * 131072 * 10);   //  6,071,255,040 B (the per-layer view: 1,744,830,464)
+        CHECK(full + sliding == r.terms.kv_requested_bytes);
+    }
+    TEST_CASE("every engine's buckets add up to the KV it priced") {
+        for (const char* engine : {"vllm", "llama.cpp", "sglang"}) {
+            for (const char* model : {"gemma-3-27b", "qwen3.6-27b", "deepseek-v3", "llama-3.1-8b", "falcon-h1-7b"}) {
+                Scenario s;
+                s.engine = engine;
+                s.model_id = model;
+                s.gpu = "h200";
+                s.tensor_parallel_size = 2;
+                s.max_model_len = 65536;
+                s.max_num_seqs = 3;
+                const Report r = predict(s);
+                INFO(engine, " ", model);
+                REQUIRE(r.ok);
+                std::int64_t sum = 0;
+                for (const auto& b : r.buckets) sum += b.kv_bytes_per_card;
+                CHECK(sum == r.terms.kv_requested_bytes);
+            }
+        }
+    }
+}

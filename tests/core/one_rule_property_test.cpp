@@ -77,9 +77,36 @@ struct Generator {
         const std::int64_t limit = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 1 << 20;
         s.max_model_len = log_uniform(std::min<std::int64_t>(256, limit), limit);
         s.max_num_seqs = log_uniform(1, 64);
+        // vLLM's own default (0 = unset) for a share of vLLM scenarios: the card decides it (get_batch_defaults).
+        if (s.engine == "vllm" && chance(5)) s.max_num_seqs = 0;
         s.gpu_memory_utilization = std::uniform_real_distribution<double>(0.5, 0.98)(rng);
-        if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) s.max_num_batched_tokens = log_uniform(256, 16384);
+        if (chance(4)) s.max_num_batched_tokens = log_uniform(256, 16384);
+        // A share asks for more than fits, as people do (vLLM then prints its estimated maximum model length).
+        if (s.engine == "vllm" ? !chance(10) : chance(2)) ask_beyond_fit(s, limit, s.engine == "vllm");
         return s;
+    }
+    bool chance(int one_in) { return std::uniform_int_distribution<int>(0, one_in - 1)(rng) == 0; }
+
+    /// Draws max_model_len above the largest that boots, up to 4 × it, within the model's limit. Where the whole
+    /// context boots (or nothing does) on the drawn card, and `other_vram`, the card becomes a VRAM figure drawn
+    /// between the least that boots a short request and the least that boots the model's whole context, so the
+    /// boundary falls inside the model's range.
+    void ask_beyond_fit(Scenario& s, std::int64_t limit, bool other_vram) {
+        auto inside = [&](const SolveResult& fit) { return fit.ok && fit.bound == "budget" && fit.value < limit; };
+        SolveResult fit = solve_max_model_len(s);
+        if (!inside(fit) && other_vram) {
+            Scenario probe = s;
+            probe.max_model_len = std::min<std::int64_t>(256, limit);
+            const SolveResult lo = solve_min_vram(probe);
+            probe.max_model_len = limit;
+            const SolveResult hi = solve_min_vram(probe);
+            if (lo.ok && hi.ok && hi.value > lo.value + 1) {
+                s.gpu.clear();
+                s.vram_gb = static_cast<double>(std::uniform_int_distribution<std::int64_t>(lo.value, hi.value - 1)(rng)) / 1e9;
+                fit = solve_max_model_len(s);
+            }
+        }
+        if (inside(fit)) s.max_model_len = log_uniform(fit.value + 1, std::min<std::int64_t>(limit, 4 * fit.value + 1));
     }
 };
 
@@ -98,6 +125,15 @@ TEST_SUITE("one memory rule") {
     TEST_CASE("solvers, shopping rows and start-up lines agree with the verdict on 10,000 random scenarios") {
         Generator gen;
         int evaluated = 0, len_checked = 0, estimate_checked = 0, seqs_checked = 0, shop_checked = 0;
+        int default_rows_checked = 0;
+        // vllm/engine/arg_utils.py get_batch_defaults: >= 70 GiB and not an A100 -> the large defaults.
+        std::vector<GpuSpec> big_cards, small_cards;
+        for (const GpuSpec& g : gpu_catalog()) {
+            const bool large = g.vram_bytes >= 70LL * (1LL << 30) && g.id.find("a100") == std::string::npos;
+            (large ? big_cards : small_cards).push_back(g);
+        }
+        REQUIRE(!big_cards.empty());
+        REQUIRE(!small_cards.empty());
         int engines_seen[3] = {0, 0, 0};
         for (int i = 0; i < kScenarios; ++i) {
             const Scenario s = gen.next();
@@ -156,8 +192,39 @@ TEST_SUITE("one memory rule") {
                 }
             }
 
+            // The cache buckets are shares of the KV the verdict priced (the engine's plan), nothing else.
+            {
+                std::int64_t sum = 0;
+                for (const auto& b : r.buckets) sum += b.kv_bytes_per_card;
+                CHECK(sum == r.terms.kv_requested_bytes);
+            }
+
+            // Under vLLM's default max_num_seqs, a shopping list of a >= 70 GiB card (1024 sequences) and a smaller
+            // one (256) gives each row its own card's defaults: the row is predict() on that card.
+            if (s.max_num_seqs == 0 && i % 2 == 0) {
+                const GpuSpec& big = gen.pick(big_cards);
+                const GpuSpec& small = gen.pick(small_cards);
+                const auto rows = shopping(s, {big, small}, {s.tensor_parallel_size});
+                REQUIRE(rows.size() == 2);
+                for (const ShopRow& row : rows) {
+                    Scenario one = s;
+                    one.gpu = row.gpu_id;
+                    one.vram_gb.reset();
+                    one.gpus = 0;
+                    const Report direct = predict(one);
+                    INFO("default-seqs row on ", row.gpu_id, ": ", direct.reason);
+                    CHECK(rows[0].valid == rows[1].valid);
+                    if (!direct.ok || !row.valid) continue;
+                    ++default_rows_checked;
+                    CHECK(row.verdict == direct.verdict);
+                    CHECK(row.max_concurrency == doctest::Approx(direct.terms.max_concurrency));
+                    const SolveResult at_card = solve_max_model_len(one);
+                    CHECK(row.max_model_len == (at_card.ok ? at_card.value : 0));
+                }
+            }
+
             // The GPU-shopping row for this (GPU, count, format) is predict() of that scenario.
-            if (i % 4 == 0) {
+            if (i % 4 == 0 && !s.gpu.empty()) {
                 ++shop_checked;
                 const GpuSpec& gpu = *find_gpu(s.gpu);
                 const auto rows = shopping(s, {gpu}, {s.tensor_parallel_size});
@@ -176,9 +243,10 @@ TEST_SUITE("one memory rule") {
         MESSAGE("evaluated ", evaluated, " of ", kScenarios, " scenarios (vLLM ", engines_seen[0], ", llama.cpp ",
                 engines_seen[1], ", SGLang ", engines_seen[2], "); max_model_len checks ", len_checked,
                 ", estimated-length checks ", estimate_checked, ", max_num_seqs checks ", seqs_checked,
-                ", shopping rows ", shop_checked);
+                ", shopping rows ", shop_checked, ", default-seqs shopping rows ", default_rows_checked);
         CHECK(evaluated >= kScenarios * 9 / 10);
-        CHECK(estimate_checked > 15);  // 19 with this generator once dtypes without a kernel on the card stopped booting
+        CHECK(estimate_checked >= 900);  // 951: scenarios whose KV dtype has no kernel on the card have no estimate
+        CHECK(default_rows_checked >= 200);
         for (int e : engines_seen) CHECK(e > kScenarios / 5);
     }
 }

@@ -249,3 +249,40 @@ TEST_SUITE("url_codec ranges") {
         CHECK(back.max_num_batched_tokens == 134217728);
     }
 }
+
+TEST_SUITE("url_codec old links") {
+    TEST_CASE("links written before the field table decode to the same scenario and re-encode byte for byte") {
+        // The CLI's dual-turbo link (tests/node/url.test.mjs), docs/URL.md's example, and a link setting every
+        // numeric key, as the per-codec key table wrote them (same keys, same order).
+        const char* links[] = {
+            "v=1&c=qwen3.6-27b%3Adual-turbo&vram=20&tp=2&kv=turboquant_3bit_nc&ctx=262144&seqs=4&util=0.82&mtp=1&"
+            "dr=qwen-mtp-builtin",
+            "v=1&c=qwen3.6-27b%3Adual-turbo&vram=20&util=0.82",
+            "v=1&m=gemma-4-31b&wgb=17.123456789&g=rtx-3090&n=4&tp=2&kv=fp8_e4m3&ctx=262144&seqs=3&util=0.9&mnbt=4096&"
+            "mtp=0&dr=some%20drafter%20%26%20co&dgb=1.25&nst=3&dkv=1&dkvgb=0.1&cl=30&cr=64&chd=512&irl=30&icr=8&"
+            "ihd=128&ixf=fp8_e4m3",
+            "v=1&m=llama-3.1-8b&vgib=23.5&e=llama.cpp&wd=int4&vv=0.19",
+        };
+        for (const char* link : links) {
+            Diagnostics d;
+            const Scenario s = decode_query(link, d);
+            CHECK_MESSAGE(d.empty(), link);
+            CHECK(encode_query(s) == link);
+        }
+        Diagnostics d;
+        const Scenario t = decode_query(links[0], d);
+        CHECK(t.compose == "qwen3.6-27b:dual-turbo");
+        CHECK(t.vram_gb == 20.0);
+        CHECK(t.tensor_parallel_size == 2);
+        CHECK(t.kv_cache_dtype == "turboquant_3bit_nc");
+        CHECK(t.max_model_len == 262144);
+        CHECK(t.max_num_seqs == 4);
+        CHECK(t.gpu_memory_utilization == 0.82);
+        CHECK(t.mtp == true);
+        CHECK(t.drafter == "qwen-mtp-builtin");
+        const Scenario all = decode_query(links[2], d);
+        CHECK(all.drafter == "some drafter & co");
+        CHECK(all.max_num_batched_tokens == 4096);
+        CHECK(all.indexer_head_dim == 128);
+    }
+}

@@ -17,6 +17,16 @@ struct CacheBucket {
     int layer_count = 0;
     double bytes_per_token_per_card = 0.0;  ///< growing bytes per token per sequence on one card (exact rational)
     std::int64_t fixed_bytes_per_card = 0;  ///< sliding window or recurrent state at the scenario's length/seqs
+    /// This bucket's share of the KV the verdict prices on one card (the engine's plan: vLLM's padded pages and
+    /// blocks, llama.cpp's cells, SGLang's pool); the buckets of a report add up to BudgetTerms::kv_requested_bytes.
+    std::int64_t kv_bytes_per_card = 0;
+};
+
+/// The KV an engine priced on one card, by where it goes (BudgetTerms' requested growing, sliding and state).
+struct PricedKv {
+    std::int64_t growing_bytes = 0;
+    std::int64_t sliding_bytes = 0;
+    std::int64_t state_bytes = 0;
 };
 
 /// Groups model.layers (first-appearance order). Uses max_model_len for sliding windows shorter than the window
@@ -24,10 +34,15 @@ struct CacheBucket {
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
                                        std::int64_t max_model_len, std::int64_t max_num_seqs);
 
-/// Same, from groups already made by group_layers(model).
+/// Same, from groups already made by group_layers(model). With `priced`, each bucket's kv_bytes_per_card is its
+/// share of what the engine priced: the growing bytes go to the full-attention and MLA buckets, the sliding bytes
+/// to the sliding and chunked ones (when the engine priced no sliding term, e.g. SGLang or vLLM without the
+/// hybrid manager, they share the growing bytes by bytes per token), the state to the recurrent ones, each in
+/// proportion to the bucket's own bytes (exact when a kind has one layer spec), the rounding to the last. The
+/// shares add up to the three inputs exactly.
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
                                        const KvFormat& format, int tp, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs);
+                                       std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
 
 /// Name of a LayerCache alternative ("full_attention", ...).
 const char* layer_cache_kind(const LayerCache& cache);

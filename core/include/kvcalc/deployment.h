@@ -29,6 +29,11 @@ struct Load {
     std::int64_t max_num_seqs = 1;   ///< concurrent requests (llama.cpp -np)
     std::int64_t vram_bytes = 0;     ///< per card, as the engine sees it
     const GpuSpec* gpu = nullptr;    ///< the card when it is a catalog GPU (engine defaults depend on it)
+    /// max_num_seqs is vLLM's default for the card (the user left it unset): a scheduler cap, not a demand. The
+    /// KV asked for is then one max_model_len request, the one vLLM checks at start-up
+    /// (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory); the concurrency the pool holds is reported.
+    /// The non-KV terms still see the default count (the profiling run and CUDA graphs use it).
+    bool max_num_seqs_is_default = false;
 };
 
 /// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
@@ -83,8 +88,16 @@ struct Deployment {
     std::vector<std::string> plan_notes;   ///< e.g. the engine has no such KV format and a stand-in is priced
 
     /// The scenario's own max_model_len, max_num_seqs and VRAM.
-    Load load() const { return {settings.max_model_len, settings.max_num_seqs, settings.vram_bytes, gpu}; }
+    Load load() const {
+        return {settings.max_model_len, settings.max_num_seqs, settings.vram_bytes, gpu,
+                engine == EngineId::vllm && !non_kv.flags.max_num_seqs};
+    }
 };
+
+/// The deployment's own load on `gpu` instead: that card's VRAM and, when max_num_seqs was left to vLLM, that
+/// card's default for it (vllm/engine/arg_utils.py get_batch_defaults: 1024 on cards of ≥ 70 GiB except A100,
+/// else 256; capped at max_num_batched_tokens). GPU shopping evaluates each row at this load.
+Load load_on(const Deployment& deployment, const GpuSpec& gpu);
 
 /// The model a scenario names: config_json (read with read_hf_config), else the inline model, else the catalog
 /// entry for model_id (a popular model re-read when weights_dtype is set). nullptr with an error otherwise.

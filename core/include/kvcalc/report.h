@@ -94,6 +94,9 @@ struct ResolvedSettings {
     std::string kv_cache_dtype;
     std::int64_t max_model_len = 0;
     std::int64_t max_num_seqs = 0;
+    /// max_num_seqs is vLLM's default for the card (left unset): a cap on the batch, and the KV the verdict asks
+    /// for is one max_model_len request (Load::max_num_seqs_is_default).
+    bool max_num_seqs_is_default = false;
     double gpu_memory_utilization = 0.0;
     std::optional<std::int64_t> max_num_batched_tokens;
     std::string drafter;                ///< empty when none

@@ -46,7 +46,10 @@ struct ScenarioField {
     const char* default_text;  ///< the default as docs show it ("180000", "unset")
     const char* url_key;       ///< short link key ("ctx"); "" = not carried by links
     const char* cli_flag;      ///< vLLM's spelling where it has one ("--max-model-len"); "" = no flag
-    std::vector<const char*> cli_aliases = {};  ///< older kvcalc spellings that keep working ("--max-ctx")
+    /// Other spellings that work too: kvcalc's older names ("--max-ctx") and the same setting in SGLang
+    /// (--context-length, --tp-size, --mem-fraction-static, --max-running-requests) or llama.cpp (-np, --parallel;
+    /// not -c, which is the total of all sequences).
+    std::vector<const char*> cli_aliases = {};
     const char* metavar;       ///< "TOKENS"; "" = the flag takes no value (boolean: sets true)
     const char* help;          ///< one line: meaning and source
     FieldChoices choices = {};  ///< choice fields only

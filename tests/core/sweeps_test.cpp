@@ -1,0 +1,111 @@
+// GPU shopping rows under vLLM's default max_num_seqs: each row is the scenario on that card, with that card's
+// own vLLM defaults, and the verdict asks what vLLM asks at start-up (one max_model_len request).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/predict.h"
+#include "kvcalc/solver.h"
+#include "kvcalc/sweeps.h"
+
+using namespace kvcalc;
+
+namespace {
+
+/// The page's landing scenario (imgui_ui/model_lookup.cpp): Llama 3.1 8B, 32K, every vLLM setting left to vLLM.
+Scenario llama8b_defaults(const char* gpu) {
+    Scenario s;
+    s.model_id = "llama-3.1-8b";
+    s.gpu = gpu;
+    s.kv_cache_dtype = "bf16";
+    s.max_model_len = 32768;
+    s.max_num_seqs = 0;
+    s.gpu_memory_utilization = 0;
+    return s;
+}
+
+const GpuSpec& gpu(const char* id) { return *find_gpu(id); }
+
+}  // namespace
+
+TEST_SUITE("GPU shopping") {
+    TEST_CASE("vLLM's default max_num_seqs is each row's own card's: 1024 on >= 70 GiB cards except A100, else 256") {
+        // vllm/engine/arg_utils.py get_batch_defaults: device_memory >= 70 GiB and "a100" not in the name -> 1024
+        // sequences and 8192 batched tokens (vllm serve), else 256 and 2048.
+        CHECK(predict(llama8b_defaults("h100-80gb")).settings.max_num_seqs == 1024);
+        CHECK(predict(llama8b_defaults("b200")).settings.max_num_seqs == 1024);
+        CHECK(predict(llama8b_defaults("a100-80gb")).settings.max_num_seqs == 256);
+        CHECK(predict(llama8b_defaults("rtx-4090")).settings.max_num_seqs == 256);
+
+        // The list starts with a small card, as the page's does (its scenario's card is an RTX 4090).
+        const Scenario s = llama8b_defaults("rtx-4090");
+        const std::vector<GpuSpec> cards{gpu("rtx-4090"), gpu("h100-80gb"), gpu("a100-80gb"), gpu("b200"), gpu("l40s")};
+        const std::vector<ShopRow> rows = shopping(s, cards, {1, 2});
+        REQUIRE(rows.size() == cards.size() * 2);
+        for (const ShopRow& row : rows) {
+            Scenario one = s;
+            one.gpu = row.gpu_id;
+            one.tensor_parallel_size = row.cards;
+            INFO(row.gpu_id, " x ", row.cards);
+            const Report direct = predict(one);
+            REQUIRE(direct.ok);
+            REQUIRE(row.valid);
+            CHECK(row.verdict == direct.verdict);
+            CHECK(row.max_concurrency == doctest::Approx(direct.terms.max_concurrency));
+            CHECK(row.limiting_term == direct.limiting_term);
+            const SolveResult len = solve_max_model_len(one);
+            CHECK(row.max_model_len == (len.ok ? len.value : 0));
+        }
+    }
+
+    TEST_CASE("the verdict under vLLM's default max_num_seqs needs one full-length request, as vLLM does") {
+        // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory: start-up fails only when one request of
+        // max_model_len does not fit; max_num_seqs caps the batch the scheduler forms, the pool takes what fits.
+        // Llama 3.1 8B keeps 32 layers x 8 KV heads x 128 dims x K+V x 2 B = 131,072 B per token in bf16, so one
+        // 32K request is 4 GiB.
+        const Report b200 = predict(llama8b_defaults("b200"));
+        REQUIRE(b200.ok);
+        CHECK(b200.terms.kv_requested_bytes == 32768LL * 131072);
+        CHECK(b200.verdict == Verdict::pass);
+        CHECK(b200.terms.max_concurrency > 30.0);  // 180 GB card: tens of 32K requests, not 1024
+        CHECK(b200.effective_max_num_seqs == doctest::Approx(b200.terms.max_concurrency));
+
+        // The QA run's "least VRAM that passes: 8x B200" for this 8B model (buy order: verdict, then total VRAM).
+        // One card of 32 GB holds the 15 GiB of weights, vLLM's profiling peak and a 4 GiB request with room.
+        const std::vector<ShopRow> rows = shopping(llama8b_defaults("rtx-4090"), gpu_catalog(), default_shop_counts());
+        const ShopRow* least = nullptr;
+        auto total = [](const ShopRow& r) { return gpu_catalog()[static_cast<std::size_t>(r.gpu_index)].vram_bytes * r.cards; };
+        for (const ShopRow& r : rows)
+            if (r.valid && r.runs && r.verdict == Verdict::pass && (!least || total(r) < total(*least))) least = &r;
+        REQUIRE(least != nullptr);
+        INFO(least->gpu_id, " x ", least->cards);
+        CHECK(least->cards == 1);
+        CHECK(total(*least) <= 32LL << 30);
+        const Report on_5090 = predict(llama8b_defaults("rtx-5090"));
+        CHECK(on_5090.verdict == Verdict::pass);
+    }
+
+    TEST_CASE("real log: Llama 3.1 8B on an RTX 3090 at max_model_len 20000 under vLLM's defaults boots") {
+        // vllm-project/vllm issue #10517 (reference/real-cases.json vllm-llama31-8b-3090-20k): V0, util 0.9, default
+        // max_num_seqs (256); 3.81 GiB of KV, 1952 blocks of 16 tokens, maximum concurrency 1.56x. It started,
+        // so the default sequence count must not make the verdict ask for 256 x 20000 tokens.
+        Scenario s = llama8b_defaults("rtx-3090");
+        s.max_model_len = 20000;
+        s.gpu_memory_utilization = 0.9;
+        s.vllm_version = "V0";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.settings.max_num_seqs == 256);
+        CHECK(r.terms.kv_requested_bytes == 20000LL * 131072);
+        CHECK(r.verdict != Verdict::fail);
+        CHECK(r.terms.kv_requested_bytes <= r.terms.available_for_kv_bytes);  // not "capped": the ask is one request
+        // An explicit max_num_seqs is a demand: 256 full-length requests do not fit in 3.8 GiB.
+        s.max_num_seqs = 256;
+        const Report asked = predict(s);
+        REQUIRE(asked.ok);
+        CHECK(asked.terms.kv_requested_bytes == 256LL * 20000 * 131072);
+        CHECK(asked.verdict == Verdict::tight);
+    }
+}
