@@ -224,18 +224,22 @@ void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
 void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows) {
     const auto& s = r.settings;
     out << "GPU shopping: " << s.display_name << ", max_model_len " << s.max_model_len << ", max_num_seqs "
-        << s.max_num_seqs << ", kv_cache_dtype " << s.kv_cache_dtype << ", engine " << r.engine << "\n\n";
-    out << fmt("  %-26s %5s %7s %14s %12s  %s\n", "gpu", "cards", "verdict", "boots up to", "concurrency", "note");
+        << (s.max_num_seqs_is_default ? std::string("vLLM's default for each card (one full-length request must fit)")
+                                      : std::to_string(s.max_num_seqs))
+        << ", kv_cache_dtype " << s.kv_cache_dtype << ", engine " << r.engine << "\n\n";
+    out << fmt("  %-26s %5s %6s %7s %14s %12s  %s\n", "gpu", "cards", "seqs", "verdict", "boots up to", "concurrency",
+               "note");
     const auto& gpus = kvcalc::gpu_catalog();
     for (const auto& row : rows) {
         const std::string name = row.gpu_index >= 0 && row.gpu_index < static_cast<int>(gpus.size())
                                      ? gpus[static_cast<std::size_t>(row.gpu_index)].id
                                      : row.gpu_id;
         if (!row.valid) {
-            out << fmt("  %-26s %5d %7s %14s %12s  ", name.c_str(), row.cards, "-", "-", "-") << row.note << "\n";
+            out << fmt("  %-26s %5d %6s %7s %14s %12s  ", name.c_str(), row.cards, "-", "-", "-", "-") << row.note << "\n";
             continue;
         }
-        out << fmt("  %-26s %5d %7s %14lld %12.2f  ", name.c_str(), row.cards, kvcalc::verdict_name(row.verdict),
+        out << fmt("  %-26s %5d %6lld %7s %14lld %12.2f  ", name.c_str(), row.cards,
+                   static_cast<long long>(row.max_num_seqs), kvcalc::verdict_name(row.verdict),
                    static_cast<long long>(row.max_model_len), row.max_concurrency)
             << (row.note.empty() ? "largest term: " + row.limiting_term : row.note) << "\n";
     }

@@ -68,7 +68,6 @@ if(KVCALC_UI)
     target_link_libraries(kvcalc_sdl2 INTERFACE "${KVCALC_SDL2_WASM_PREFIX}/lib/libSDL2.a")
     # The OpenGL3 backend assumes WebGL1 under emscripten unless told it is ES3 (WebGL2).
     target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
-    target_compile_options(kvcalc_imgui PUBLIC -fexceptions)
   else()
     find_package(SDL2 REQUIRED)
     find_package(OpenGL REQUIRED)

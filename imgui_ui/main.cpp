@@ -24,16 +24,12 @@
 #include "platform.h"
 #include "text_proxy.h"
 #include "touch_input.h"
+#include "ui_font.h"
 
 namespace {
 
 using kvcalc::ui::App;
 
-#ifdef __EMSCRIPTEN__
-constexpr const char* kFontPath = "/fonts/ui.ttf";
-#else
-constexpr const char* kFontPath = KVCALC_FONT_PATH;
-#endif
 
 /// Base text size in CSS px (points); at least 14 per the phone requirement.
 constexpr float kFontSizePx = 16.0f;
@@ -52,22 +48,22 @@ struct Runtime {
     bool quit = false;
 };
 
-/// Glyphs the UI prints beyond ASCII: Latin-1, Greek, general punctuation (— …), arrows, math (× ≤ ≈), boxes.
-/// Keep in sync with the font subset in imgui_ui/CMakeLists.txt.
-const ImWchar* glyph_ranges() {
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2000, 0x206F, 0x2190, 0x21FF,
-                                     0x2200, 0x22FF, 0x2500, 0x257F, 0x25A0, 0x25FF, 0};
-    return ranges;
-}
-
 /// (Re)builds the font atlas for the current devicePixelRatio so text stays sharp on phones.
 void load_fonts(Runtime& rt, float dpr) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     ImFontConfig cfg;
     cfg.OversampleH = 1;  // DPR-sized atlas already; keeps the atlas small
-    if (!io.Fonts->AddFontFromFileTTF(kFontPath, kFontSizePx * dpr, &cfg, glyph_ranges())) {
-        std::fprintf(stderr, "kvcalc: font %s not found, using ImGui's built-in font\n", kFontPath);
+#ifdef __EMSCRIPTEN__
+    cfg.FontDataOwnedByAtlas = false;  // the bytes are the binary's own (ui_font.h), not a heap copy
+    const bool loaded = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kvcalc::ui::kUiFontTtf),
+                                                       static_cast<int>(kvcalc::ui::kUiFontTtfBytes),
+                                                       kFontSizePx * dpr, &cfg, kvcalc::ui::kUiGlyphRanges);
+#else
+    const bool loaded = io.Fonts->AddFontFromFileTTF(KVCALC_FONT_PATH, kFontSizePx * dpr, &cfg, kvcalc::ui::kUiGlyphRanges);
+#endif
+    if (!loaded) {
+        std::fprintf(stderr, "kvcalc: the UI font did not load, using ImGui's built-in font\n");
         io.Fonts->AddFontDefault();
     }
     io.FontGlobalScale = 1.0f / dpr;

@@ -8,6 +8,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
+#include "kvcalc/scenario_fields.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/kv_format.h"
@@ -21,6 +22,27 @@ using nlohmann::json;
 namespace {
 
 json failure(const Diagnostics& d) { return json{{"schema", kSchemaVersion}, {"ok", false}, {"diagnostics", d}}; }
+
+/// The scenario field table (scenario_fields.h) as data, so a script or page takes its ranges and spellings from
+/// the same rows as the JSON reader, the link codec and the CLI.
+json fields_json() {
+    static const char* const kTypes[] = {"integer", "number", "boolean", "text", "choice", "object"};
+    json out = json::array();
+    for (const auto& f : scenario_fields()) {
+        json row{{"name", f.name},       {"group", f.group},         {"type", kTypes[static_cast<int>(f.type)]},
+                 {"unit", f.unit},       {"default", f.default_text}, {"url_key", f.url_key},
+                 {"cli_flag", f.cli_flag}, {"cli_aliases", f.cli_aliases}, {"help", f.help},
+                 {"valid", field_valid_text(f)}};
+        if (f.type == FieldType::integer || f.type == FieldType::number) {
+            row["min"] = f.min;
+            row["max"] = f.max;
+            row["min_open"] = f.min_open;
+            row["zero_means"] = f.zero_means;
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
 
 json catalog_json() {
     json models = json::array();
@@ -45,7 +67,7 @@ json catalog_json() {
                            {"source", p.source}});
     return json{{"schema", kSchemaVersion}, {"ok", true},          {"diagnostics", json::array()},
                 {"models", models},         {"gpus", gpus},        {"kv_formats", formats},
-                {"presets", presets}};
+                {"presets", presets},       {"fields", fields_json()}};
 }
 
 json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {

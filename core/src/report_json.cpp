@@ -131,7 +131,8 @@ const char* reserve_check_name(ReserveCheck c) {
 
 void to_json(json& j, const ShopRow& r) {
     j = json{{"gpu_index", r.gpu_index},         {"gpu", r.gpu_id},
-             {"cards", r.cards},                 {"valid", r.valid},
+             {"cards", r.cards},                 {"max_num_seqs", r.max_num_seqs},
+             {"valid", r.valid},
              {"runs", r.runs},                   {"verdict", r.valid ? verdict_name(r.verdict) : "INVALID"},
              {"max_model_len", r.max_model_len}, {"max_concurrency", r.max_concurrency},
              {"limiting_term", r.limiting_term}, {"note", r.note}};

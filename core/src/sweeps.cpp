@@ -42,6 +42,7 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
             }
             // The row's card, with its own vLLM defaults where the user left max_num_seqs to vLLM.
             const Load load = load_on(*dep, gpu);
+            row.max_num_seqs = load.max_num_seqs;
             const Diagnostics bad = check_load(*dep, load);
             if (has_error(bad)) {
                 row.note = bad.front().message;

@@ -2,7 +2,8 @@
 // 9 Mbit/s link with 60 ms round trips, files served gzip-compressed as GitHub Pages serves them. The first result
 // is the first drawn frame (window.kvcalcFirstFrameMs, measured from navigation start): the verdict is computed
 // before that frame is drawn. Prints the gzip size of the page and best / median of five fresh visits.
-// Run: node tests/browser/first-result-bench.mjs   (after scripts/build-site.sh)
+// Run: node tests/browser/first-result-bench.mjs [SITE_DIR]   (after scripts/build-site.sh; SITE_DIR defaults to
+// build/wasm-release/site, another folder compares an older build on the same machine load)
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,12 +15,14 @@ const kMbitPerS = 9, kRttMs = 60, kCpuSlowdown = 4, kVisits = 5;
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.svg': 'image/svg+xml' };
 
+const root = path.resolve(process.argv[2] || siteDir);
+
 function serveGzip() {
   const cache = new Map();
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname.replace(/^\/kvcalc\//, '')) || 'index.html';
-    const file = path.join(siteDir, rel);
-    if (!file.startsWith(siteDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+    const file = path.join(root, rel);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
     if (!cache.has(file)) cache.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
     const body = cache.get(file);
     res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream',
@@ -30,10 +33,12 @@ function serveGzip() {
     resolve({ url: `http://127.0.0.1:${server.address().port}/kvcalc/`, close: () => new Promise((r) => server.close(r)) })));
 }
 
-const gzipBytes = pageFiles.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(siteDir, f)), { level: 9 }).length, 0);
+const gzipOf = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, f)), { level: 9 }).length;
+const gzipBytes = pageFiles.reduce((sum, f) => sum + gzipOf(f), 0);
 const server = await serveGzip();
 const browser = await launchChromium();
 const times = [];
+const milestones = [];
 try {
   for (let i = 0; i < kVisits; i++) {
     const context = await browser.newContext(phone);
@@ -47,6 +52,8 @@ try {
     await page.waitForFunction(() => window.kvcalcFirstFrameMs && window.kvcalcState && window.kvcalcState.verdict,
       null, { timeout: 120000 });
     times.push(await page.evaluate(() => window.kvcalcFirstFrameMs));
+    milestones.push(await page.evaluate(() => ({ ...window.kvcalcStartup,
+      wasm_downloaded: performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'))?.responseEnd })));
     await context.close();
   }
 } finally {
@@ -54,7 +61,13 @@ try {
   await server.close();
 }
 times.sort((a, b) => a - b);
-console.log(`page download, gzip: ${(gzipBytes / 1024).toFixed(1)} KB (${pageFiles.join(', ')})`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`site: ${root}`);
+console.log(`page download, gzip -9: ${(gzipBytes / 1024).toFixed(1)} KB = ${gzipBytes} bytes (` +
+  pageFiles.map((f) => `${f} ${gzipOf(f)}`).join(', ') + ')');
+const names = Object.keys(milestones[0] || {}).sort((a, b) => milestones[0][a] - milestones[0][b]);
+console.log('start-up milestones, median ms after navigation: ' +
+  names.map((k) => `${k} ${median(milestones.map((m) => m[k] ?? NaN)).toFixed(0)}`).join(', '));
 console.log(`first result, ${kCpuSlowdown}× CPU slowdown, ${kMbitPerS} Mbit/s, ${kRttMs} ms RTT, phone 390×844: ` +
   `best ${times[0].toFixed(0)} ms, median ${times[Math.floor(times.length / 2)].toFixed(0)} ms ` +
   `[${times.map((t) => t.toFixed(0)).join(', ')}]`);

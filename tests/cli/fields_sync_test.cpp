@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flags.h"
+#include "kvcalc/api.h"
 #include "kvcalc/json_io.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/scenario_fields.h"
@@ -247,5 +248,21 @@ TEST_SUITE("fields") {
         kvcalc::Scenario known;
         known.vllm_version = "0.19";
         for (const auto& d : kvcalc::predict(known).diagnostics) CHECK(d.field != "vllm_version");
+    }
+
+    TEST_CASE("the catalog action hands scripts the same table") {
+        const auto cat = nlohmann::json::parse(kvcalc::evaluate_json(R"({"action": "catalog"})"));
+        REQUIRE(cat["fields"].is_array());
+        CHECK(cat["fields"].size() == kvcalc::scenario_fields().size());
+        for (const auto& row : cat["fields"]) {
+            const ScenarioField* f = kvcalc::find_scenario_field(row["name"].get<std::string>());
+            REQUIRE(f != nullptr);
+            CHECK(row["valid"] == kvcalc::field_valid_text(*f));
+            CHECK(row["url_key"] == f->url_key);
+            if (row["name"] == "max_model_len") {
+                CHECK(row["max"] == 134217728.0);  // 2^27 tokens
+                CHECK(row["cli_flag"] == "--max-model-len");
+            }
+        }
     }
 }

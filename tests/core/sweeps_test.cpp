@@ -52,6 +52,8 @@ TEST_SUITE("GPU shopping") {
             const Report direct = predict(one);
             REQUIRE(direct.ok);
             REQUIRE(row.valid);
+            CHECK(row.max_num_seqs == direct.settings.max_num_seqs);
+            CHECK(row.max_num_seqs == (row.gpu_id == "h100-80gb" || row.gpu_id == "b200" ? 1024 : 256));
             CHECK(row.verdict == direct.verdict);
             CHECK(row.max_concurrency == doctest::Approx(direct.terms.max_concurrency));
             CHECK(row.limiting_term == direct.limiting_term);

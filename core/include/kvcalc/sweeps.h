@@ -16,6 +16,7 @@ struct ShopRow {
     int gpu_index = 0;               ///< into the `gpus` list given to shopping()
     std::string gpu_id;
     int cards = 1;
+    std::int64_t max_num_seqs = 0;   ///< the row's: the scenario's, or vLLM's default for this card when left unset
     bool valid = false;              ///< the scenario resolves at this TP (the model's heads split)
     bool runs = false;               ///< the KV format has a kernel on this card (kv_format_runs_on)
     Verdict verdict = Verdict::fail; ///< predict() of that scenario (also when the format does not run there)
