@@ -164,7 +164,10 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
     const auto& s = r.settings;
     out << "\nCache architecture breakdown (per card, reporting only)\n";
     out << "  layout: " << b.layout << "   scope: " << (s.gpus > 0 ? s.gpus : s.tensor_parallel_size)
-        << " GPU(s), TP=" << s.tensor_parallel_size << ", sequences=" << s.max_num_seqs << "\n";
+        << " GPU(s), TP=" << s.tensor_parallel_size << ", sequences="
+        << (s.max_num_seqs_is_default ? "1 (vLLM's default max_num_seqs " + std::to_string(s.max_num_seqs) + " caps the batch)"
+                                      : std::to_string(s.max_num_seqs))
+        << "\n";
     out << fmt("  %-34s %9s %9s\n", "", "GB", "GiB");
     row(out, "attention KV, growing", b.growing_kv_bytes);
     if (b.sliding_kv_bytes) row(out, "attention KV, sliding window", b.sliding_kv_bytes);

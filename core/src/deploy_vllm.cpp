@@ -63,7 +63,7 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
     const std::int64_t batched = batched_tokens(d, load);
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
     // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
-    const std::int64_t asked = load.max_num_seqs_is_default ? 1 : load.max_num_seqs;
+    const std::int64_t asked = priced_requests(load);
     t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
     t.kv_growing_requested_bytes = one.full_bytes * asked;
     t.kv_sliding_bytes = one.sliding_bytes * asked;

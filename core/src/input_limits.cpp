@@ -122,7 +122,7 @@ bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bp
 bool load_beyond_limits(const Deployment& d, const Load& load) {
     const ModelFootprint& f = d.footprint;
     const long double tokens = static_cast<long double>(load.max_model_len) + static_cast<long double>(d.kv_extra_tokens);
-    const long double seqs = static_cast<long double>(load.max_num_seqs_is_default ? 1 : load.max_num_seqs);
+    const long double seqs = static_cast<long double>(priced_requests(load));
     const long double per_token = static_cast<long double>(f.growing_x400_per_token) / kBpeDenominator +
                                   static_cast<long double>(f.sliding_x400_per_token_window) / kBpeDenominator;
     // × 2: llama.cpp keeps recurrent state and conv in fp32 where the footprint may price bf16.

@@ -39,15 +39,24 @@ std::string resolve_auto(const HfArchitecture& a, std::string& basis) {
 
 }  // namespace
 
+bool is_weights_dtype(std::string_view dtype) {
+    for (const auto d : kWeightsDtypes)
+        if (d == dtype) return true;
+    return false;
+}
+
+std::string weights_dtype_list() {
+    std::string out;
+    for (const auto d : kWeightsDtypes) out.append(out.empty() ? "" : ", ").append(d);
+    return out;
+}
+
 WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& arch, std::string_view weights_dtype) {
     WeightsEstimate out;
     std::string dtype(weights_dtype);
-    const bool known = dtype == "bf16" || dtype == "fp16" || dtype == "fp32" || dtype == "fp8" || dtype == "int8" ||
-                       dtype == "int4" || dtype == "nvfp4" || dtype == "mxfp4" || dtype == "auto";
-    if (!known) {
+    if (!is_weights_dtype(dtype)) {
         out.diagnostics.push_back({Severity::error, "unknown_weights_dtype", "weights_dtype",
-                                   "weights dtype \"" + dtype +
-                                       "\" is not known; valid: auto, bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4"});
+                                   "weights dtype \"" + dtype + "\" is not known; valid: " + weights_dtype_list()});
         return out;
     }
     out.basis = "chosen dtype " + dtype;

@@ -148,12 +148,12 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
         sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio), compressed_dim),
                 r.format->bpe_x400),
         kBpeDenominator);
-    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, load.max_num_seqs), tp);
+    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
     const std::int64_t indexer_per_seq = sat_ceil_div(
         sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
                 indexer_bpe_x400(s.indexer_format)),
         kBpeDenominator);
-    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, load.max_num_seqs), tp);
+    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
     b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
                                sat_add(b.indexer_bytes, b.draft_kv_bytes));
@@ -198,7 +198,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, load.max_num_seqs, &priced);
+    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
     rep.tp_options = tensor_parallel_options(*d.model);
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;

@@ -12,6 +12,7 @@
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
+#include "kvcalc/param_count.h"
 #include "kvcalc/vllm_accounting.h"
 
 #include "deploy_internal.h"
@@ -45,14 +46,9 @@ const FieldChoices kEngines{[](std::string_view t) { return find_engine(t) != nu
                             [] { return detail::engine_name_list(); }};
 const FieldChoices kIndexerFormats{[](std::string_view t) { return indexer_bpe_x400(t) >= 0; },
                                    [] { return std::string("fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4"); }};
-// estimate_weights (param_weights.cpp) prices these.
-const FieldChoices kWeightsDtypes{
-    [](std::string_view t) {
-        for (const char* d : {"auto", "bf16", "fp16", "fp32", "fp8", "int8", "int4", "nvfp4", "mxfp4"})
-            if (t == d) return true;
-        return false;
-    },
-    [] { return std::string("auto, bf16, fp16, fp32, fp8, int8, int4, nvfp4, mxfp4"); }};
+// The dtypes estimate_weights prices (param_count.h).
+const FieldChoices kWeightsDtypeChoices{[](std::string_view t) { return is_weights_dtype(t); },
+                                        [] { return weights_dtype_list(); }};
 const FieldChoices kVllmVersions{[](std::string_view t) { return parse_vllm_version(t).has_value(); },
                                  [] { return "a release such as 0.19 or 0.11.1, or an era: " + vllm_era_ids(); }};
 
@@ -172,7 +168,7 @@ const std::vector<ScenarioField> kFields = {
      .unit = "weights dtype", .default_text = "auto", .url_key = "wd", .cli_flag = "--weights-dtype",
      .metavar = "DTYPE", .help = "for config.json and popular models priced from their parameter count: auto = "
                                  "quantization_config, else torch_dtype; weights_gb wins",
-     .choices = kWeightsDtypes},
+     .choices = kWeightsDtypeChoices},
     {.name = "vllm_version", .group = "Serving", .type = FieldType::choice, .member = &Scenario::vllm_version,
      .unit = "vLLM release or era", .default_text = "the newest era", .url_key = "vv", .cli_flag = "--vllm-version",
      .metavar = "VERSION", .help = "vLLM release whose start-up accounting prices models without a calibrated fit "

@@ -36,6 +36,9 @@ struct Load {
     bool max_num_seqs_is_default = false;
 };
 
+/// Full-length requests the KV terms price at `load`: max_num_seqs, or 1 under vLLM's default (see above).
+inline std::int64_t priced_requests(const Load& load) { return load.max_num_seqs_is_default ? 1 : load.max_num_seqs; }
+
 /// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
 struct LlamaCppPlan {
     LlamaCppSettings settings;

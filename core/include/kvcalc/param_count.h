@@ -1,5 +1,6 @@
 // Parameter count from the architecture, and weight bytes for a chosen dtype. Formula: docs/CONFIG_JSON.md.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,6 +34,16 @@ struct ParamBreakdown {
 /// encoders and MTP / next-token-prediction heads are not counted (published totals such as DeepSeek V3's
 /// 671B exclude them too). Assumes gated (SwiGLU/GeGLU) MLPs and RMSNorm. Returns zeros for missing widths.
 ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arch);
+
+/// The weights dtypes estimate_weights prices, "auto" first (the list the scenario field and the errors show).
+inline constexpr std::array<std::string_view, 9> kWeightsDtypes = {"auto", "bf16", "fp16", "fp32", "fp8",
+                                                                   "int8", "int4", "nvfp4", "mxfp4"};
+
+/// True when `dtype` is one of kWeightsDtypes.
+bool is_weights_dtype(std::string_view dtype);
+
+/// kWeightsDtypes as "auto, bf16, …" for messages.
+std::string weights_dtype_list();
 
 /// Weight bytes for `weights_dtype` in {"bf16", "fp16", "fp32", "fp8", "int8", "int4", "nvfp4", "mxfp4",
 /// "auto"}. Quantized formats apply to linear layers (attention, MLP, experts); embeddings, lm_head and norms
