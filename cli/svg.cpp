@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 #include <string>
+#include <string_view>
 
 #include "kvcalc/units.h"
 
@@ -22,7 +23,7 @@ struct Segment {
 };
 
 /// Colour of a core term id (kvcalc::term_list ids); the terms and their labels come from the core.
-const char* colour_of(const std::string& id) {
+const char* colour_of(std::string_view id) {
     if (id == "weights") return "#4e79a7";
     if (id == "kv_growing") return "#f28e2b";
     if (id == "kv_sliding") return "#edc948";
@@ -70,7 +71,7 @@ std::string render_svg(const kvcalc::Report& r) {
     const int tp = std::max(1, s.tensor_parallel_size);
     const int cards = std::max(tp, s.gpus);
     std::vector<Segment> segs;  // the core's per-card terms (KV as granted), in its order
-    for (const kvcalc::Term& term : r.term_list) segs.push_back({term.label, colour_of(term.id), term.bytes});
+    for (const kvcalc::Term& term : r.term_list) segs.push_back({std::string(term.label), colour_of(term.id), term.bytes});
     const std::int64_t shortfall = std::max<std::int64_t>(0, t.kv_growing_requested_bytes - t.kv_growing_granted_bytes);
     const std::int64_t top = std::max({s.vram_bytes, t.demand_bytes, t.total_bytes, std::int64_t{1}});
 

@@ -83,7 +83,7 @@ bool parallel_picker(App& app) {
     Scenario& s = app.scenario;
     UiState& ui = app.ui;
     bool changed = false;
-    std::vector<TpOption> options = app.report.tp_options;
+    std::vector<TpOption> options = app.report.tp_options ? *app.report.tp_options : std::vector<TpOption>{};
     if (options.empty())  // no report yet (or it failed): the same core list for the catalog model
         if (const ModelSpec* model = current_model(s)) options = tensor_parallel_options(*model);
     std::string invalid, reasons;

@@ -93,6 +93,7 @@ std::vector<Term> term_list(const BudgetTerms& t) {
         {"recurrent_state", "Recurrent state", t.recurrent_state_bytes},
     };
     std::vector<Term> out;
+    out.reserve(std::size(all));
     for (const auto& x : all)
         if (x.bytes != 0) out.push_back(x);
     return out;

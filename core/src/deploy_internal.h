@@ -14,6 +14,15 @@ KvPlan make_plan(const Deployment& d, Diagnostics& diags);
 /// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
 void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d);
 
+/// The load-dependent part of resolve_non_kv (flags, accounting, kind, vLLM's defaults in d.settings), for a
+/// deployment whose d.non_kv dims, device and era are already resolved and whose settings hold the scenario's
+/// own load. No-op for llama.cpp / SGLang.
+void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d);
+
+/// d.non_kv.accounting with its wording (assumed_defaults; band_basis and sources for Kind::vllm_accounting),
+/// which resolve() leaves out: only predict() shows it. vLLM engine only.
+VllmAccounting explain_non_kv(const Deployment& d);
+
 /// The card of a load as vLLM sees it: the load's catalog GPU, else the deployment's card, else a card of that
 /// VRAM.
 VllmDevice vllm_device_for(const Deployment& d, const Load& load);
@@ -31,6 +40,18 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
+/// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
+struct VllmDtype {
+    const char* name;
+    bool exact;
+};
+VllmDtype vllm_dtype(KvFormatId id);
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector).
+VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
+                                       int ranks);
+/// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
+/// release and max_num_seqs × max_model_len.
+std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
@@ -52,7 +73,7 @@ EngineKvSpelling deployment_kv_spelling(const Deployment& d);
 std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s);
 
 /// Model repository to serve: the resolved weights variant's hf_repo, else any hf_repo, else the model id.
-std::string served_repo(const Deployment& d);
+const std::string& served_repo(const Deployment& d);  ///< refers into d.model
 
 /// "0.95" style two-decimal text.
 std::string fixed2(double x);

@@ -1,37 +1,40 @@
 // vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
 // start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
 #include <algorithm>
+#include <optional>
 
 #include "deploy_internal.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc::detail {
 
-EngineKvSpelling vllm_spelling(KvFormatId id) {
+VllmDtype vllm_dtype(KvFormatId id) {
     // vllm/config/cache.py CacheDType. q4_0 is llama.cpp's; nvfp4 has the same 9/16 B per element.
     switch (id) {
-        case KvFormatId::fp16: return {"float16", "float16", true};
-        case KvFormatId::bf16: return {"bfloat16", "bfloat16", true};
-        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", "fp8_e5m2", true};
-        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
-        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", "int8_per_token_head", true};
-        case KvFormatId::k8v4: return {"turboquant_k8v4", "turboquant_k8v4", true};
-        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", "turboquant_3bit_nc", true};
-        case KvFormatId::nvfp4: return {"nvfp4", "nvfp4", true};
+        case KvFormatId::fp16: return {"float16", true};
+        case KvFormatId::bf16: return {"bfloat16", true};
+        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", true};
+        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", true};
+        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", true};
+        case KvFormatId::k8v4: return {"turboquant_k8v4", true};
+        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", true};
+        case KvFormatId::nvfp4: return {"nvfp4", true};
         case KvFormatId::q4_0:
-        case KvFormatId::iq4_nl: return {"nvfp4", "nvfp4", false};
+        case KvFormatId::iq4_nl: return {"nvfp4", false};
         case KvFormatId::q4_1:
         case KvFormatId::q5_0:
-        case KvFormatId::q5_1: return {"fp8", "fp8", false};  // ggml types: nearest vLLM dtype of at least their size
-        case KvFormatId::q8_0: return {"bfloat16", "bfloat16", false};
+        case KvFormatId::q5_1: return {"fp8", false};  // ggml types: nearest vLLM dtype of at least their size
+        case KvFormatId::q8_0: return {"bfloat16", false};
     }
-    return {};
+    return {"", false};
 }
 
-namespace {
+EngineKvSpelling vllm_spelling(KvFormatId id) {
+    const VllmDtype t = vllm_dtype(id);
+    return {t.name, t.name, t.exact};
+}
 
-/// max_num_batched_tokens as vLLM runs it: the scenario's, else vLLM's default for the card and release.
-std::int64_t batched_tokens(const Deployment& d, const Load& load) {
+std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
     // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
     // resolved at each load (the one shown in the settings is the scenario's own).
     if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
@@ -41,10 +44,12 @@ std::int64_t batched_tokens(const Deployment& d, const Load& load) {
     return vllm_resolve_defaults(vllm_device_for(d, load), f, d.non_kv.era, false).max_num_batched_tokens;
 }
 
+namespace {
+
 VllmSettings settings_of(const Deployment& d) {
     VllmSettings vs;
     vs.tensor_parallel_size = d.settings.tensor_parallel_size;
-    vs.max_num_batched_tokens = batched_tokens(d, d.load());
+    vs.max_num_batched_tokens = vllm_batched_tokens(d, d.load());
     vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
     return vs;
 }
@@ -60,7 +65,7 @@ VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
 }
 
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
-    const std::int64_t batched = batched_tokens(d, load);
+    const std::int64_t batched = vllm_batched_tokens(d, load);
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
     // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
     const std::int64_t asked = priced_requests(load);
@@ -80,27 +85,34 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 }
 
 StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t) {
-    VllmPlan p = plan;
-    p.max_num_batched_tokens = batched_tokens(d, load);
+    // The plan at this load's max_num_batched_tokens; resolve() built it for the scenario's own, which is
+    // usually this one.
+    const std::int64_t batched = vllm_batched_tokens(d, load);
+    std::optional<VllmPlan> other;
+    if (batched != plan.max_num_batched_tokens) {
+        other = plan;
+        other->max_num_batched_tokens = batched;
+    }
+    const VllmPlan& p = other ? *other : plan;
     StartupPrediction out;
+    const VllmDtype dtype = vllm_dtype(d.format->id);
+    // Every rank has the same KV memory here (the budget is per card).
+    VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
+                                               d.settings.tensor_parallel_size);
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
     out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
-                           ? VllmKvPrediction{}.engine_rules
+                           ? std::move(v.engine_rules)
                            : std::string("vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)");
-    const EngineKvSpelling spelling = vllm_spelling(d.format->id);
-    const std::vector<std::int64_t> per_rank(static_cast<std::size_t>(d.settings.tensor_parallel_size),
-                                             t.available_for_kv_bytes);
-    VllmKvPrediction v = vllm_kv_lines(p, load.max_model_len, per_rank);
     if (has_error(v.diagnostics)) {
         for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
         return out;
     }
     out.notes = std::move(v.notes);
     if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
-    if (!spelling.exact) {
+    if (!dtype.exact) {
         out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                 ": its start-up lines are not predicted; " +
-                                                stand_in_note("vLLM", *d.format, spelling));
+                                                stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
         return out;
     }
     out.available = true;
@@ -122,31 +134,37 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
-    const EngineKvSpelling spelling = deployment_kv_spelling(d);
+    // kv_cache_dtype auto keeps vLLM's own default spelling (deployment_kv_spelling); auto resolves to an exact dtype.
+    const VllmDtype dtype = d.kv_auto ? VllmDtype{"auto", true} : vllm_dtype(d.format->id);
     std::string out;
-    if (!spelling.exact) out += "# kvcalc: " + stand_in_note("vLLM", *d.format, spelling) + "\n";
+    out.reserve(320);  // one allocation: the flags below are about 250 characters
+    if (!dtype.exact)
+        out.append("# kvcalc: ").append(stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id))).append("\n");
     if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)
-        out += std::string("# kvcalc priced this for vLLM ") + vllm_era_rules(d.non_kv.era).id +
-               " (start-up accounting); every flag that changes memory is written out\n";
-    out += "vllm serve " + served_repo(d) + " \\\n  --tensor-parallel-size " + std::to_string(s.tensor_parallel_size) +
-           " \\\n  --max-model-len " + std::to_string(load.max_model_len) + " \\\n  --max-num-seqs " +
-           std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + spelling.k +
-           " \\\n  --gpu-memory-utilization " + fixed2(s.gpu_memory_utilization);
+        out.append("# kvcalc priced this for vLLM ")
+            .append(vllm_era_rules(d.non_kv.era).id)
+            .append(" (start-up accounting); every flag that changes memory is written out\n");
+    out.append("vllm serve ").append(served_repo(d));
+    out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
+    out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));
+    out.append(" \\\n  --max-num-seqs ").append(std::to_string(load.max_num_seqs));
+    out.append(" \\\n  --kv-cache-dtype ").append(dtype.name);
+    out.append(" \\\n  --gpu-memory-utilization ").append(fixed2(s.gpu_memory_utilization));
     if (d.non_kv.flags.max_num_batched_tokens) {
-        out += " \\\n  --max-num-batched-tokens " + std::to_string(*d.non_kv.flags.max_num_batched_tokens);
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(*d.non_kv.flags.max_num_batched_tokens));
     } else if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
         // The default the accounting assumed for this card, written out so the command boots what was priced.
         VllmServeFlags f = d.non_kv.flags;
         f.max_model_len = load.max_model_len;
         f.max_num_seqs = load.max_num_seqs;
         const VllmAccounting a = vllm_resolve_defaults(d.non_kv.device, f, d.non_kv.era, false);
-        out += " \\\n  --max-num-batched-tokens " + std::to_string(a.max_num_batched_tokens);
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(a.max_num_batched_tokens));
     }
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
-        const std::string model_arg = dr.method == "mtp" ? std::string() : ",\"model\":\"" + dr.id + "\"";
-        out += " \\\n  --speculative-config '{\"method\":\"" + dr.method + "\"" + model_arg +
-               ",\"num_speculative_tokens\":" + std::to_string(s.num_speculative_tokens) + "}'";
+        out.append(" \\\n  --speculative-config '{\"method\":\"").append(dr.method).append("\"");
+        if (dr.method != "mtp") out.append(",\"model\":\"").append(dr.id).append("\"");
+        out.append(",\"num_speculative_tokens\":").append(std::to_string(s.num_speculative_tokens)).append("}'");
     }
     return out;
 }

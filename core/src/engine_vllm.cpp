@@ -11,6 +11,8 @@
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/units.h"
 
+#include "deploy_internal.h"
+
 namespace kvcalc {
 
 namespace {
@@ -246,18 +248,29 @@ std::int64_t vllm_estimate_max_model_len(const VllmPlan& p, std::int64_t availab
 
 VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
                                const std::vector<std::int64_t>& available_per_rank) {
+    if (available_per_rank.empty()) {
+        VllmKvPrediction p;
+        p.diagnostics = plan.diagnostics;
+        if (!has_error(p.diagnostics))
+            p.diagnostics.push_back({Severity::error, "missing_input", "available_kv_bytes",
+                                     "no available KV memory given (one value per tensor-parallel rank)"});
+        return p;
+    }
+    return detail::vllm_kv_lines_uniform(plan, max_len,
+                                         *std::min_element(available_per_rank.begin(), available_per_rank.end()),
+                                         static_cast<int>(available_per_rank.size()));
+}
+
+VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
+                                               int ranks) {
     VllmKvPrediction p;
     p.diagnostics = plan.diagnostics;
     if (has_error(p.diagnostics)) return p;
-    if (available_per_rank.empty()) {
-        p.diagnostics.push_back({Severity::error, "missing_input", "available_kv_bytes",
-                                 "no available KV memory given (one value per tensor-parallel rank)"});
-        return p;
-    }
+    p.notes.reserve(plan.notes.size() + 3);  // the three notes below, without regrowing
     p.notes = plan.notes;
-    p.available_kv_bytes = *std::min_element(available_per_rank.begin(), available_per_rank.end());
+    p.available_kv_bytes = available;
     p.available_kv_gib = static_cast<double>(p.available_kv_bytes) / static_cast<double>(kBytesPerGib);
-    if (available_per_rank.size() > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
+    if (ranks > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
     p.kv_bytes_per_token = plan.kv_bytes_per_token;
     for (const auto& t : plan.types) {
         if (t.kind == Kind::sliding || t.kind == Kind::chunked)

@@ -1,6 +1,8 @@
 // The engines table and the dispatch from a deployment's plan to its engine (one deploy_<engine>.cpp each).
 // Adding an engine: one EngineId value, one row here, one KvPlan alternative and its deploy_<engine>.cpp; the
 // visitors below (no generic branch) fail to compile until the new alternative is handled.
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "deploy_internal.h"
@@ -74,7 +76,7 @@ std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvS
            " B per element in kvcalc's table); the command uses that stand-in";
 }
 
-std::string served_repo(const Deployment& d) {
+const std::string& served_repo(const Deployment& d) {
     const ModelSpec& m = *d.model;
     for (const WeightsVariant& w : m.weights)
         if (w.id == d.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
@@ -84,6 +86,18 @@ std::string served_repo(const Deployment& d) {
 }
 
 std::string fixed2(double x) {
+    // Integer formatting for the usual case (gpu_memory_utilization, a few digits); printf's exact rounding when
+    // x × 100 is near a tie or outside the exact integer range.
+    const double h = x * 100.0;
+    const double r = std::nearbyint(h);
+    if (std::isfinite(h) && !std::signbit(h) && h < 1e15 && std::fabs(h - r) < 0.49) {
+        const auto v = static_cast<std::int64_t>(r);
+        std::string out = std::to_string(v / 100);
+        out += '.';
+        out += static_cast<char>('0' + v / 10 % 10);
+        out += static_cast<char>('0' + v % 10);
+        return out;
+    }
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", x);
     return buf;

@@ -112,4 +112,17 @@ std::shared_ptr<const std::vector<ModelFact>> shared_model_facts(const ModelSpec
     return std::make_shared<const std::vector<ModelFact>>(model_facts(model));
 }
 
+std::shared_ptr<const std::vector<TpOption>> shared_tensor_parallel_options(const ModelSpec& model) {
+    static const std::vector<std::shared_ptr<const std::vector<TpOption>>> cached = [] {
+        std::vector<std::shared_ptr<const std::vector<TpOption>>> out;
+        for (const auto& m : model_catalog())
+            out.push_back(std::make_shared<const std::vector<TpOption>>(tensor_parallel_options(m)));
+        return out;
+    }();
+    const auto& catalog = model_catalog();
+    if (!catalog.empty() && &model >= catalog.data() && &model < catalog.data() + catalog.size())
+        return cached[static_cast<std::size_t>(&model - catalog.data())];
+    return std::make_shared<const std::vector<TpOption>>(tensor_parallel_options(model));
+}
+
 }  // namespace kvcalc::detail

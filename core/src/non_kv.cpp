@@ -12,24 +12,39 @@ namespace kvcalc::detail {
 void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d) {
     NonKvModel& m = d.non_kv;
     m.era = era;
-    ResolvedSettings& set = d.settings;
-    set.vllm_version = vllm_era_rules(era).id;
+    d.settings.vllm_version = vllm_era_rules(era).id;
     if (d.engine != EngineId::vllm) return;  // Kind::none
     m.dims = vllm_profile_dims(*d.model);
     if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
-    m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(set.vram_bytes);
+    m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(d.settings.vram_bytes);
+    bind_non_kv(s, fit, d);
+}
+
+void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
+    if (d.engine != EngineId::vllm) return;
+    NonKvModel& m = d.non_kv;
+    ResolvedSettings& set = d.settings;
+    m.kind = NonKvModel::Kind::none;
+    m.activation = nullptr;
+    m.error_band_bytes = kTightBandBytes;
     VllmServeFlags& f = m.flags;
+    f = VllmServeFlags{};
     f.max_model_len = set.max_model_len;
     f.tensor_parallel_size = set.tensor_parallel_size;
     f.max_num_batched_tokens = s.max_num_batched_tokens;
     if (s.max_num_seqs > 0) f.max_num_seqs = s.max_num_seqs;
     if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
     f.num_speculative_tokens = set.num_speculative_tokens;
-    m.accounting = vllm_account(m.dims, m.device, f, era, ceil_div(set.weights_bytes_total, set.tensor_parallel_size));
+    // Numbers only: the wording (assumed defaults, band basis) is written by predict() (explain_non_kv). A seed
+    // fit prices its own non-KV terms and needs only vLLM's defaults for the flags left unset.
+    const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit
+    m.accounting = accounted ? vllm_account(m.dims, m.device, f, m.era,
+                                            ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false)
+                             : vllm_resolve_defaults(m.device, f, m.era, false);
     // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
     set.max_num_seqs = m.accounting.max_num_seqs;
     set.gpu_memory_utilization = m.accounting.gpu_memory_utilization;
-    if (d.model->family == "generic") {  // config.json and popular models: no measured fit
+    if (accounted) {
         m.kind = NonKvModel::Kind::vllm_accounting;
         set.max_num_batched_tokens = m.accounting.max_num_batched_tokens;
         m.error_band_bytes = m.accounting.error_band_bytes;
@@ -37,6 +52,17 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
         m.kind = NonKvModel::Kind::seed_fit;
         m.activation = fit;
     }
+}
+
+VllmAccounting explain_non_kv(const Deployment& d) {
+    const NonKvModel& m = d.non_kv;
+    if (m.kind == NonKvModel::Kind::vllm_accounting)
+        return vllm_account(m.dims, m.device, m.flags, m.era,
+                            ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true);
+    // A seed fit shows only the defaults of max_num_seqs and gpu_memory_utilization (its activation fit does not
+    // use vLLM's max_num_batched_tokens or block size): nothing to word when both are set.
+    if (m.flags.max_num_seqs && m.flags.gpu_memory_utilization) return m.accounting;
+    return vllm_resolve_defaults(m.device, m.flags, m.era, true);
 }
 
 VllmDevice vllm_device_for(const Deployment& d, const Load& load) {

@@ -10,6 +10,7 @@
 #include "kvcalc/input_limits.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/units.h"
+#include "deploy_internal.h"
 #include "predict_internal.h"
 
 namespace kvcalc {
@@ -63,8 +64,9 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
            gb(t.budget_bytes) + " budget";
 }
 
+// `explained`: the non-KV accounting with its wording (vLLM only).
 void add_notes(const Scenario& s, const Deployment& r, const Load& load, const BudgetTerms& t,
-               std::vector<std::string>& notes) {
+               const VllmAccounting& explained, std::vector<std::string>& notes) {
     const ResolvedSettings& set = r.settings;
     const ModelSpec& m = *r.model;
     const KvFormat& f = *r.format;
@@ -103,7 +105,7 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
     else if (r.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
-        const VllmAccounting& a = r.non_kv.accounting;
+        const VllmAccounting& a = explained;
         notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
                         two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
                         gib_text(a.cuda_total_bytes) + (r.non_kv.device.cuda_total_estimated ? ", estimated" : "") +
@@ -194,20 +196,22 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.limiting_term = largest_term(rep.terms);
     rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
     rep.term_list = term_list(rep.terms);
-    add_notes(scenario, d, load, rep.terms, rep.notes);
+    const VllmAccounting explained = d.engine == EngineId::vllm ? detail::explain_non_kv(d) : VllmAccounting{};
+    rep.notes.reserve(6);
+    add_notes(scenario, d, load, rep.terms, explained, rep.notes);
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
     rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
-    rep.tp_options = tensor_parallel_options(*d.model);
+    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
     if (d.engine == EngineId::vllm) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
-                                           d.non_kv.accounting.band_basis + ")"
+                                           explained.band_basis + ")"
                                      : "calibrated fit (" + d.settings.family + ", measured boots)";
-        rep.assumed_defaults = d.non_kv.accounting.assumed_defaults;
+        rep.assumed_defaults = explained.assumed_defaults;
         if (!accounted) {  // the fit prices activation; only the flags' defaults apply
             std::erase_if(rep.assumed_defaults, [](const std::string& x) {
                 return x.rfind("max_num_batched_tokens", 0) == 0 || x.rfind("block_size", 0) == 0;
@@ -219,7 +223,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
             rep.notes.push_back("assumed vLLM defaults: " + list);
         }
     }
-    rep.model_facts = detail::shared_model_facts(*d.model);
+    rep.model_facts = d.model_facts ? d.model_facts : detail::shared_model_facts(*d.model);
     rep.startup = startup_lines(d, load, rep.terms);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
@@ -250,7 +254,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
 
 Report predict(const Scenario& scenario) {
     Report rep;
-    const std::optional<Deployment> d = resolve(scenario, rep.diagnostics);
+    const std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
     if (!d) {
         for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
             rep.diagnostics.push_back(std::move(x));

@@ -1,6 +1,7 @@
 // Private pieces of predict() split into their own files (not part of the public API).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,20 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
 std::vector<ModelFact> model_facts(const ModelSpec& model);
 /// model_facts(model), computed once per model_catalog() entry; computed afresh for any other model.
 std::shared_ptr<const std::vector<ModelFact>> shared_model_facts(const ModelSpec& model);
+/// tensor_parallel_options(model), computed once per model_catalog() entry; computed afresh for any other model.
+std::shared_ptr<const std::vector<TpOption>> shared_tensor_parallel_options(const ModelSpec& model);
+
+/// resolve() without the cache. `fit` (may be null) receives the activation fit the non-KV model was resolved
+/// with, which rebind_load() needs.
+std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags, const ActivationFit** fit);
+
+/// Turns `d`, resolved from a scenario equal to `s` except for max_model_len and max_num_seqs, into what
+/// resolve(s) returns: the settings' load, the non-KV model (vLLM's defaults depend on the load) and vLLM's plan
+/// (its max_num_batched_tokens). false when `s` fails a check resolve() makes on the load; `d` is then unusable.
+bool rebind_load(const Scenario& s, const ActivationFit* fit, Deployment& d);
+
+/// resolve(s) through a small per-thread cache of resolved deployments (resolve_cache.cpp): the shared result
+/// is never changed afterwards; nullptr with the errors in `diags` when the scenario does not resolve.
+std::shared_ptr<const Deployment> resolve_shared(const Scenario& s, Diagnostics& diags);
 
 }  // namespace kvcalc::detail

@@ -63,8 +63,7 @@ std::string drafter_list(const ModelSpec& m) {
 }
 
 /// A load's value against the field's range (scenario_fields.h), the sentinel 0 excluded: by now it is resolved.
-void check_load_range(Diagnostics& d, const char* name, std::int64_t v) {
-    const ScenarioField& f = *find_scenario_field(name);
+void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
     if (v < f.min || v > f.max) error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
 }
 
@@ -109,7 +108,9 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
     return model;
 }
 
-std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
+namespace detail {
+
+std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags, const ActivationFit** fit) {
     Diagnostics d;
     Deployment r;
     // Bytes of a size field; 0 when out of range (check_scenario_fields has reported it, nothing is priced).
@@ -305,20 +306,52 @@ std::optional<Deployment> resolve(const Scenario& s, Diagnostics& diags) {
     if (drafter) r.drafter = *drafter;
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
-    detail::resolve_non_kv(s, *era, activation, r);
+    resolve_non_kv(s, *era, activation, r);
+    r.tp_options = shared_tensor_parallel_options(*r.model);
+    r.model_facts = shared_model_facts(*r.model);
 
     Diagnostics plan_diags;
-    r.plan = detail::make_plan(r, plan_diags);
+    r.plan = make_plan(r, plan_diags);
     const bool plan_failed = has_error(plan_diags);
     for (auto& x : plan_diags) diags.push_back(std::move(x));
     if (plan_failed) return std::nullopt;
+    if (fit) *fit = activation;
     return r;
 }
 
+bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment& r) {
+    // The load checks resolve() makes (the field table's ranges, 0 = vLLM's default for vLLM only); check_load()
+    // does the rest. A failing load is resolved afresh so that its errors come in resolve()'s order.
+    static const ScenarioField* const len = find_scenario_field("max_model_len");
+    static const ScenarioField* const seqs = find_scenario_field("max_num_seqs");
+    if (!field_number_ok(*len, static_cast<double>(s.max_model_len)) ||
+        !field_number_ok(*seqs, static_cast<double>(s.max_num_seqs)) ||
+        (r.engine != EngineId::vllm && s.max_num_seqs == 0))
+        return false;
+    ResolvedSettings& out = r.settings;
+    out.max_model_len = s.max_model_len;
+    out.max_num_seqs = s.max_num_seqs;
+    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    out.max_num_batched_tokens = s.max_num_batched_tokens;
+    bind_non_kv(s, activation, r);
+    // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it).
+    if (auto* p = std::get_if<VllmPlan>(&r.plan); p && p->max_num_batched_tokens != vllm_batched_tokens(r, r.load())) {
+        Diagnostics plan_diags;
+        r.plan = make_plan(r, plan_diags);
+        if (has_error(plan_diags)) return false;
+    }
+    return true;
+}
+
+}  // namespace detail
+
 Diagnostics check_load(const Deployment& r, const Load& load) {
     Diagnostics d;
-    check_load_range(d, "max_model_len", load.max_model_len);
-    check_load_range(d, "max_num_seqs", load.max_num_seqs);
+    // The rows are looked up once: check_load runs at every solver step and shopping cell.
+    static const ScenarioField& len = *find_scenario_field("max_model_len");
+    static const ScenarioField& seqs = *find_scenario_field("max_num_seqs");
+    check_load_range(d, len, load.max_model_len);
+    check_load_range(d, seqs, load.max_num_seqs);
     if (r.model && r.model->max_position_embeddings > 0 && load.max_model_len > r.model->max_position_embeddings)
         check_context_limit(d, *r.model, r.engine, load.max_model_len);
     if (load.vram_bytes <= 0)

@@ -67,11 +67,12 @@ void to_json(json& j, const Report& r) {
     j["notes"] = r.notes;
     j["effective_max_num_seqs"] = r.effective_max_num_seqs;
     json terms = json::array();
-    for (const auto& x : r.term_list) terms.push_back({{"id", x.id}, {"label", x.label}, {"bytes", x.bytes}});
+    for (const auto& x : r.term_list) terms.push_back({{"id", std::string(x.id)}, {"label", std::string(x.label)}, {"bytes", x.bytes}});
     j["term_list"] = terms;
     json tps = json::array();
-    for (const auto& x : r.tp_options)
-        tps.push_back({{"tensor_parallel_size", x.tensor_parallel_size}, {"valid", x.valid}, {"reason", x.reason}});
+    if (r.tp_options)
+        for (const auto& x : *r.tp_options)
+            tps.push_back({{"tensor_parallel_size", x.tensor_parallel_size}, {"valid", x.valid}, {"reason", x.reason}});
     j["tp_options"] = tps;
     j["command"] = r.command;
     const CacheBreakdown& b = r.breakdown;

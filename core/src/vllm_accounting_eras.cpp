@@ -57,6 +57,20 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+// Case-insensitive "a100" in a device name, without building a lowered copy (the defaults are resolved per
+// solver step).
+bool contains_a100(std::string_view name) {
+    constexpr std::string_view needle = "a100";
+    for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
+        std::size_t k = 0;
+        while (k < needle.size() &&
+               std::tolower(static_cast<unsigned char>(name[i + k])) == static_cast<unsigned char>(needle[k]))
+            ++k;
+        if (k == needle.size()) return true;
+    }
+    return false;
+}
+
 // "0.19.1" → (0, 19); false when not digits.digits[.anything].
 bool major_minor(const std::string& s, int& major, int& minor) {
     std::size_t i = 0;
@@ -137,8 +151,7 @@ VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFl
 
     // get_batch_defaults (arg_utils.py): ≥ 70 GiB cards whose name lacks "a100" get the large batch defaults
     // (#17073, #17885); V0 defaults to 256 sequences and max(max_model_len, 2048) tokens without chunked prefill.
-    const bool large = device.cuda_total_bytes >= 70 * kBytesPerGib &&
-                       lower(device.name).find("a100") == std::string::npos;
+    const bool large = device.cuda_total_bytes >= 70 * kBytesPerGib && !contains_a100(device.name);
     const bool api = f.entry_point == VllmEntryPoint::api_server;
     const char* ctx = api ? "vllm serve" : "LLM class";
     std::int64_t mnbt = 0, seqs = 0;

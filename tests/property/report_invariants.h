@@ -45,7 +45,7 @@ inline std::string check_report(const kvcalc::Report& r) {
     for (const auto& [name, v] : bytes)
         if (!sane_bytes(v)) return std::string(name) + " = " + std::to_string(v) + " is negative or ≥ 2^60";
     for (const auto& x : r.term_list)
-        if (!sane_bytes(x.bytes)) return "term_list " + x.id + " = " + std::to_string(x.bytes) + " is negative or ≥ 2^60";
+        if (!sane_bytes(x.bytes)) return "term_list " + std::string(x.id) + " = " + std::to_string(x.bytes) + " is negative or ≥ 2^60";
     if (t.fixed_bytes != t.weights_bytes + t.activation_bytes + t.cudagraph_workspace_bytes + t.drafter_bytes)
         return "fixed ≠ weights + activation + CUDA graphs + drafter";
     if (t.demand_bytes != t.fixed_bytes + t.kv_requested_bytes) return "demand ≠ fixed + requested KV";

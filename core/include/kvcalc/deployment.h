@@ -66,7 +66,9 @@ struct NonKvModel {
     VllmProfileDims dims;
     VllmDevice device;                          ///< the scenario's card
     VllmServeFlags flags;                       ///< the flags the user set (unset = vLLM's default)
-    VllmAccounting accounting;                  ///< at the scenario's own settings, with its explanations
+    /// At the scenario's own settings, numbers only (no wording): the whole start-up split for
+    /// Kind::vllm_accounting, only vLLM's defaults for the unset flags (vllm_resolve_defaults) for Kind::seed_fit.
+    VllmAccounting accounting;
     std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
 };
 
@@ -89,6 +91,10 @@ struct Deployment {
     NonKvModel non_kv;
     std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
     std::vector<std::string> plan_notes;   ///< e.g. the engine has no such KV format and a stand-in is priced
+    /// tensor_parallel_options(*model) and the model's facts for display: per model, shared and immutable
+    /// (computed once per catalog model), so that predict() does not rebuild them.
+    std::shared_ptr<const std::vector<TpOption>> tp_options;
+    std::shared_ptr<const std::vector<ModelFact>> model_facts;
 
     /// The scenario's own max_model_len, max_num_seqs and VRAM.
     Load load() const {

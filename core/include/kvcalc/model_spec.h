@@ -93,6 +93,7 @@ overloaded(F...) -> overloaded<F...>;
 struct Provenance {
     std::string fact;    ///< e.g. "num_key_value_heads"
     std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads" or "seed 000 §Gemma 4 31B"
+    bool operator==(const Provenance&) const = default;
 };
 
 /// One quantization variant of the checkpoint and its on-disk size in decimal GB.
@@ -102,6 +103,7 @@ struct WeightsVariant {
     std::string hf_repo;     ///< may be empty
     std::vector<std::string> aliases;  ///< other accepted names (seed CLI spellings such as "int4")
     std::string source;      ///< where the size comes from
+    bool operator==(const WeightsVariant&) const = default;
 };
 
 /// A speculative-decoding drafter the model can use.
@@ -114,6 +116,7 @@ struct Drafter {
     /// 0 for separate drafter models whose KV is their own).
     int kv_extra_tokens_per_speculative_token = 0;
     std::string source;
+    bool operator==(const Drafter&) const = default;
 };
 
 /// Everything kvcalc knows about one model. Flat facts plus one LayerCache per layer.
@@ -161,6 +164,9 @@ struct ModelSpec {
     /// Vision tower + projector parameters (config.json `vision_config`), outside num_parameters and the
     /// language model's weights estimate; vLLM loads them too (vllm_accounting.h encoder_parameters).
     std::int64_t encoder_parameters = 0;
+
+    /// Field-wise equality (resolve()'s cache compares inline models with it).
+    bool operator==(const ModelSpec&) const = default;
 };
 
 }  // namespace kvcalc

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kvcalc/buckets.h"
@@ -60,11 +61,12 @@ struct BudgetTerms {
 };
 
 /// One per-card term for display, in the order the budget subtracts them (rendered by a loop).
+/// id and label are static text (they outlive every Report).
 struct Term {
-    std::string id;      ///< "weights", "activation", "cudagraph_workspace", "drafter", "kv_growing", "kv_sliding",
-                         ///< "recurrent_state"
-    std::string label;   ///< people's wording, e.g. "KV cache (growing)"
-    std::int64_t bytes;  ///< per card; KV terms as granted
+    std::string_view id;     ///< "weights", "activation", "cudagraph_workspace", "drafter", "kv_growing",
+                             ///< "kv_sliding", "recurrent_state"
+    std::string_view label;  ///< people's wording, e.g. "KV cache (growing)"
+    std::int64_t bytes;      ///< per card; KV terms as granted
 };
 
 /// The non-zero terms of `t` that make up total_bytes, in subtraction order.
@@ -143,7 +145,8 @@ struct Report {
     CacheBreakdown breakdown;
     std::vector<CacheBucket> buckets;
     std::vector<Term> term_list;         ///< term_list(terms)
-    std::vector<TpOption> tp_options;    ///< tensor_parallel_size 1..8 for this model, with reasons
+    /// tensor_parallel_size 1..8 for this model, with reasons: per model, shared and immutable; never null when ok.
+    std::shared_ptr<const std::vector<TpOption>> tp_options;
     std::string command;                 ///< serve_command(): the engine's start command for this scenario
     std::string engine;                  ///< "vllm", "llama.cpp" or "sglang"
     /// true: the non-KV terms come from a seed family fit with ≥ 4 measured anchors. false: a projection

@@ -57,6 +57,9 @@ struct Scenario {
     int indexer_compress_ratio = 4;
     int indexer_head_dim = 0;
     std::string indexer_format = "fp4";
+
+    /// Field-wise equality: resolve()'s cache keys on every field, so a field added here is part of the key.
+    bool operator==(const Scenario&) const = default;
 };
 
 }  // namespace kvcalc
