@@ -37,26 +37,32 @@
     overlay.classList.add('hidden');
   };
 
-  async function fetchWithProgress(url) {
+  // The wasm is compiled while it downloads (WebAssembly.compileStreaming, off the main thread), from a stream that
+  // also moves the progress bar. index.html preloads it, so the download starts before this script runs.
+  function showProgress(received, total) {
+    bar.style.width = (total ? Math.min(95, Math.round(95 * received / total)) : 50) + '%';
+    // Content-Length counts the compressed bytes; the stream yields them decompressed.
+    text.textContent = 'Downloading the calculator… ' + Math.round(received / 1024) +
+      (total && received <= total ? ' / ' + Math.round(total / 1024) : '') + ' KiB';
+  }
+
+  async function compileWithProgress(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
     const total = Number(response.headers.get('content-length')) || 0;
-    if (!response.body || !total) return new Uint8Array(await response.arrayBuffer());
-    const reader = response.body.getReader();
-    const chunks = [];
     let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      bar.style.width = Math.min(95, Math.round(95 * received / total)) + '%';
-      text.textContent = 'Downloading the calculator… ' + Math.round(received / 1024) + ' / ' + Math.round(total / 1024) + ' KiB';
-    }
-    const bytes = new Uint8Array(received);
-    let offset = 0;
-    for (const c of chunks) { bytes.set(c, offset); offset += c.length; }
-    return bytes;
+    const counted = response.body && typeof TransformStream === 'function'
+      ? response.body.pipeThrough(new TransformStream({
+        transform(chunk, controller) {
+          received += chunk.length;
+          showProgress(received, total);
+          controller.enqueue(chunk);
+        },
+      }))
+      : response.body;
+    const wasm = new Response(counted, { headers: { 'Content-Type': 'application/wasm' } });
+    if (typeof WebAssembly.compileStreaming === 'function') return WebAssembly.compileStreaming(wasm);
+    return WebAssembly.compile(await wasm.arrayBuffer());
   }
 
   function loadScript(src) {
@@ -71,12 +77,17 @@
 
   (async function start() {
     try {
-      const [wasmBinary] = await Promise.all([fetchWithProgress('kvcalc-app.wasm'), loadScript('kvcalc-app.js')]);
+      const [wasmModule] = await Promise.all([compileWithProgress('kvcalc-app.wasm'), loadScript('kvcalc-app.js')]);
       bar.style.width = '97%';
       text.textContent = 'Starting…';
       await window.createKvcalcApp({
         canvas: document.getElementById('canvas'),
-        wasmBinary: wasmBinary,
+        // Emscripten's hook for a module compiled elsewhere: instantiate it with the glue's imports.
+        instantiateWasm: (imports, receive) => {
+          WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule),
+            (err) => fail('kvcalc could not start: ' + (err && err.message ? err.message : err)));
+          return {};
+        },
         print: (s) => console.log(s),
         printErr: (s) => console.warn(s),
       });
