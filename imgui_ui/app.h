@@ -23,6 +23,18 @@ enum class ShopSort { gpu, vram, cards, verdict, max_context };
 /// A widget's rectangle in CSS px, published for the browser tests (they click by name, not by pixel guess).
 struct Hitbox {
     float x = 0, y = 0, w = 0, h = 0;
+    unsigned window = 0;  ///< ImGuiID of the window the widget was drawn in (for scroll anchoring)
+};
+
+/// Keeps the control under the finger where it was after a change moves the layout (a line that appears or goes
+/// above it, a result that grows): the hitboxes at the change are remembered, and for a short while the window
+/// that holds the one nearest the finger is scrolled by however far it moved.
+struct ScrollAnchor {
+    std::map<std::string, Hitbox> at_change;  ///< every hitbox on the frame of the change
+    float finger_x = 0, finger_y = 0;         ///< where the press that made the change was
+    std::string name;                         ///< the hitbox followed, chosen on the first frame after the change
+    double until = 0;                         ///< ImGui time at which it is let go
+    float corrected = 0;                      ///< total scroll applied so far, CSS px (published for the tests)
 };
 
 /// What a text field expects, so the page's HTML input can open the right soft keyboard (inputmode).
@@ -86,6 +98,9 @@ struct UiState {
     float result_scroll_y = -1.0f;    ///< phones: scroll offset of the Result section in the page column
     bool scroll_to_result = false;    ///< phones: the sticky verdict was tapped
     std::string announced;            ///< last text handed to the aria-live region
+    ScrollAnchor anchor;              ///< see ScrollAnchor; empty at_change = none
+    std::string sticky_line;          ///< phones: the verdict line as the sticky bar shows it this frame
+    bool sticky_clipped = false;      ///< even its narrowest wording is wider than the bar
 };
 
 /// A GPU-shopping row and a demand-curve point, as the core hands them (kvcalc/sweeps.h).

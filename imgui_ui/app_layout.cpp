@@ -154,6 +154,7 @@ bool draw_app(App& app, float view_w, float view_h) {
         }
     }
     if (!narrow) drag_to_scroll(app.ui);
+    hold_scroll_anchor(app.ui, changed);
     ImGui::End();
     if (changed) app.dirty = true;
     return changed || app.url_dirty != url_was_dirty || !app.ui.theme_applied;

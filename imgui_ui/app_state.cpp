@@ -47,7 +47,7 @@ nlohmann::json box_json(const Hitbox& b) { return {b.x, b.y, b.w, b.h}; }
 nlohmann::json shop_row_json(const ShopRow& r) {
     const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
     return {{"gpu", g.id}, {"cards", r.cards}, {"vram_bytes", g.vram_bytes * r.cards},
-            {"verdict", r.valid && r.runs ? verdict_name(r.verdict) : "n/a"}, {"max_model_len", r.max_model_len}};
+            {"verdict", r.valid ? verdict_name(r.verdict) : "n/a"}, {"runs", r.runs}, {"max_model_len", r.max_model_len}};
 }
 
 std::string state_json(const App& app) {
@@ -58,6 +58,9 @@ std::string state_json(const App& app) {
     j["ok"] = app.report.ok;
     j["verdict"] = app.report.ok ? verdict_name(app.report.verdict) : "INVALID";
     j["verdict_line"] = verdict_line(app);
+    j["sticky_line"] = app.ui.sticky_line;
+    j["sticky_clipped"] = app.ui.sticky_clipped;
+    j["scroll_anchor"] = {{"name", app.ui.anchor.name}, {"corrected_px", app.ui.anchor.corrected}};
     j["reason"] = app.report.reason;
     j["limiting_term"] = app.report.limiting_term;
     j["url_warnings"] = nlohmann::json::array();

@@ -2,6 +2,7 @@
 #include "model_lookup.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "kvcalc/kv_format.h"
@@ -23,9 +24,41 @@ std::string count_text(std::int64_t n) {
     return out;
 }
 
+std::string lower(const std::string& text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string without_separators(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ' && c != '-' && c != '_' && c != '.' && c != '/') out += c;
+    return out;
+}
+
 }  // namespace
 
-std::string default_kv_cache_dtype() { return find_kv_format("auto") ? "auto" : "bf16"; }
+bool search_matches(const std::string& text, const std::string& query) {
+    const std::string hay = lower(text), squeezed = without_separators(hay);
+    const std::string q = lower(query);
+    std::size_t i = 0;
+    while (i < q.size()) {
+        while (i < q.size() && q[i] == ' ') ++i;
+        std::size_t j = i;
+        while (j < q.size() && q[j] != ' ') ++j;
+        if (j > i) {
+            const std::string word = q.substr(i, j - i);
+            const std::string bare = without_separators(word);
+            if (hay.find(word) == std::string::npos && (bare.empty() || squeezed.find(bare) == std::string::npos))
+                return false;
+        }
+        i = j;
+    }
+    return true;
+}
+
+std::string default_kv_cache_dtype() { return std::string(kAutoKvCacheDtype); }
 
 void apply_engine_defaults(Scenario& s) {
     const bool vllm = s.engine.empty() || s.engine == "vllm";

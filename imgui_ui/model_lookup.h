@@ -11,9 +11,13 @@ namespace kvcalc::ui {
 /// The scenario's inline model when set, else the catalog entry for model_id; nullptr when unknown.
 inline const ModelSpec* current_model(const Scenario& s) { return s.model ? &*s.model : find_model(s.model_id); }
 
-/// kv_cache_dtype vLLM uses when none is given: `auto` (the model's dtype) when the core knows that spelling,
-/// else bf16, which is what `auto` stores for a bf16 or fp16 checkpoint (2 bytes per element).
+/// kv_cache_dtype every engine uses when none is given: `auto`, the model's dtype (the core resolves it per card).
 std::string default_kv_cache_dtype();
+
+/// Model search: true when every word of `query` (split at spaces, any order, any case) occurs in `text`, or in
+/// `text` with its separators (space, '-', '_', '.', '/') removed ("llama 8b" and "llama3.1" both find
+/// "Llama 3.1 8B Instruct"). An empty query matches everything.
+bool search_matches(const std::string& text, const std::string& query);
 
 /// Sets the serving settings to what the engine uses when none are given: for vLLM max_num_seqs and
 /// gpu_memory_utilization 0 (the core applies vLLM's defaults for the card and release), kv_cache_dtype auto;

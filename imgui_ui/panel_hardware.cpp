@@ -1,6 +1,7 @@
 // Hardware panel: a catalog GPU or a custom VRAM figure (GB vs GiB said out loud), GPU count, tensor parallel.
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/layer_cache.h"
@@ -28,16 +29,24 @@ bool gpu_picker(App& app) {
     ImGui::SetNextItemWidth(-1.0f);
     bool picked = false;
     if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-        if (ImGui::Selectable("Custom VRAM", current == nullptr) && current) {
+        // Touch: rows at least 44 CSS px tall (a fingertip); in VRAM order, smallest first, as people shop.
+        const ImVec2 row(0, app.ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);
+        if (ImGui::Selectable("Custom VRAM", current == nullptr, 0, row) && current) {
             set_custom_vram(s, bytes_to_gib(current->vram_bytes), true);
             picked = true;
         }
-        for (const GpuSpec& g : gpu_catalog()) {
-            if (ImGui::Selectable(gpu_label(g).c_str(), current == &g) && current != &g) {
+        std::vector<const GpuSpec*> by_vram;
+        for (const GpuSpec& g : gpu_catalog()) by_vram.push_back(&g);
+        std::stable_sort(by_vram.begin(), by_vram.end(),
+                         [](const GpuSpec* a, const GpuSpec* b) { return a->vram_bytes < b->vram_bytes; });
+        for (const GpuSpec* gp : by_vram) {
+            const GpuSpec& g = *gp;
+            if (ImGui::Selectable(gpu_label(g).c_str(), current == &g, 0, row) && current != &g) {
                 set_catalog_gpu(s, g.id);
                 picked = true;
             }
-            record_hitbox(app.ui, ("gpu_option_" + g.id).c_str());
+            if (current == &g && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();  // open at the current card
+            if (ImGui::IsItemVisible()) record_hitbox(app.ui, ("gpu_option_" + g.id).c_str());  // tests tap only rows on screen
         }
         ImGui::EndCombo();
     }

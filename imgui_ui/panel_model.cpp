@@ -1,6 +1,5 @@
 // Model panel: catalog search, weights variant, config.json paste / Hugging Face id, facts with provenance.
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "kvcalc/catalog.h"
@@ -13,13 +12,6 @@
 namespace kvcalc::ui {
 
 namespace {
-
-bool contains_ci(const std::string& text, const char* needle) {
-    const std::string n(needle);
-    return n.empty() || std::search(text.begin(), text.end(), n.begin(), n.end(), [](char a, char b) {
-                            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-                        }) != text.end();
-}
 
 int count_kind(const ModelSpec& m, std::size_t variant_index) {
     return static_cast<int>(std::count_if(m.layers.begin(), m.layers.end(),
@@ -64,9 +56,7 @@ bool panel_model(App& app) {
     ImGui::BeginChild("##models", ImVec2(0, em * (app.ui.touch_layout ? 9.0f : 7.5f)), true);
     int shown = 0;
     for (const ModelSpec& m : model_catalog()) {
-        if (!contains_ci(m.display_name, app.ui.model_search) && !contains_ci(m.id, app.ui.model_search) &&
-            !contains_ci(m.family, app.ui.model_search))
-            continue;
+        if (!search_matches(m.display_name + " " + m.id + " " + m.family, app.ui.model_search)) continue;
         ++shown;
         const bool selected = !s.model && m.id == s.model_id;
         if (ImGui::Selectable(m.display_name.c_str(), selected, 0,
@@ -79,7 +69,12 @@ bool panel_model(App& app) {
         record_hitbox(app.ui, ("model_" + m.id).c_str());
         if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
     }
-    if (shown == 0) ImGui::TextDisabled("No catalog model matches: paste its config.json below.");
+    if (shown == 0) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("No catalog model matches \"%s\". Paste its config.json or load its Hugging Face id "
+                            "below.", app.ui.model_search);
+        ImGui::PopTextWrapPos();
+    }
     ImGui::EndChild();
     if (!app.ui.model_note.empty()) {
         ImGui::PushTextWrapPos(0.0f);

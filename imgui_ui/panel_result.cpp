@@ -131,7 +131,10 @@ bool sticky_verdict(App& app) {
     const float h = std::max(ImGui::GetFrameHeight(), em * 2.0f);
     const std::string more = "  ▾";
     std::string line = verdict_line(app);
-    if (ImGui::CalcTextSize((line + more).c_str()).x > w - em) line = verdict_line(app, true);  // a phone's width
+    for (int level = 1; level < kVerdictLineLevels && ImGui::CalcTextSize((line + more).c_str()).x > w - em; ++level)
+        line = verdict_line(app, level);  // the widest wording that fits the screen
+    app.ui.sticky_line = line;
+    app.ui.sticky_clipped = ImGui::CalcTextSize((line + more).c_str()).x > w - em;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const bool tapped = ImGui::InvisibleButton("##sticky_verdict", ImVec2(w, h));
     record_hitbox(app.ui, "sticky_verdict");

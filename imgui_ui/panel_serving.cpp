@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/deployment.h"
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/vllm_accounting.h"
@@ -45,36 +46,40 @@ bool preset_picker(UiState& ui, Scenario& s) {
     return changed;
 }
 
-bool kv_dtype_picker(UiState& ui, Scenario& s) {
+/// kv_cache_dtype: plain labels with the engine's own spelling and size; "auto" shows what it resolved to here.
+bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
     bool changed = false;
-    const GpuSpec* gpu = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
+    const EngineInfo* engine = find_engine(s.engine);
+    const EngineId engine_id = engine ? engine->id : EngineId::vllm;
+    const std::string preview = is_auto_kv_cache_dtype(s.kv_cache_dtype) && report.ok
+                                    ? report.settings.kv_cache_dtype  // "auto (bf16)"
+                                    : kv_format_label(s.kv_cache_dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    if (ImGui::BeginCombo("kv_cache_dtype", s.kv_cache_dtype.c_str())) {
+    if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
+        const ImVec2 row(0, ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);  // a fingertip
+        if (ImGui::Selectable("auto (model dtype) · the default", is_auto_kv_cache_dtype(s.kv_cache_dtype), 0, row)) {
+            s.kv_cache_dtype = std::string(kAutoKvCacheDtype);
+            changed = true;
+        }
+        if (ImGui::IsItemVisible()) record_hitbox(ui, "kv_option_auto");
         for (const KvFormat& f : kv_formats()) {
-            char label[96];
-            std::snprintf(label, sizeof label, "%s  (%s B/element)", f.name, f.bpe_exact);
-            if (ImGui::Selectable(label, s.kv_cache_dtype == f.name)) {
+            const EngineKvSpelling sp = engine_kv_spelling(engine_id, f.id);
+            const std::string spelled = sp.exact ? sp.k + (sp.v != sp.k ? "/" + sp.v : std::string())
+                                                 : std::string("not in ") + (engine ? engine->display_name : "vLLM");
+            const std::string label = kv_format_label(f.name) + " · " + spelled + " · " + f.bpe_exact + " B";
+            if (ImGui::Selectable(label.c_str(), s.kv_cache_dtype == f.name, 0, row)) {
                 s.kv_cache_dtype = f.name;
                 changed = true;
             }
-            if (ImGui::IsItemHovered() && f.hardware_note[0]) ImGui::SetTooltip("%s", f.hardware_note);
+            if (ImGui::IsItemVisible()) record_hitbox(ui, (std::string("kv_option_") + f.name).c_str());
+            if (ImGui::IsItemHovered() && !ui.touch_input && f.hardware_note[0])
+                ImGui::SetTooltip("%s", f.hardware_note);
         }
         ImGui::EndCombo();
     }
     record_hitbox(ui, "kv_cache_dtype");
-    help_marker(ui, "Element type of the KV cache. vLLM's default, auto, keeps it in the model's dtype: 2 bytes per "
-                    "element (bf16, or fp16 on cards older than sm_80).");
-    if (const KvFormat* f = find_kv_format(s.kv_cache_dtype)) {
-        const bool too_old = gpu && gpu->sm_x10 && f->min_sm_x10 && gpu->sm_x10 < f->min_sm_x10;
-        const bool too_new = gpu && gpu->sm_x10 && f->max_sm_x10 && gpu->sm_x10 > f->max_sm_x10;
-        ImGui::PushTextWrapPos(0.0f);
-        if (too_old || too_new)
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::tight, ui.dark_theme)), "%s does not run on sm_%d (%s). %s", f->name,
-                               gpu->sm_x10, gpu->display_name.c_str(), f->hardware_note);
-        else if (f->hardware_note[0])
-            ImGui::TextDisabled("%s", f->hardware_note);
-        ImGui::PopTextWrapPos();
-    }
+    help_marker(ui, "Element type of the KV cache, with the engine's own spelling. auto (every engine's default) keeps "
+                    "it in the model's dtype: 2 bytes per element (bf16, or fp16 on cards older than sm_80).");
     return changed;
 }
 
@@ -166,7 +171,7 @@ bool panel_serving(App& app) {
         ImGui::TextDisabled("vLLM's default");
     }
 
-    changed |= kv_dtype_picker(app.ui, s);
+    changed |= kv_dtype_picker(app.ui, s, app.report);
 
     // gpu_memory_utilization: typed (exact) or slid (touch-guarded), kept to two decimals as vLLM users write it.
     double util = s.gpu_memory_utilization != 0 ? s.gpu_memory_utilization

@@ -54,7 +54,8 @@ bool panel_shopping(App& app) {
                         app.scenario.kv_cache_dtype.c_str());
     ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: every sequence fits at full length, with margin. TIGHT: boots, but fewer full-length "
                         "sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "
-                        "refuses to start. * = a limit of the card's generation (hover or tap the row).");
+                        "refuses to start, or the card has no kernel for the kv_cache_dtype. * = a limit of the card's "
+                        "generation (hover or tap the row).");
     ImGui::PopTextWrapPos();
     if (ImGui::Checkbox("every card count", &app.ui.shop_all_counts)) {}
     help_marker(app.ui, "Off: each GPU once, at the fewest cards that pass. On: 1, 2, 4 and 8 cards of each, sortable.");
@@ -80,7 +81,7 @@ bool panel_shopping(App& app) {
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
             const ShopRow& r = rows[static_cast<std::size_t>(i)];
             const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
-            const bool possible = r.valid && r.runs;
+            const bool possible = r.valid;  // a row whose KV dtype does not run on the card is a FAIL (core rule)
             const std::string caveat = possible ? shop_caveat(app, g) : std::string();
             ImGui::PushID(i);
             ImGui::TableNextRow();
@@ -93,13 +94,14 @@ bool panel_shopping(App& app) {
                 changed = true;
             }
             if (!caveat.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", caveat.c_str());
+            else if (!r.runs && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());
             if (i == 0) record_hitbox(app.ui, "shop_first_row");
             ImGui::TableNextColumn();
             ImGui::Text("%.0f", in_unit(g.vram_bytes * r.cards, app.ui.unit));
             ImGui::TableNextColumn();
             if (possible)
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(r.verdict, app.ui.dark_theme)), "%s",
-                                   verdict_name(r.verdict));
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(r.verdict, app.ui.dark_theme)), "%s%s",
+                                   verdict_name(r.verdict), r.runs ? "" : " *");
             else
                 ImGui::TextDisabled("not possible");
             if (!r.note.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());

@@ -1,6 +1,7 @@
 // Text exports of the result. Plain string building; no UI calls, so it is easy to read and to test.
 #include "text_export.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "kvcalc/catalog.h"
@@ -56,6 +57,7 @@ std::string verdict_sentence(const App& app) {
     const BudgetTerms& t = r.terms;
     const ByteUnit u = app.ui.unit;
     const auto b = [&](std::int64_t bytes) { return format_bytes(bytes, u); };
+    if (!t.kv_dtype_runs) return r.reason + ".";  // the card has no kernel for the cache dtype: FAIL, not bytes
     if (r.verdict == Verdict::fail) {
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) +
@@ -80,21 +82,29 @@ std::string verdict_sentence(const App& app) {
     return r.reason;
 }
 
-std::string verdict_line(const App& app, bool short_form) {
+std::string verdict_line(const App& app, int width) {
     const Report& r = app.report;
     if (!r.ok) return "Cannot evaluate: fix the settings";
     const BudgetTerms& t = r.terms;
-    const double room = in_unit(t.available_for_kv_bytes, app.ui.unit), one = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
-    const char* u = unit_name(app.ui.unit);
+    const char* v = verdict_name(r.verdict);
     const SolveResult& len = app.derived.max_len;
     const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
+    if (t.kv_one_sequence_bytes <= 0)  // encoder-only models keep no KV cache
+        return std::string(v) + " · no KV cache · " + (width <= 0 ? "largest context " : "max context ") + largest;
+    const double free_kv = in_unit(std::max<std::int64_t>(0, t.available_for_kv_bytes), app.ui.unit);
+    const double needs = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
+    const char* u = unit_name(app.ui.unit);
     char buf[160];
-    if (short_form)
-        std::snprintf(buf, sizeof buf, "%s · KV %.1f/%.1f %s · max ctx %s", verdict_name(r.verdict), room, one, u,
+    if (width <= 0)
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f %s free · largest context %s", v, needs, u, free_kv,
+                      u, largest.c_str());
+    else if (width == 1)
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max context %s", v, needs, free_kv, u,
                       largest.c_str());
+    else if (width == 2)
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max %s", v, needs, free_kv, u, largest.c_str());
     else
-        std::snprintf(buf, sizeof buf, "%s · %.1f %s KV room, %.1f per sequence · largest context %s",
-                      verdict_name(r.verdict), room, u, one, largest.c_str());
+        std::snprintf(buf, sizeof buf, "%s · KV %.1f of %.1f %s · max %s", v, needs, free_kv, u, largest.c_str());
     return buf;
 }
 

@@ -24,10 +24,13 @@ const char* term_label(const std::string& name);
 /// The verdict explained in one sentence from the report's terms, every figure in the chosen unit.
 std::string verdict_sentence(const App& app);
 
-/// The one-line verdict for the sticky bar: "TIGHT · 4.4 GiB KV room, 4.0 per sequence · largest context 35K" (KV room
-/// per card after the fixed terms, one full-length sequence's KV, the max_model_len solver's answer); `short_form`:
-/// "TIGHT · KV 4.4/4.0 GiB · max ctx 35K" for a phone's width.
-std::string verdict_line(const App& app, bool short_form = false);
+/// The one-line verdict for the sticky bar, in the chosen unit: what one max_model_len sequence's KV needs per card,
+/// what the budget leaves free for KV after the fixed terms, and the max_model_len solver's answer. `width` 0 is the
+/// widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV ·
+/// max context 35K", "… · max 35K", and the narrowest (3) "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
+std::string verdict_line(const App& app, int width = 0);
+/// Number of verdict_line widths.
+inline constexpr int kVerdictLineLevels = 4;
 
 /// The page title: "TIGHT · Llama 3.1 8B Instruct on 1× RTX 4090 — kvcalc".
 std::string page_title(const App& app);

@@ -2,6 +2,7 @@
 #include "touch_scroll.h"
 
 #include <cmath>
+#include <limits>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -61,6 +62,62 @@ void drag_to_scroll(UiState& ui) {
         scroll_chain(w, io.MouseDelta.y);
     }
     if (g.ActiveId != 0) ImGui::ClearActiveID();  // the button, row or slider under the finger must not fire
+}
+
+namespace {
+
+constexpr double kAnchorSeconds = 1.5;  ///< long enough for the recompute and the frames after it
+
+/// The hitbox of `anchor.at_change` still drawn now that the finger was on, else the one nearest it vertically.
+std::string pick_anchor(const UiState& ui) {
+    const ScrollAnchor& a = ui.anchor;
+    std::string best;
+    float best_d = std::numeric_limits<float>::max();
+    for (const auto& [name, then] : a.at_change) {
+        if (!ui.hitboxes.count(name)) continue;  // e.g. a combo row: the popup closed
+        const bool inside_x = a.finger_x >= then.x && a.finger_x <= then.x + then.w;
+        float d = a.finger_y < then.y ? then.y - a.finger_y : a.finger_y > then.y + then.h ? a.finger_y - then.y - then.h : 0.0f;
+        if (!inside_x) d += 0.5f;  // same row but beside it: a close second
+        if (d < best_d) {
+            best_d = d;
+            best = name;
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
+void hold_scroll_anchor(UiState& ui, bool changed) {
+    const ImGuiIO& io = ImGui::GetIO();
+    ScrollAnchor& a = ui.anchor;
+    if (ImGui::IsMouseClicked(0) || io.MouseWheel != 0.0f || ui.drag_scrolling || ImGui::GetTime() > a.until) {
+        a.at_change.clear();
+        a.name.clear();
+    }
+    if (!a.at_change.empty()) {
+        if (a.name.empty()) a.name = pick_anchor(ui);
+        const auto then = a.at_change.find(a.name);
+        const auto now = ui.hitboxes.find(a.name);
+        if (then != a.at_change.end() && now != ui.hitboxes.end()) {
+            const float dy = now->second.y - then->second.y;
+            ImGuiWindow* w = ImGui::FindWindowByID(now->second.window);
+            while (w && w->ScrollMax.y <= 0.0f && (w->Flags & ImGuiWindowFlags_ChildWindow)) w = w->ParentWindow;
+            if (w && w->ScrollMax.y > 0.0f && std::fabs(dy) >= 1.0f &&
+                w->ScrollTarget.y == std::numeric_limits<float>::max()) {
+                ImGui::SetScrollY(w, w->Scroll.y + dy);  // applied when the window begins next frame
+                a.corrected += dy;
+            }
+        }
+    }
+    if (changed) {
+        a.at_change = ui.hitboxes;
+        a.finger_x = io.MouseClickedPos[0].x;
+        a.finger_y = io.MouseClickedPos[0].y;
+        a.name.clear();
+        a.until = ImGui::GetTime() + kAnchorSeconds;
+        a.corrected = 0;
+    }
 }
 
 }  // namespace kvcalc::ui

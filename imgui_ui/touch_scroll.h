@@ -10,4 +10,10 @@ namespace kvcalc::ui {
 /// scroll.
 void drag_to_scroll(UiState& ui);
 
+/// Call once per frame after every window was submitted (and after drag_to_scroll), with whether the user changed
+/// something this frame. After a change, the control nearest the finger is held at its place on screen for a
+/// moment: if the new layout moved it, the window holding it (or the nearest scrollable parent) scrolls by as
+/// much. A new press, a wheel turn or a drag lets go.
+void hold_scroll_anchor(UiState& ui, bool changed);
+
 }  // namespace kvcalc::ui

@@ -456,7 +456,7 @@ void bullet_wrapped(const std::string& text) {
 
 void record_hitbox(UiState& ui, const char* name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    ui.hitboxes[name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+    ui.hitboxes[name] = {a.x, a.y, b.x - a.x, b.y - a.y, ImGui::GetCurrentWindow()->ID};
 }
 
 void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail) {

@@ -33,6 +33,10 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     const ResolvedSettings& s = d.settings;
     const int tp = s.tensor_parallel_size;
     BudgetTerms t;
+    // The load's card (a shopping row), else the deployment's (the solvers vary only the numbers). A card without a
+    // compute capability (AMD, or VRAM typed in) has no known generation: it is not failed here.
+    const GpuSpec* card = load.gpu ? load.gpu : d.gpu;
+    t.kv_dtype_runs = !card || card->sm_x10 == 0 || kv_format_runs_on(*d.format, card->sm_x10);
     t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
@@ -70,6 +74,7 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
 }
 
 Verdict classify(const BudgetTerms& t) {
+    if (!t.kv_dtype_runs) return Verdict::fail;  // no kernel for the cache dtype on this card: it does not start
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes <= 0 || t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;

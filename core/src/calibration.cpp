@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/gpu_catalog.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -97,6 +98,15 @@ std::vector<CalibrationRow> build() {
     for (std::size_t i = 0; i < more.size(); ++i) {
         more[i].id = "reference:" + std::to_string(i + 1);
         rows.push_back(std::move(more[i]));
+    }
+    // The presets name fp8_e4m3, which only sm_89 and newer run (kv_format.cpp); on the 3090 rigs (sm_86) the
+    // launcher served the same presets with fp8_e5m2, one byte per element as well (seed 000 KV-format note on
+    // Ampere; original-tool quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
+    for (CalibrationRow& row : rows) {
+        const GpuSpec* gpu = find_gpu(row.scenario.gpu);
+        if (row.scenario.kv_cache_dtype != "fp8_e4m3" || !gpu || gpu->sm_x10 == 0 || gpu->sm_x10 >= 89) continue;
+        row.scenario.kv_cache_dtype = "fp8_e5m2";
+        row.note += (row.note.empty() ? "" : "; ") + std::string("served as fp8_e5m2 on sm_86 (no e4m3 kernel there)");
     }
     return rows;
 }

@@ -65,6 +65,10 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineKvSpelling sglang_spelling(KvFormatId id);
 
+/// The KV dtype spelling a deployment's command and notes use: the engine's default "auto" when the scenario
+/// asked for it (vLLM, SGLang; llama.cpp's default is f16, written out), else engine_kv_spelling of the format.
+EngineKvSpelling deployment_kv_spelling(const Deployment& d);
+
 /// The note for a format the engine lacks: which stand-in was priced.
 std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s);
 

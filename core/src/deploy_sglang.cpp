@@ -75,7 +75,7 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
         for (const auto& x : g.diagnostics) out.notes.push_back(x.message);
         return out;
     }
-    const EngineKvSpelling s = sglang_spelling(d.format->id);
+    const EngineKvSpelling s = deployment_kv_spelling(d);
     out.available = true;
     out.available_kv_bytes = pool;
     out.available_kv_gib = static_cast<double>(pool) / static_cast<double>(kBytesPerGib);
@@ -90,7 +90,7 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
 }
 
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load) {
-    const EngineKvSpelling s = sglang_spelling(d.format->id);
+    const EngineKvSpelling s = deployment_kv_spelling(d);
     std::string out;
     if (!s.exact) out += "# kvcalc: " + stand_in_note("SGLang", *d.format, s) + "\n";
     out += "python -m sglang.launch_server --model-path " + served_repo(d) + " \\\n  --tp " +

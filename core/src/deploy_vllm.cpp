@@ -134,7 +134,8 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
-    const VllmDtype dtype = vllm_dtype(d.format->id);
+    // kv_cache_dtype auto keeps vLLM's own default spelling (deployment_kv_spelling); auto resolves to an exact dtype.
+    const VllmDtype dtype = d.kv_auto ? VllmDtype{"auto", true} : vllm_dtype(d.format->id);
     std::string out;
     out.reserve(320);  // one allocation: the flags below are about 250 characters
     if (!dtype.exact)

@@ -59,6 +59,11 @@ KvPlan make_plan(const Deployment& d, Diagnostics& diags) {
     return make_vllm(d, diags);
 }
 
+EngineKvSpelling deployment_kv_spelling(const Deployment& d) {
+    if (d.kv_auto && d.engine != EngineId::llama_cpp) return {"auto", "auto", true};
+    return engine_kv_spelling(d.engine, d.format->id);
+}
+
 std::string engine_name_list() {
     std::string out;
     for (const auto& e : engines()) out += (out.empty() ? "" : ", ") + std::string(e.name);

@@ -489,6 +489,7 @@ HfConfig read_hf_config(std::string_view text) {
     read_moe_and_mlp(keys, out);
     read_recurrent_dims(keys, out);
     read_dtype_and_quant(keys, out.arch);
+    out.spec.torch_dtype = out.arch.torch_dtype;  // kv_cache_dtype auto resolves from it (kv_format.h)
     int model_bytes = dtype_bytes(out.arch.torch_dtype);
     if (model_bytes == 0) {
         model_bytes = 2;

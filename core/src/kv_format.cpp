@@ -1,5 +1,8 @@
 #include "kvcalc/kv_format.h"
 
+#include <algorithm>
+#include <array>
+
 namespace kvcalc {
 
 const std::vector<KvFormat>& kv_formats() {
@@ -21,9 +24,10 @@ const std::vector<KvFormat>& kv_formats() {
         {KvFormatId::turboquant_3bit_nc, "turboquant_3bit_nc", 170, "17/40", 0, 0,
          "TurboQuant 3-bit is supplied by the Genesis patches for Qwen 3.6 (DeltaNet) models only"},
         // 4 bits + one fp8 scale per 16 elements: 1/2 + 1/16 = 9/16 (projected, no measured boot).
+        // Consumer Blackwell has no FP4 attention kernel build: vllm-project/vllm issue #43562.
         {KvFormatId::nvfp4, "nvfp4", 225, "9/16", 100, 103,
-         "nvfp4 KV needs datacenter Blackwell (sm_100/sm_103); consumer Blackwell (sm_120/121) has no FP4 FMHA "
-         "build (vLLM #43562)"},
+         "nvfp4 KV needs datacenter Blackwell (sm_100/sm_103); consumer Blackwell (sm_120/121) has no FP4 attention "
+         "kernel for it"},
         // llama.cpp cache types (-ctk / -ctv), bytes per block of 32 values (ggml-common.h block_q8_0 = fp16 scale
         // + 32 int8 = 34 B; block_q4_1 = scale + min + 16 B = 20; block_q5_0 = scale + 4 B high bits + 16 = 22;
         // block_q5_1 = 24; block_iq4_nl = scale + 16 = 18). vLLM and SGLang have no such cache dtype.
@@ -42,18 +46,112 @@ const KvFormat* find_kv_format(std::string_view name) {
     return nullptr;
 }
 
+bool is_auto_kv_cache_dtype(std::string_view name) { return name == kAutoKvCacheDtype; }
+
 std::vector<std::string> kv_format_names() {
-    std::vector<std::string> out;
+    std::vector<std::string> out{std::string(kAutoKvCacheDtype)};
     for (const auto& f : kv_formats()) out.emplace_back(f.name);
     return out;
 }
 
 std::string kv_format_name_list() {
     std::string out;
-    for (const auto& f : kv_formats()) {
+    for (const auto& n : kv_format_names()) {
         if (!out.empty()) out += ", ";
-        out += f.name;
+        out += n;
     }
+    return out;
+}
+
+std::string kv_format_label(std::string_view name) {
+    // What each name means to someone who has not read the engines' source; the name itself stays in the label.
+    struct Row {
+        std::string_view name, label;
+    };
+    static constexpr std::array<Row, 15> rows{{
+        {"auto", "auto (model dtype)"},
+        {"fp16", "fp16 (16-bit)"},
+        {"bf16", "bf16 (16-bit)"},
+        {"fp8_e5m2", "fp8 (e5m2)"},
+        {"fp8_e4m3", "fp8 (e4m3)"},
+        {"int8_per_token_head", "int8 (per-token-head scale)"},
+        {"q4_0", "4-bit (q4_0)"},
+        {"k8v4", "K 8-bit, V 4-bit (k8v4)"},
+        {"turboquant_3bit_nc", "3-bit TurboQuant (turboquant_3bit_nc)"},
+        {"nvfp4", "fp4 (nvfp4)"},
+        {"q8_0", "8-bit (q8_0)"},
+        {"q4_1", "4-bit (q4_1)"},
+        {"q5_0", "5-bit (q5_0)"},
+        {"q5_1", "5-bit (q5_1)"},
+        {"iq4_nl", "4-bit (iq4_nl)"},
+    }};
+    for (const Row& r : rows)
+        if (r.name == name) return std::string(r.label);
+    return std::string(name);
+}
+
+namespace {
+
+/// vLLM refuses float16 for these model types (vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS).
+bool refuses_float16(std::string_view model_type) {
+    static constexpr std::array<std::string_view, 5> types{"gemma2", "gemma3", "gemma3_text", "plamo2", "glm4"};
+    return std::find(types.begin(), types.end(), model_type) != types.end();
+}
+
+/// "bfloat16" / "float16" / "float32" for the spellings a config.json uses; empty when not a float dtype.
+std::string_view config_float_dtype(std::string_view d) {
+    if (d == "bfloat16" || d == "bf16") return "bfloat16";
+    if (d == "float16" || d == "fp16" || d == "half") return "float16";
+    if (d == "float32" || d == "fp32" || d == "float") return "float32";
+    return {};
+}
+
+}  // namespace
+
+AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view torch_dtype, std::string_view model_type,
+                                        int sm_x10) {
+    AutoKvResolution out;
+    const std::string_view cfg = config_float_dtype(torch_dtype);
+    if (engine == AutoKvEngine::llama_cpp) {
+        out.format = find_kv_format("fp16");
+        out.model_dtype = std::string(cfg.empty() ? "bfloat16" : cfg);
+        return out;
+    }
+    if (engine == AutoKvEngine::sglang) {
+        std::string_view run = cfg;
+        if (cfg.empty() || cfg == "float32") {
+            run = model_type.substr(0, 5) == "gemma" ? "bfloat16" : "float16";
+            if (cfg == "float32") out.note = "config dtype float32: SGLang runs the model in " + std::string(run);
+        }
+        out.model_dtype = std::string(run);
+        out.format = find_kv_format(run == "bfloat16" ? "bf16" : "fp16");
+        return out;
+    }
+    // vLLM on CUDA.
+    const bool bf16_card = sm_x10 == 0 || sm_x10 >= 80;
+    std::vector<std::string_view> supported;
+    if (bf16_card) supported.push_back("bfloat16");
+    if (!refuses_float16(model_type)) supported.push_back("float16");
+    supported.push_back("float32");
+    const std::string_view preferred = supported.front();
+    std::string_view run = cfg.empty() || cfg == "float32" ? preferred : cfg;
+    if (std::find(supported.begin(), supported.end(), run) == supported.end()) {
+        out.note = "vLLM runs this model in " + std::string(preferred) + ": the card has no " + std::string(run) +
+                   (bf16_card ? "" : " (bfloat16 needs compute capability 8.0)");
+        run = preferred;
+    } else if (cfg == "float32") {
+        out.note = "config dtype float32: vLLM runs the model in " + std::string(run);
+    }
+    out.model_dtype = std::string(run);
+    if (run == "float32") {
+        out.error = "vLLM runs " + std::string(model_type) +
+                    " in float32 on this card (no bfloat16 below compute capability 8.0, and vLLM refuses float16 "
+                    "for this model type), so kv_cache_dtype auto stores a 4-byte float32 cache and the weights "
+                    "double; kvcalc prices 16-bit and smaller models only — choose a card with compute capability "
+                    "8.0 or newer";
+        return out;
+    }
+    out.format = find_kv_format(run == "bfloat16" ? "bf16" : "fp16");
     return out;
 }
 

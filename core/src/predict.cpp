@@ -80,18 +80,20 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
         if (r.footprint.num_recurrent_layers == 0)
             notes.push_back(std::string(f.hardware_note) + "; " + m.id + " has no DeltaNet layers");
         else if (qwen_hybrid && load.vram_bytes < 24 * kBytesPerGib)
-            notes.push_back("TQ3 KV on cards under 24 GB raises the GDN activation peak (Cliff 2 at ~90K on 20 GB "
-                            "cards): consider fp8_e5m2 (seed 003/000, HARDWARE.md)");
+            // Measured on Qwen 3.6 rigs with 20 GB cards: the DeltaNet activation peak grows past ~90K tokens
+            // with TurboQuant KV (the project's measured boots, docs/ACCURACY.md).
+            notes.push_back("3-bit TurboQuant KV on cards under 24 GB raises the DeltaNet activation peak (out of "
+                            "memory near 90K tokens on 20 GB cards): consider fp8_e5m2");
     }
     if (qwen_hybrid && load.max_model_len > 50000 && set.tensor_parallel_size == 1 && f.id != KvFormatId::fp16)
-        notes.push_back("single-card prompts above 50K tokens are Cliff 2 territory for the DeltaNet forward pass "
-                        "(seed 000 CLIFFS)");
-    if (r.gpu) {
-        if (f.min_sm_x10 > 0 && !kv_format_runs_on(f, r.gpu->sm_x10))
-            notes.push_back(std::string("not runnable on ") + r.gpu->display_name + ": " + f.hardware_note);
-    } else if (f.min_sm_x10 > 0) {
+        // Measured on single-card Qwen 3.6 boots (the project's measured boots, docs/ACCURACY.md).
+        notes.push_back("on one card, prompts above 50K tokens can run out of memory in the DeltaNet forward pass "
+                        "even when the cache fits: the activation peak grows with the prompt");
+    if (!t.kv_dtype_runs)  // the rule is evaluate()'s; the verdict is already FAIL
+        notes.push_back(std::string(f.name) + " does not run on " + (load.gpu ? load.gpu : r.gpu)->display_name +
+                        ", so the verdict is FAIL: " + f.hardware_note);
+    else if (f.min_sm_x10 > 0 && !(r.gpu && r.gpu->sm_x10 > 0))
         notes.push_back(std::string("hardware: ") + f.hardware_note);
-    }
     for (const auto& n : r.plan_notes) notes.push_back(n);
     if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
         r.footprint.num_recurrent_layers == 0)
@@ -188,6 +190,9 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.verdict = classify(rep.terms);
     rep.engine = engine_info(d.engine).name;
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
+    if (const GpuSpec* card = load.gpu ? load.gpu : d.gpu; !rep.terms.kv_dtype_runs && card)
+        rep.reason = std::string("kv_cache_dtype ") + d.format->name + " does not run on " + card->display_name +
+                     " (sm_" + std::to_string(card->sm_x10) + "): " + d.format->hardware_note;
     rep.limiting_term = largest_term(rep.terms);
     rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
     rep.term_list = term_list(rep.terms);
@@ -205,7 +210,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
                                            explained.band_basis + ")"
-                                     : "calibrated fit (" + d.settings.family + ", seed measurements)";
+                                     : "calibrated fit (" + d.settings.family + ", measured boots)";
         rep.assumed_defaults = explained.assumed_defaults;
         if (!accounted) {  // the fit prices activation; only the flags' defaults apply
             std::erase_if(rep.assumed_defaults, [](const std::string& x) {

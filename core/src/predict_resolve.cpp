@@ -123,8 +123,10 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 
     r.model = scenario_model(s, d);
 
-    r.format = find_kv_format(s.kv_cache_dtype);
-    if (!r.format)
+    // "auto" is resolved below, once the card is known (the model's dtype depends on it).
+    const bool kv_auto = is_auto_kv_cache_dtype(s.kv_cache_dtype);
+    r.format = kv_auto ? nullptr : find_kv_format(s.kv_cache_dtype);
+    if (!kv_auto && !r.format)
         error(d, "kv_format_unknown", "kv_cache_dtype",
               "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
 
@@ -165,7 +167,8 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
               "gpus = " + std::to_string(gpus) + " is fewer than tensor_parallel_size " + std::to_string(tp) +
                   ": each TP rank needs its own GPU");
 
-    // VRAM per card: exactly one of gpu, vram_gb, vram_gib (none = the seed CLI's 24 GB).
+    // VRAM per card: exactly one of gpu, vram_gb, vram_gib (none = 24 GB decimal, the command-line default that
+    // docs/DIFFERENCES.md explains).
     const int given = (s.gpu.empty() ? 0 : 1) + (s.vram_gb ? 1 : 0) + (s.vram_gib ? 1 : 0);
     std::int64_t vram = 0;
     if (given > 1) {
@@ -186,8 +189,21 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     } else {
         vram = gb_to_bytes(24.0);
         d.push_back({Severity::info, "vram_default", "vram_gb",
-                     "no gpu or VRAM given: assumed 24 GB = 24e9 B per card (seed CLI default; a real 24 GB card has "
-                     "24 GiB — pass gpu \"rtx-3090\" for that)"});
+                     "no GPU or VRAM given: assumed 24 GB = 24e9 bytes per card; a real 24 GB card such as the RTX "
+                     "3090 or 4090 has 24 GiB — choose it from the GPU list for that"});
+    }
+
+    // kv_cache_dtype auto: the dtype the engine runs this model in on this card (kv_format.h).
+    if (kv_auto && r.model) {
+        const AutoKvEngine engine = r.engine == EngineId::llama_cpp ? AutoKvEngine::llama_cpp
+                                    : r.engine == EngineId::sglang  ? AutoKvEngine::sglang
+                                                                    : AutoKvEngine::vllm;
+        const AutoKvResolution a =
+            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0);
+        r.format = a.format;
+        r.kv_auto = true;
+        if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
+        else if (!a.note.empty()) d.push_back({Severity::info, "kv_auto_dtype", "kv_cache_dtype", a.note});
     }
 
     // Weights.
@@ -279,7 +295,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     out.vram_bytes = vram;
     out.gpus = gpus;
     out.tensor_parallel_size = tp;
-    out.kv_cache_dtype = r.format->name;
+    out.kv_cache_dtype = r.kv_auto ? std::string("auto (") + r.format->name + ")" : std::string(r.format->name);
     out.max_model_len = s.max_model_len;
     out.max_num_seqs = s.max_num_seqs;
     out.gpu_memory_utilization = s.gpu_memory_utilization;

@@ -40,7 +40,7 @@ const FieldChoices kModels{[](std::string_view t) { return find_model(t) != null
 const FieldChoices kPresets{[](std::string_view t) { return find_preset(t) != nullptr; },
                             [] { return join_ids(compose_presets()); }};
 const FieldChoices kGpus{[](std::string_view t) { return find_gpu(t) != nullptr; }, [] { return join_ids(gpu_catalog()); }};
-const FieldChoices kKvFormats{[](std::string_view t) { return find_kv_format(t) != nullptr; },
+const FieldChoices kKvFormats{[](std::string_view t) { return find_kv_format(t) != nullptr || is_auto_kv_cache_dtype(t); },
                               [] { return kv_format_name_list(); }};
 const FieldChoices kEngines{[](std::string_view t) { return find_engine(t) != nullptr; },
                             [] { return detail::engine_name_list(); }};
@@ -110,8 +110,8 @@ const std::vector<ScenarioField> kFields = {
     {.name = "max_num_batched_tokens", .group = "Serving", .type = FieldType::integer,
      .member = &Scenario::max_num_batched_tokens, .min = 1, .max = kMaxTokens, .unit = "tokens",
      .default_text = "unset (vLLM's default)", .url_key = "mnbt", .cli_flag = "--max-num-batched-tokens",
-     .metavar = "TOKENS", .help = "tokens per scheduler step; unset = vLLM's default for the card (seed families: "
-                                  "no GDN scratch change)"},
+     .metavar = "TOKENS", .help = "tokens per scheduler step; unset = vLLM's default for the card (calibrated Qwen "
+                                  "3.6 / Gemma 4 fits: no DeltaNet scratch change)"},
     {.name = "mtp", .group = "Speculative decoding", .type = FieldType::boolean, .member = &Scenario::mtp,
      .default_text = "unset (the preset's choice, else off)", .url_key = "mtp", .cli_flag = "--mtp", .metavar = "",
      .help = "the model's built-in MTP drafter on; false removes an MTP drafter a preset added (--no-mtp)"},

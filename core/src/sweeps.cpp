@@ -50,8 +50,8 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
                 continue;
             }
             row.valid = true;
-            row.runs = kv_format_runs_on(*dep->format, gpu.sm_x10);
             const BudgetTerms t = evaluate(*dep, load);
+            row.runs = t.kv_dtype_runs;  // the hardware rule lives in evaluate(): a FAIL verdict too
             row.verdict = classify(t);
             row.max_concurrency = t.max_concurrency;
             row.limiting_term = largest_term(t);

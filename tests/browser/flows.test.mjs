@@ -273,3 +273,139 @@ test('accessibility: canvas role and label, pinch-zoom allowed, title, 4.5:1 tex
     await context.close();
   }
 });
+
+/** Phone: swipes the page until the widget is between 200 and 600 px from the top. */
+async function revealOnPhone(page, name) {
+  for (let i = 0; i < 8; i++) {
+    const { y } = await waitHitbox(page, name);
+    if (y > 200 && y < 600) return;
+    await touchDrag(page, 200, y > 600 ? 700 : 250, y > 600 ? -Math.min(420, y - 400) : Math.min(420, 400 - y));
+    await page.waitForTimeout(400);
+  }
+  throw new Error(`could not bring "${name}" on screen`);
+}
+
+test('flow 7 (phone): a tap that changes the result above keeps the control under the finger in place', async () => {
+  // qwen3-8b on a 3090 at 8K, bf16 KV, util 0.95: 6.43 GiB of KV room; 4 sequences ask 4.5 GiB, 3 ask 3.4 GiB, so
+  // going to 3 adds a "KV is cheap here" note to the Result, which sits above the Serving controls on a phone.
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=8192&seqs=4&kv=bf16&util=0.95`, phone);
+  await revealOnPhone(page, 'max_num_seqs-');
+  const before = await hitboxCentre(page, 'max_num_seqs-');
+  await tapHitbox(page, 'max_num_seqs-');
+  await waitState(page, (s) => s.scenario.max_num_seqs === 3);
+  await page.waitForTimeout(600);  // the recompute and the frames after it
+  const after = await hitboxCentre(page, 'max_num_seqs-');
+  const state = await appState(page);
+  assert.ok(Math.abs(after.y - before.y) <= 2, `"−" stayed under the finger: y ${before.y} → ${after.y}`);
+  assert.ok(Math.abs(state.scroll_anchor.corrected_px) >= 8,
+    `the result above did grow or shrink and the page made up for it (${state.scroll_anchor.corrected_px} px)`);
+
+  // A pick from a list: the kv_cache_dtype combo stays where it was.
+  await revealOnPhone(page, 'kv_cache_dtype');
+  const combo = await hitboxCentre(page, 'kv_cache_dtype');
+  await tapHitbox(page, 'kv_cache_dtype');
+  await tapHitbox(page, 'kv_option_fp8_e5m2');
+  await waitState(page, (s) => s.scenario.kv_cache_dtype === 'fp8_e5m2');
+  await page.waitForTimeout(600);
+  const comboAfter = await hitboxCentre(page, 'kv_cache_dtype');
+  assert.ok(Math.abs(comboAfter.y - combo.y) <= 2, `the combo stayed put: y ${combo.y} → ${comboAfter.y}`);
+  await shot(page, 'flow7-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 8: kv_cache_dtype auto is the default, resolves per card, and the serve command keeps auto', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  let state = await appState(page);
+  assert.equal(state.scenario.kv_cache_dtype, 'auto', "vLLM's default on the landing page");
+  assert.match(await mirrorText(page), /kv_cache_dtype auto \(bf16\)/, 'Llama 3.1 8B is bf16: auto stores bf16 on a 4090');
+  await wheelClickHitbox(page, 'copy_vllm');
+  await page.waitForFunction(() => /vllm serve/.test(window.kvcalcLastCopied || ''), null, { timeout: 10000 });
+  assert.match(await page.evaluate(() => window.kvcalcLastCopied), /--kv-cache-dtype auto\b/);
+  // A hand-picked dtype, then a new model: the model change puts auto back.
+  await wheelClickHitbox(page, 'kv_cache_dtype');
+  await waitHitbox(page, 'kv_option_fp8_e5m2');
+  await clickHitbox(page, 'kv_option_fp8_e5m2');
+  await waitState(page, (s) => s.scenario.kv_cache_dtype === 'fp8_e5m2');
+  await wheelClickHitbox(page, 'model_search');
+  await typeText(page, 'qwen3 8b');
+  await waitHitbox(page, 'model_qwen3-8b');
+  await page.mouse.click((await hitboxCentre(page, 'model_qwen3-8b')).x, (await hitboxCentre(page, 'model_qwen3-8b')).y);
+  await waitState(page, (s) => s.scenario.model_id === 'qwen3-8b');
+  state = await appState(page);
+  assert.equal(state.scenario.kv_cache_dtype, 'auto');
+  assert.match(state.model_note, /kv_cache_dtype \(auto\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A Turing card has no bfloat16: vLLM runs the model, and so the cache, in float16 (same 2 bytes).
+  const t4 = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=t4&ctx=8192&kv=auto`, desktop);
+  assert.match(await mirrorText(t4.page), /kv_cache_dtype auto \(fp16\)/);
+  assert.deepEqual(t4.errors, []);
+  await t4.context.close();
+});
+
+test('flow 9: fp8_e4m3 on an RTX 3090 (sm_86) is a FAIL that says why, and no shopping row passes on sm_86 cards', async () => {
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=8192&seqs=1&kv=fp8_e4m3`, desktop);
+  const state = await appState(page);
+  assert.equal(state.verdict, 'FAIL');
+  assert.match(await mirrorText(page), /does not run on NVIDIA GeForce RTX 3090|does not run on .*3090/);
+  for (const id of ['rtx-3090', 'a10', 'rtx-a5000']) {
+    const rows = state.shop_rows.filter((r) => r.gpu === id);
+    assert.ok(rows.every((r) => r.verdict === 'FAIL' && r.runs === false), `${id}: ${JSON.stringify(rows)}`);
+  }
+  const ada = state.shop_rows.find((r) => r.gpu === 'rtx-4090');
+  assert.ok(ada && ada.runs && ada.verdict !== 'FAIL', 'the 4090 (sm_89) runs it');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 10 (phone): the sticky verdict reads in words, fits 390 px, and follows the unit toggle', async () => {
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=32768&seqs=1&kv=bf16`, phone);
+  let state = await appState(page);
+  // Whichever width fits: "needs 4.5 GiB KV, 4.9 GiB free · largest context 35K" … "needs 4.5 of 4.9 GiB KV · max 35K".
+  const words = /^(PASS|TIGHT|FAIL) · (needs [\d.]+ GiB KV, [\d.]+ GiB free · largest context \S+|needs [\d.]+ of [\d.]+ GiB KV · max (context )?\S+)$/;
+  assert.match(state.sticky_line, words);
+  assert.equal(state.sticky_clipped, false, 'the whole line fits a 390 px phone');
+  await tapHitbox(page, 'unit');
+  await waitState(page, (s) => s.unit === 'gb');
+  await page.waitForTimeout(300);
+  state = await appState(page);
+  assert.match(state.sticky_line, / GB KV/);
+  assert.doesNotMatch(state.sticky_line, /GiB/);
+  assert.equal(state.sticky_clipped, false);
+  await shot(page, 'flow10-phone-sticky');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 11: model search matches every word in any order; GPU rows are finger-sized and in VRAM order', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  await clickHitbox(page, 'model_search');
+  await typeText(page, '8B LLAMA');
+  await waitHitbox(page, 'model_llama-3.1-8b');
+  const shown = Object.keys((await appState(page)).hitboxes).filter((k) => k.startsWith('model_') && k !== 'model_search');
+  assert.ok(shown.length >= 1 && shown.every((k) => /8b/.test(k)), `only 8B models: ${shown}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const phoneRun = await openApp(env.browser, env.server.url, phone);
+  await revealOnPhone(phoneRun.page, 'gpu_combo');
+  await tapHitbox(phoneRun.page, 'gpu_combo');
+  await waitHitbox(phoneRun.page, 'gpu_option_rtx-4090');
+  await phoneRun.page.waitForTimeout(300);
+  const state = await appState(phoneRun.page);
+  const pad = state.touch_extra_padding[1];
+  const rows = Object.entries(state.hitboxes).filter(([k]) => k.startsWith('gpu_option_'));
+  assert.ok(rows.length >= 4, `rows on screen: ${rows.length}`);
+  for (const [name, box] of rows) assert.ok(box[3] + 2 * pad >= 44, `${name}: ${box[3]} + 2×${pad} px`);
+  const gib = Object.fromEntries(state.shop_rows.map((r) => [r.gpu, r.vram_bytes / r.cards]));  // per card
+  const ordered = rows.sort((a, b) => a[1][1] - b[1][1]).map(([k]) => gib[k.slice('gpu_option_'.length)]);
+  for (let i = 1; i < ordered.length; i++) assert.ok(ordered[i] >= ordered[i - 1], `VRAM order: ${ordered}`);
+  await shot(phoneRun.page, 'flow11-phone-gpu-list');
+  assert.deepEqual(phoneRun.errors, []);
+  await phoneRun.context.close();
+});

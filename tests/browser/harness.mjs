@@ -159,11 +159,11 @@ export async function activeElementId(page) {
 /** Desktop: turns the mouse wheel over a widget's column until the widget is on screen, then clicks it. */
 export async function wheelClickHitbox(page, name) {
   const height = page.viewportSize().height;
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 30; i++) {
     const { x, y } = await waitHitbox(page, name);
     if (y > 20 && y < height - 20) { await page.mouse.click(x, y); return; }
     await page.mouse.move(x, Math.min(Math.max(y, 100), height - 100));
-    await page.mouse.wheel(0, y > height ? 240 : -240);
+    await page.mouse.wheel(0, y >= height - 20 ? 240 : -240);  // below the fold: down; above: up
     await page.waitForTimeout(250);
   }
   throw new Error(`could not scroll "${name}" into view`);

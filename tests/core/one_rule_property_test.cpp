@@ -168,13 +168,17 @@ TEST_SUITE("one memory rule") {
                 CHECK(r.startup.estimated_max_model_len == len.value);
             }
             // The booting verdict and the engine's refusal are the same statement.
-            if (r.startup.available && r.engine == "vllm")
+            // (A KV dtype the card has no kernel for also fails, while the byte count alone would boot.)
+            if (r.startup.available && r.engine == "vllm" && r.terms.kv_dtype_runs)
                 CHECK(r.startup.refuses_to_start == (r.verdict == Verdict::fail));
 
             // The max_num_seqs solver equals ⌊predicted concurrency⌋ (vLLM's "Maximum concurrency", SGLang's pool
             // over max_model_len). Under vLLM's start-up accounting the non-KV terms grow with max_num_seqs, so
             // there the answer is checked at itself: n requests fit, n + 1 do not.
-            if (r.engine != "llama.cpp" && r.terms.kv_one_sequence_bytes > 0) {
+            if (!r.terms.kv_dtype_runs) {  // no kernel on the card: nothing boots, whatever the byte count
+                CHECK(r.verdict == Verdict::fail);
+                CHECK_FALSE(solve_max_num_seqs(s).ok);
+            } else if (r.engine != "llama.cpp" && r.terms.kv_one_sequence_bytes > 0) {
                 ++seqs_checked;
                 const SolveResult seqs = solve_max_num_seqs(s);
                 const std::int64_t n = seqs.ok ? seqs.value : 0;
@@ -241,7 +245,7 @@ TEST_SUITE("one memory rule") {
                 ", estimated-length checks ", estimate_checked, ", max_num_seqs checks ", seqs_checked,
                 ", shopping rows ", shop_checked, ", default-seqs shopping rows ", default_rows_checked);
         CHECK(evaluated >= kScenarios * 9 / 10);
-        CHECK(estimate_checked >= 1000);
+        CHECK(estimate_checked >= 900);  // 951: scenarios whose KV dtype has no kernel on the card have no estimate
         CHECK(default_rows_checked >= 200);
         for (int e : engines_seen) CHECK(e > kScenarios / 5);
     }

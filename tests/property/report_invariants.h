@@ -58,7 +58,7 @@ inline std::string check_report(const kvcalc::Report& r) {
         return "available ≠ max(0, budget − fixed)";
     if (r.verdict != kvcalc::Verdict::pass && r.verdict != kvcalc::Verdict::tight && r.verdict != kvcalc::Verdict::fail)
         return "verdict outside PASS/TIGHT/FAIL";
-    const bool fails = t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes || t.available_for_kv_bytes <= 0 ||
+    const bool fails = !t.kv_dtype_runs || t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes || t.available_for_kv_bytes <= 0 ||
                        t.available_for_kv_bytes < t.kv_one_sequence_bytes;
     if (fails != (r.verdict == kvcalc::Verdict::fail)) return "verdict FAIL disagrees with the terms";
     for (const double x : {t.kv_bytes_per_token, t.max_concurrency, r.effective_max_num_seqs, r.startup.available_kv_gib,

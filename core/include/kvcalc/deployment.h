@@ -78,6 +78,9 @@ struct NonKvModel {
 struct Deployment {
     std::shared_ptr<const ModelSpec> model;
     const KvFormat* format = nullptr;
+    /// The scenario asked for kv_cache_dtype "auto": `format` is what it resolved to on this card, and the
+    /// commands keep the engine's default spelling (vLLM/SGLang `--kv-cache-dtype auto`).
+    bool kv_auto = false;
     const GpuSpec* gpu = nullptr;          ///< nullptr when VRAM was given as a number
     std::optional<Drafter> drafter;
     EngineId engine = EngineId::vllm;

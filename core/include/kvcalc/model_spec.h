@@ -146,6 +146,9 @@ struct ModelSpec {
 
     // ---- Facts a config.json states (hf_config.h); all default to "absent". ----
     std::string model_type;                   ///< config.json `model_type`, e.g. "llama", "gpt_oss"; empty for seeds
+    /// config.json `torch_dtype` (or `dtype`): "bfloat16", "float16", "float32"; empty when not stated (the seed
+    /// catalog's bf16 checkpoints). kv_cache_dtype "auto" resolves from it (kv_format.h resolve_auto_kv_format).
+    std::string torch_dtype;
     /// Parallel hybrids (Falcon-H1) keep a second cache beside each attention layer: entry i is layer i's
     /// Mamba state. Empty for every other model. The KV/state budget must sum `layers` and `parallel_caches`.
     std::vector<LayerCache> parallel_caches;
