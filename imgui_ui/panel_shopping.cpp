@@ -52,8 +52,9 @@ bool panel_shopping(App& app) {
                         static_cast<long long>(app.scenario.max_num_seqs > 0 ? app.scenario.max_num_seqs
                                                                             : app.report.settings.max_num_seqs),
                         app.scenario.kv_cache_dtype.c_str());
-    ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: every sequence fits at full length, with margin. TIGHT: boots, but fewer full-length "
-                        "sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "
+    ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: the max_num_seqs you set all fit at full length (with max_num_seqs left "
+                        "to vLLM's default, a cap: one full-length request), with margin. TIGHT: boots, but fewer "
+                        "full-length sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "
                         "refuses to start, or the card has no kernel for the kv_cache_dtype. * = a limit of the card's "
                         "generation (hover or tap the row).");
     ImGui::PopTextWrapPos();

@@ -76,6 +76,15 @@ std::string verdict_sentence(const App& app) {
     if (r.verdict == Verdict::tight)
         return "Fits, but the demand (" + b(t.demand_bytes) + ") is within the ±" + b(t.tight_band_bytes) +
                " error band of the budget (" + b(t.budget_bytes) + ").";
+    if (r.verdict == Verdict::pass && r.settings.max_num_seqs_is_default) {
+        // vLLM's default max_num_seqs caps the batch; at start-up it only needs one max_model_len request.
+        char conc[32];
+        std::snprintf(conc, sizeof conc, "%.2f", t.max_concurrency);
+        return "Fits: a " + format_count(r.settings.max_model_len) + "-token request needs " +
+               b(t.kv_growing_requested_bytes) + " of KV, with " + b(t.budget_bytes - t.demand_bytes) +
+               " to spare; about " + conc + " such requests run at once (max_num_seqs " +
+               format_count(r.settings.max_num_seqs) + " is vLLM's default cap).";
+    }
     if (r.verdict == Verdict::pass)
         return "Fits: every sequence gets its full " + format_count(r.settings.max_model_len) + " tokens (" +
                b(t.kv_growing_requested_bytes) + " of KV), with " + b(t.budget_bytes - t.demand_bytes) + " to spare.";
