@@ -34,10 +34,11 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
 std::string engine_name_list();
 
 // ---- per engine: plan, KV at a load (fills the kv_* fields, max_concurrency, block_tokens from
-// t.available_for_kv_bytes), start-up lines, command ----
+// t.available_for_kv_bytes), start-up lines (`explain` = false: numbers only), command ----
 VllmPlan make_vllm(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
 /// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
@@ -46,22 +47,25 @@ struct VllmDtype {
     bool exact;
 };
 VllmDtype vllm_dtype(KvFormatId id);
-/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector).
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector); `explain` =
+/// false leaves out notes and engine_rules.
 VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
-                                       int ranks);
+                                       int ranks, bool explain = true);
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
 
 SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineKvSpelling sglang_spelling(KvFormatId id);
 

@@ -52,6 +52,11 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
         m.kind = NonKvModel::Kind::seed_fit;
         m.activation = fit;
     }
+    m.batched_tokens = 0;
+    m.batched_at = d.load();
+    // With max_num_seqs set, the defaults above were resolved at exactly this load on this card.
+    m.batched_tokens = f.max_num_seqs && *f.max_num_seqs == set.max_num_seqs ? m.accounting.max_num_batched_tokens
+                                                                               : vllm_batched_tokens(d, m.batched_at);
 }
 
 VllmAccounting explain_non_kv(const Deployment& d) {

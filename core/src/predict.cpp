@@ -65,7 +65,7 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
 }
 
 // `explained`: the non-KV accounting with its wording (vLLM only).
-void add_notes(const Scenario& s, const Deployment& r, const Load& load, const BudgetTerms& t,
+void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, const BudgetTerms& t,
                const VllmAccounting& explained, std::vector<std::string>& notes) {
     const ResolvedSettings& set = r.settings;
     const ModelSpec& m = *r.model;
@@ -122,7 +122,7 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
                         gb(t.kv_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
     if (set.tensor_parallel_size > 4)
         notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
-    if (s.include_draft_kv || s.compressed_layers > 0 || s.indexer_ratio_layers > 0)
+    if (breakdown_estimates)
         notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
 }
 
@@ -177,35 +177,18 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
     return true;
 }
 
-}  // namespace
-
-Report predict(const Scenario& scenario, const Deployment& d, const Load& load) {
-    Report rep;
-    rep.diagnostics = check_load(d, load);
-    if (has_error(rep.diagnostics)) return rep;
-    const int tp = d.settings.tensor_parallel_size;
-    rep.terms = evaluate(d, load);
-    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
-    rep.ok = true;
-    rep.verdict = classify(rep.terms);
-    rep.engine = engine_info(d.engine).name;
+// The wording of a report whose numbers are evaluated: the same text whether predict() writes it at once or
+// render_text() later.
+void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
     if (const GpuSpec* card = load.gpu ? load.gpu : d.gpu; !rep.terms.kv_dtype_runs && card)
         rep.reason = std::string("kv_cache_dtype ") + d.format->name + " does not run on " + card->display_name +
                      " (sm_" + std::to_string(card->sm_x10) + "): " + d.format->hardware_note;
-    rep.limiting_term = largest_term(rep.terms);
-    rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
-    rep.term_list = term_list(rep.terms);
     const VllmAccounting explained = d.engine == EngineId::vllm ? detail::explain_non_kv(d) : VllmAccounting{};
+    rep.notes.clear();
     rep.notes.reserve(6);
-    add_notes(scenario, d, load, rep.terms, explained, rep.notes);
-    rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
-    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
-                          rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
-    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
-    rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
-    rep.error_band_bytes = d.non_kv.error_band_bytes;
+    add_notes(rep.breakdown_estimates, d, load, rep.terms, explained, rep.notes);
+    rep.assumed_defaults.clear();
     if (d.engine == EngineId::vllm) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
@@ -223,8 +206,44 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
             rep.notes.push_back("assumed vLLM defaults: " + list);
         }
     }
+    StartupPrediction worded = startup_lines(d, load, rep.terms, true);
+    rep.startup.engine_rules = std::move(worded.engine_rules);
+    rep.startup.notes = std::move(worded.notes);
+    if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail)
+        for (auto& n : rep.startup.notes)  // the engine's note states the length the verdict's terms boot
+            if (n.find("estimated maximum model length is ") != std::string::npos)
+                n = n.substr(0, n.rfind(' ') + 1) + std::to_string(rep.startup.estimated_max_model_len);
+    rep.command = serve_command(d, load);
+    rep.text_rendered = true;
+}
+
+}  // namespace
+
+Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
+    Report rep;
+    const Deployment& d = *dp;
+    rep.diagnostics = check_load(d, load);
+    if (has_error(rep.diagnostics)) return rep;
+    const int tp = d.settings.tensor_parallel_size;
+    rep.terms = evaluate(d, load);
+    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
+    rep.ok = true;
+    rep.verdict = classify(rep.terms);
+    rep.engine = engine_info(d.engine).name;
+    rep.limiting_term = largest_term(rep.terms);
+    rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
+    rep.term_list = term_list(rep.terms);
+    rep.breakdown_estimates = scenario.include_draft_kv || scenario.compressed_layers > 0 ||
+                              scenario.indexer_ratio_layers > 0;
+    rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
+    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
+                          rep.terms.recurrent_state_requested_bytes};
+    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
+    rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
+    rep.error_band_bytes = d.non_kv.error_band_bytes;
     rep.model_facts = d.model_facts ? d.model_facts : detail::shared_model_facts(*d.model);
-    rep.startup = startup_lines(d, load, rep.terms);
+    rep.startup = startup_lines(d, load, rep.terms, false);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
@@ -239,31 +258,42 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
         const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);
         rep.startup.estimated_max_model_len = fit.ok ? std::min(fit.value, load.max_model_len - 1) : 0;
-        for (auto& n : rep.startup.notes)  // the engine's note states the same length
-            if (n.find("estimated maximum model length is ") != std::string::npos)
-                n = n.substr(0, n.rfind(' ') + 1) + std::to_string(rep.startup.estimated_max_model_len);
     }
-    rep.command = serve_command(d, load);
     rep.settings = d.settings;
     rep.settings.max_model_len = load.max_model_len;
     rep.settings.max_num_seqs = load.max_num_seqs;
     rep.settings.max_num_seqs_is_default = load.max_num_seqs_is_default;
     rep.settings.vram_bytes = load.vram_bytes;
+    rep.load = load;
+    if (text == ReportText::all) write_text(rep, d, load);
+    rep.deployment = std::move(dp);
     return rep;
 }
 
-Report predict(const Scenario& scenario) {
+Report predict(const Scenario& scenario, const Deployment& d, const Load& load) {
+    return predict(scenario, std::make_shared<const Deployment>(d), load, ReportText::all);
+}
+
+void render_text(Report& rep) {
+    if (!rep.ok || rep.text_rendered || !rep.deployment) return;
+    write_text(rep, *rep.deployment, rep.load);
+}
+
+Report predict(const Scenario& scenario, ReportText text) {
     Report rep;
-    const std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
+    std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
     if (!d) {
         for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
             rep.diagnostics.push_back(std::move(x));
         return rep;
     }
     Diagnostics early = std::move(rep.diagnostics);
-    rep = predict(scenario, *d, d->load());
-    early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
-    rep.diagnostics = std::move(early);
+    const Load load = d->load();
+    rep = predict(scenario, std::move(d), load, text);
+    if (!early.empty()) {
+        early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
+        rep.diagnostics = std::move(early);
+    }
     return rep;
 }
 
