@@ -8,14 +8,12 @@
 #include "kvcalc/calibration.h"
 #include "kvcalc/diagnostic.h"
 #include "kvcalc/report.h"
+#include "kvcalc/result_sentence.h"  // ByteUnit: the unit every byte figure is shown in
 #include "kvcalc/scenario.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/sweeps.h"
 
 namespace kvcalc::ui {
-
-/// Unit every byte figure is shown in (the term table shows both).
-enum class ByteUnit { gb, gib };
 
 /// Column the GPU-shopping table is sorted by.
 enum class ShopSort { gpu, vram, cards, verdict, max_context };

@@ -380,27 +380,8 @@ ImU32 verdict_color(Verdict v, bool dark_theme) {
     return dark_theme ? IM_COL32(250, 120, 115, 255) : IM_COL32(190, 30, 30, 255);
 }
 
-const char* unit_name(ByteUnit unit) { return unit == ByteUnit::gb ? "GB" : "GiB"; }
-
 double in_unit(std::int64_t bytes, ByteUnit unit) {
     return unit == ByteUnit::gb ? bytes_to_gb(bytes) : bytes_to_gib(bytes);
-}
-
-std::string format_bytes(std::int64_t bytes, ByteUnit unit) {
-    char buf[48];
-    const double v = in_unit(bytes, unit);
-    std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f %s" : "%.2f %s", v, unit_name(unit));
-    return buf;
-}
-
-std::string format_count(std::int64_t n) {
-    std::string digits = std::to_string(n < 0 ? -n : n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return n < 0 ? "-" + out : out;
 }
 
 std::string short_gpu_name(const GpuSpec& gpu) {

@@ -71,14 +71,12 @@ std::string short_tokens(std::int64_t tokens);
 /// PASS green, TIGHT amber, FAIL red (shade depends on the theme).
 ImU32 verdict_color(Verdict v, bool dark_theme);
 
-/// "12.34 GiB" / "13.25 GB".
-std::string format_bytes(std::int64_t bytes, ByteUnit unit);
+/// "12.34 GiB" / "13.25 GB": the core's format_size, the same figures as result_sentence().
+inline std::string format_bytes(std::int64_t bytes, ByteUnit unit) { return format_size(bytes, unit); }
 /// "GiB" or "GB".
-const char* unit_name(ByteUnit unit);
+inline const char* unit_name(ByteUnit unit) { return byte_unit_name(unit); }
 /// Bytes in the unit as a double (for tables).
 double in_unit(std::int64_t bytes, ByteUnit unit);
-/// 180000 → "180,000".
-std::string format_count(std::int64_t n);
 
 /// A GPU's display name without the vendor prefix ("NVIDIA GeForce RTX 3090" → "RTX 3090").
 std::string short_gpu_name(const GpuSpec& gpu);
