@@ -19,7 +19,12 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
 /// own load. No-op for llama.cpp / SGLang.
 void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d);
 
-/// d.non_kv.accounting with its wording (assumed_defaults; band_basis and sources for Kind::vllm_accounting),
+/// vllm_account() whose wording (`explain`) may leave out the source list (`sources` = false): predict()'s notes
+/// show the assumed defaults and the band's basis, never the sources.
+VllmAccounting vllm_account_worded(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
+                                   VllmEra era, std::int64_t weights_bytes_per_rank, bool explain, bool sources);
+
+/// d.non_kv.accounting with its wording (assumed_defaults; band_basis for Kind::vllm_accounting, no sources),
 /// which resolve() leaves out: only predict() shows it. vLLM engine only.
 VllmAccounting explain_non_kv(const Deployment& d);
 

@@ -62,8 +62,9 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
 VllmAccounting explain_non_kv(const Deployment& d) {
     const NonKvModel& m = d.non_kv;
     if (m.kind == NonKvModel::Kind::vllm_accounting)
-        return vllm_account(m.dims, m.device, m.flags, m.era,
-                            ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true);
+        return vllm_account_worded(m.dims, m.device, m.flags, m.era,
+                                   ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true,
+                                   false);
     // A seed fit shows only the defaults of max_num_seqs and gpu_memory_utilization (its activation fit does not
     // use vLLM's max_num_batched_tokens or block size): nothing to word when both are set.
     if (m.flags.max_num_seqs && m.flags.gpu_memory_utilization) return m.accounting;

@@ -12,10 +12,13 @@
 #include "kvcalc/units.h"
 #include "deploy_internal.h"
 #include "predict_internal.h"
+#include "text.h"
 
 namespace kvcalc {
 
 namespace {
+
+using text::cat;
 
 // "12.34" from a value × 100 already rounded (integer formatting: snprintf dominated the prediction time).
 std::string two_decimals(std::int64_t hundredths) {
@@ -43,25 +46,23 @@ std::string gb(std::int64_t bytes) {
 
 std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const char* engine) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
-        return "fixed terms " + gb(t.fixed_bytes) + " exceed the budget " + gb(t.budget_bytes) +
-               " (gpu_memory_utilization × VRAM): nothing is left for KV";
+        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes),
+                   " (gpu_memory_utilization × VRAM): nothing is left for KV");
     if (v == Verdict::fail)
-        return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
-               "request needs " + gb(t.kv_one_sequence_bytes) + ": " + engine + " refuses to start";
+        return cat("after the fixed terms only ", gb(t.available_for_kv_bytes),
+                   " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
+                   " refuses to start");
     if (t.kv_requested_bytes > t.available_for_kv_bytes) {
         const auto ratio_x100 = static_cast<std::int64_t>(t.max_concurrency * 100);
-        std::string out;
-        out.reserve(128);
-        out.append("requested KV ").append(gb(t.kv_requested_bytes)).append(" is capped to ");
-        out.append(gb(t.available_for_kv_bytes)).append(": about ").append(two_decimals(ratio_x100));
-        out.append(" full-length sequences fit at once (max_num_seqs ").append(std::to_string(seqs)).append(")");
-        return out;
+        return cat("requested KV ", gb(t.kv_requested_bytes), " is capped to ", gb(t.available_for_kv_bytes),
+                   ": about ", two_decimals(ratio_x100), " full-length sequences fit at once (max_num_seqs ",
+                   std::to_string(seqs), ")");
     }
     if (v == Verdict::tight)
-        return "demand " + gb(t.demand_bytes) + " is within " + gb(t.tight_band_bytes) + " of the budget " +
-               gb(t.budget_bytes);
-    return "demand " + gb(t.demand_bytes) + " leaves " + gb(t.budget_bytes - t.demand_bytes) + " of the " +
-           gb(t.budget_bytes) + " budget";
+        return cat("demand ", gb(t.demand_bytes), " is within ", gb(t.tight_band_bytes), " of the budget ",
+                   gb(t.budget_bytes));
+    return cat("demand ", gb(t.demand_bytes), " leaves ", gb(t.budget_bytes - t.demand_bytes), " of the ",
+               gb(t.budget_bytes), " budget");
 }
 
 // `explained`: the non-KV accounting with its wording (vLLM only).
@@ -105,20 +106,20 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
                         "not); the verdict covers what is modelled");
     else if (r.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
         const VllmAccounting& a = explained;
-        notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
-                        two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
-                        gib_text(a.cuda_total_bytes) + (r.non_kv.device.cuda_total_estimated ? ", estimated" : "") +
-                        "), torch peak " + gib_text(a.torch_peak_bytes) + ", non-torch " +
-                        gib_text(a.non_torch_bytes) + ", CUDA graphs " + gib_text(a.cudagraph_bytes) +
-                        (a.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
-                        gib_text(r.non_kv.error_band_bytes) + " per card: " + a.band_basis);
+        notes.push_back(cat("non-KV terms: vLLM ", set.vllm_version, " start-up accounting (budget ceil(",
+                            two_decimals(std::llround(set.gpu_memory_utilization * 100)), " × CUDA total ",
+                            gib_text(a.cuda_total_bytes), r.non_kv.device.cuda_total_estimated ? ", estimated" : "",
+                            "), torch peak ", gib_text(a.torch_peak_bytes), ", non-torch ",
+                            gib_text(a.non_torch_bytes), ", CUDA graphs ", gib_text(a.cudagraph_bytes),
+                            a.cudagraph_subtracted ? " subtracted" : " outside the budget", "); ±",
+                            gib_text(r.non_kv.error_band_bytes), " per card: ", a.band_basis));
     }
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
     if (t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
-        notes.push_back("KV is cheap here: the pool could hold " + gb(t.available_for_kv_bytes) + ", " +
-                        gb(t.kv_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
+        notes.push_back(cat("KV is cheap here: the pool could hold ", gb(t.available_for_kv_bytes), ", ",
+                            gb(t.kv_requested_bytes), " requested — room for more max_num_seqs or max_model_len"));
     if (set.tensor_parallel_size > 4)
         notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
     if (breakdown_estimates)
@@ -188,9 +189,9 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.assumed_defaults.clear();
     if (d.engine == EngineId::vllm) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
-        rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
-                                           explained.band_basis + ")"
-                                     : "calibrated fit (" + d.settings.family + ", measured boots)";
+        rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
+                                           explained.band_basis, ")")
+                                     : cat("calibrated fit (", d.settings.family, ", measured boots)");
         rep.assumed_defaults = explained.assumed_defaults;
         if (!accounted) {  // the fit prices activation; only the flags' defaults apply
             std::erase_if(rep.assumed_defaults, [](const std::string& x) {
@@ -277,16 +278,17 @@ void render_text(Report& rep) {
 }
 
 Report predict(const Scenario& scenario, ReportText text) {
-    Report rep;
-    std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
+    Diagnostics early;
+    std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, early);
     if (!d) {
+        Report failed;
+        failed.diagnostics = std::move(early);
         for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
-            rep.diagnostics.push_back(std::move(x));
-        return rep;
+            failed.diagnostics.push_back(std::move(x));
+        return failed;
     }
-    Diagnostics early = std::move(rep.diagnostics);
     const Load load = d->load();
-    rep = predict(scenario, std::move(d), load, text);
+    Report rep = predict(scenario, std::move(d), load, text);  // built in place: a Report is large
     if (!early.empty()) {
         early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
         rep.diagnostics = std::move(early);
