@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "hf_config_context.h"
 #include "hf_config_json.h"
 #include "hf_config_keys.h"
 #include "hf_config_layers.h"
@@ -475,15 +476,7 @@ HfConfig read_hf_config(std::string_view text) {
         keys.error("missing_key", keys.prefix() + "hidden_size",
                    "hidden_size is missing: add the model width (e.g. 4096 for Llama 3.1 8B)");
     }
-    s.max_position_embeddings =
-        keys.integer({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"},
-                     "max_position_embeddings", 1, kMaxTokens)
-            .value_or(0);
-    if (s.max_position_embeddings == 0) {
-        keys.warning("assumed", keys.prefix() + "max_position_embeddings",
-                     "max_position_embeddings missing: the largest supported max_model_len is unknown; set "
-                     "max_model_len explicitly");
-    }
+    hf::read_context_limits(keys, out);
     const Attn attn = read_attention(keys, out);
     read_mla(keys, out.arch);
     read_moe_and_mlp(keys, out);
