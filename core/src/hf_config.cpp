@@ -74,10 +74,12 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
                            std::to_string(a.heads) + ": each K/V head serves one or more query heads, so it must be "
                            "at most " + std::to_string(a.heads) + " (and divide it)");
         } else if (a.heads > 0 && a.heads % a.kv_heads != 0) {
-            keys.warning("inconsistent", keys.prefix() + "num_key_value_heads",
-                         "num_attention_heads " + std::to_string(a.heads) + " is not a multiple of "
-                         "num_key_value_heads " + std::to_string(a.kv_heads) + ": engines refuse such a model; the KV "
-                         "cache is priced from num_key_value_heads as given");
+            // vllm/attention/layer.py Attention.__init__: assert num_heads % num_kv_heads == 0.
+            keys.error("inconsistent", keys.prefix() + "num_key_value_heads",
+                       "num_attention_heads " + std::to_string(a.heads) + " is not a multiple of "
+                       "num_key_value_heads " + std::to_string(a.kv_heads) + ": each K/V head serves a whole group "
+                       "of query heads, and vLLM's Attention refuses the model (num_heads % num_kv_heads must be "
+                       "0); valid num_key_value_heads divide " + std::to_string(a.heads));
         }
     } else if (a.heads > 0) {
         a.kv_heads = a.heads;
@@ -462,6 +464,11 @@ HfConfig read_hf_config(std::string_view text) {
         return out;
     }
     KeyReader keys(root, out.diagnostics, out.spec.provenance);
+    {
+        std::vector<std::pair<std::string, std::string>> non_finite;
+        for (const auto& r : replaced) non_finite.emplace_back(r.path, r.token);
+        keys.set_non_finite(std::move(non_finite));
+    }
     read_identity(keys, root, out);
     ModelSpec& s = out.spec;
     auto layers = keys.integer({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers", 1,
