@@ -8,14 +8,12 @@
 #include "kvcalc/calibration.h"
 #include "kvcalc/diagnostic.h"
 #include "kvcalc/report.h"
+#include "kvcalc/result_sentence.h"  // ByteUnit: the unit every byte figure is shown in
 #include "kvcalc/scenario.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/sweeps.h"
 
 namespace kvcalc::ui {
-
-/// Unit every byte figure is shown in (the term table shows both).
-enum class ByteUnit { gb, gib };
 
 /// Column the GPU-shopping table is sorted by.
 enum class ShopSort { gpu, vram, cards, verdict, max_context };
@@ -80,7 +78,8 @@ struct UiState {
     bool model_status_is_error = false;
     std::string model_note;      ///< which serving settings a model change reset and which it kept
     std::map<std::string, std::string> clamp_notes;  ///< field → "value was out of range, set to …" (visible)
-    std::map<std::string, double> typed_below_min;   ///< field → a typed value below its minimum, clamped on leave
+    std::map<std::string, std::string> pending_notes;  ///< field → why typed text was refused, shown when it is left
+    std::map<std::string, double> edit_start;         ///< field → its value when the current edit began
     bool slider_sideways = false;                    ///< the finger on a slider moved sideways: it may change it
     std::string pasted_config;   ///< compact text of the pasted / fetched config.json the scenario's model came from
     std::string pasted_source;   ///< "paste", "clipboard", "link" or the Hugging Face id

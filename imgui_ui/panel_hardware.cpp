@@ -66,13 +66,15 @@ bool gpu_picker(App& app) {
     bool changed = false;
     ImGui::TextUnformatted("VRAM per card");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    if (decimal_field(app.ui, "##vram", &value, 1.0, 1024.0, "%.1f", "vram")) changed = true;
+    if (decimal_field(app.ui, "##vram", field_row(in_gib ? "vram_gib" : "vram_gb"), &value, "%.6g", "vram"))
+        changed = true;
     ImGui::SameLine();
     if (ImGui::RadioButton("GiB", in_gib) && !in_gib) { in_gib = true; changed = true; }
     ImGui::SameLine();
     if (ImGui::RadioButton("GB", !in_gib) && in_gib) { in_gib = false; changed = true; }
     help_marker(app.ui, "GiB = 2^30 bytes (nvidia-smi's MiB / 1024; a card sold as \"24 GB\" has 24 GiB). "
                         "GB = 10^9 bytes.");
+    clamp_note(app.ui, "vram");
     if (changed) set_custom_vram(s, value, in_gib);
     return changed;
 }
@@ -120,10 +122,12 @@ bool parallel_picker(App& app) {
         ImGui::TextDisabled("Greyed out: %s (they do not split the heads; see ? for each reason)", invalid.c_str());
         ImGui::PopTextWrapPos();
     }
-    int box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;
+    // Typed: the table's range (fewer than tensor_parallel_size is the core's error); the buttons stay at or above it.
+    std::int64_t box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;
+    const ScenarioField& gpus_row = field_row("gpus");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (stepper(ui, "GPUs in the box", &box, 1, s.tensor_parallel_size, kMaxTensorParallel)) {
-        s.gpus = box == s.tensor_parallel_size ? 0 : box;
+    if (stepper(ui, "GPUs in the box", gpus_row, &box, 1, s.tensor_parallel_size, static_cast<std::int64_t>(gpus_row.max))) {
+        s.gpus = box == s.tensor_parallel_size ? 0 : static_cast<int>(box);
         changed = true;
     }
     help_marker(ui, "Physical cards. kvcalc prices the tensor_parallel_size cards the model runs on; extra cards sit idle.");

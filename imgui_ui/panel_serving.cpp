@@ -16,8 +16,17 @@ namespace kvcalc::ui {
 
 namespace {
 
-constexpr std::int64_t kMinModelLen = 256;
-constexpr std::int64_t kFallbackMaxModelLen = 1 << 20;
+// The slider's span (people's contexts); the typed entry takes the whole range of the field table.
+constexpr std::int64_t kSliderMinModelLen = 256;
+constexpr std::int64_t kSliderMaxModelLen = 1 << 20;
+
+/// What 0 / unset means for a field, from the field table ("vLLM's default for the card"), cut before the
+/// engine remark in parentheses.
+std::string zero_meaning(const ScenarioField& f) {
+    std::string text = *f.zero_means ? f.zero_means : f.default_text;
+    if (const auto paren = text.find(" ("); paren != std::string::npos) text.resize(paren);
+    return text;
+}
 
 bool preset_picker(UiState& ui, Scenario& s) {
     const std::string model_id = s.model ? std::string() : s.model_id;
@@ -112,12 +121,12 @@ bool drafter_picker(UiState& ui, Scenario& s, const ModelSpec* model) {
     }
     help_marker(ui, "MTP / drafter: adds the drafter's weights and, for built-in MTP, extra KV positions per sequence.");
     if (!current.empty()) {
-        int n = s.num_speculative_tokens.value_or(0);
+        std::int64_t n = s.num_speculative_tokens.value_or(0);
         for (const Drafter& d : model->drafters)
             if (d.id == current && !s.num_speculative_tokens) n = d.num_speculative_tokens;
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-        if (stepper(ui, "num_speculative_tokens", &n, 1, 1, 16)) {
-            s.num_speculative_tokens = n;
+        if (stepper(ui, "num_speculative_tokens", field_row("num_speculative_tokens"), &n, 1)) {
+            s.num_speculative_tokens = static_cast<int>(n);
             changed = true;
         }
     }
@@ -156,30 +165,33 @@ bool panel_serving(App& app) {
     bool changed = engine_picker(app.ui, s);
 
     // 0 = not given: the report says what vLLM picks for this card and release; an edit makes it explicit.
+    // Until the first report exists the field shows 0, the table's "not given".
     const ResolvedSettings& resolved = app.report.settings;
-    std::int64_t seqs = s.max_num_seqs != 0 ? s.max_num_seqs : app.report.ok ? resolved.max_num_seqs : 256;
+    const ScenarioField& seqs_row = field_row("max_num_seqs");
+    std::int64_t seqs = s.max_num_seqs != 0 || !app.report.ok ? s.max_num_seqs : resolved.max_num_seqs;
     ImGui::SetNextItemWidth(em * 9);
-    if (stepper(app.ui, "max_num_seqs", &seqs, 1, 1, 65536)) {
+    if (stepper(app.ui, "max_num_seqs", seqs_row, &seqs, 1)) {
         s.max_num_seqs = seqs;
         changed = true;
     }
     record_hitbox(app.ui, "max_num_seqs");
     help_marker(app.ui, "Sequences served at once; each needs its own growing KV and recurrent state. vLLM's default "
-                        "is 256 (1024 on cards of 70 GiB and more, except the A100).");
+                        "is 256 (1024 on cards of 70 GiB and more, except the A100). Type 0 for vLLM's default.");
     if (s.max_num_seqs == 0) {
         ImGui::SameLine();
-        ImGui::TextDisabled("vLLM's default");
+        ImGui::TextDisabled("%s", zero_meaning(seqs_row).c_str());
     }
 
     changed |= kv_dtype_picker(app.ui, s, app.report);
 
-    // gpu_memory_utilization: typed (exact) or slid (touch-guarded), kept to two decimals as vLLM users write it.
-    double util = s.gpu_memory_utilization != 0 ? s.gpu_memory_utilization
-                  : app.report.ok                ? resolved.gpu_memory_utilization
-                                                 : 0.9;
+    // gpu_memory_utilization: typed (exact, the table's (0, 1]; 0 = vLLM's default) or slid over the usual
+    // span (touch-guarded, two decimals as vLLM users write it).
+    const ScenarioField& util_row = field_row("gpu_memory_utilization");
+    double util = s.gpu_memory_utilization != 0 || !app.report.ok ? s.gpu_memory_utilization
+                                                                    : resolved.gpu_memory_utilization;
     ImGui::SetNextItemWidth(em * 5);
-    if (decimal_field(app.ui, "##util", &util, 0.05, 1.0, "%.2f", "gpu_memory_utilization")) {
-        s.gpu_memory_utilization = std::round(util * 100.0) / 100.0;
+    if (decimal_field(app.ui, "##util", util_row, &util, "%.4g", "gpu_memory_utilization")) {
+        s.gpu_memory_utilization = util;
         changed = true;
     }
     record_hitbox(app.ui, "gpu_memory_utilization");
@@ -193,7 +205,7 @@ bool panel_serving(App& app) {
     ImGui::TextUnformatted("gpu_memory_utilization");
     if (s.gpu_memory_utilization == 0) {
         ImGui::SameLine();
-        ImGui::TextDisabled("vLLM's default");
+        ImGui::TextDisabled("%s", zero_meaning(util_row).c_str());
     }
     help_marker(app.ui, "Share of each card's VRAM vLLM may use: the budget line. vLLM's default is 0.90 (0.92 from "
                         "v0.21).");
@@ -204,11 +216,12 @@ bool panel_serving(App& app) {
         s.max_num_batched_tokens = batched ? std::optional<std::int64_t>(8192) : std::nullopt;
         changed = true;
     }
+    record_hitbox(app.ui, "max_num_batched_tokens_on");
     help_marker(app.ui, "Chunked-prefill batch. Unset = vLLM's default; only hybrid (Gated DeltaNet) models price its "
                         "scratch.");
     if (s.max_num_batched_tokens) {
         ImGui::SetNextItemWidth(em * 10);
-        changed |= stepper(app.ui, "tokens##batched", &*s.max_num_batched_tokens, 1024, 256, 1 << 20);
+        changed |= stepper(app.ui, "tokens##batched", field_row("max_num_batched_tokens"), &*s.max_num_batched_tokens, 1024);
     }
     if (s.engine.empty() || s.engine == "vllm") {  // whose start-up accounting prices uncalibrated models
         const std::string shown = s.vllm_version.empty() ? std::string("newest (") + vllm_eras().back().id + ")"
@@ -238,13 +251,13 @@ bool panel_context(App& app) {
     Scenario& s = app.scenario;
     const ModelSpec* model = current_model(s);
     const std::int64_t model_max = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 0;
-    const std::int64_t hi = model_max > 0 ? model_max : kFallbackMaxModelLen;
+    const std::int64_t hi = model_max > 0 ? model_max : kSliderMaxModelLen;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("max_model_len");
     help_marker(app.ui, "Longest request (prompt + output) in tokens. Tap a size, type the exact number, or step by "
                         "powers of two.");
     const bool changed =
-        context_editor(app.ui, &s.max_model_len, std::min(kMinModelLen, hi), hi, model_max, model ? model->display_name : "");
+        context_editor(app.ui, &s.max_model_len, std::min(kSliderMinModelLen, hi), hi, model_max, model ? model->display_name : "");
     if (changed) s.compose.clear();
     return changed;
 }

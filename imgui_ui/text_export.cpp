@@ -6,6 +6,7 @@
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
+#include "kvcalc/result_sentence.h"
 #include "kvcalc/units.h"
 #include "model_lookup.h"
 #include "widgets.h"
@@ -52,44 +53,7 @@ std::string gpu_name(const ResolvedSettings& s) {
     return g ? short_gpu_name(*g) : "custom " + format_bytes(s.vram_bytes, ByteUnit::gib) + " card";
 }
 
-std::string verdict_sentence(const App& app) {
-    const Report& r = app.report;
-    const BudgetTerms& t = r.terms;
-    const ByteUnit u = app.ui.unit;
-    const auto b = [&](std::int64_t bytes) { return format_bytes(bytes, u); };
-    if (!t.kv_dtype_runs) return r.reason + ".";  // the card has no kernel for the cache dtype: FAIL, not bytes
-    if (r.verdict == Verdict::fail) {
-        if (t.available_for_kv_bytes <= 0)
-            return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) +
-                   "): vLLM cannot load the model.";
-        return "After the fixed terms only " + b(t.available_for_kv_bytes) + " is left for the KV cache, but one " +
-               format_count(r.settings.max_model_len) + "-token sequence needs " + b(t.kv_one_sequence_bytes) +
-               ": vLLM refuses to start.";
-    }
-    if (t.kv_growing_requested_bytes > t.kv_growing_granted_bytes) {
-        char seqs[32];
-        std::snprintf(seqs, sizeof seqs, "%.1f", r.effective_max_num_seqs);
-        return "Boots, but the KV pool holds " + b(t.kv_growing_granted_bytes) + " of the " +
-               b(t.kv_growing_requested_bytes) + " that " + format_count(r.settings.max_num_seqs) +
-               " full-length sequences would need: about " + seqs + " run at full length at once.";
-    }
-    if (r.verdict == Verdict::tight)
-        return "Fits, but the demand (" + b(t.demand_bytes) + ") is within the ±" + b(t.tight_band_bytes) +
-               " error band of the budget (" + b(t.budget_bytes) + ").";
-    if (r.verdict == Verdict::pass && r.settings.max_num_seqs_is_default) {
-        // vLLM's default max_num_seqs caps the batch; at start-up it only needs one max_model_len request.
-        char conc[32];
-        std::snprintf(conc, sizeof conc, "%.2f", t.max_concurrency);
-        return "Fits: a " + format_count(r.settings.max_model_len) + "-token request needs " +
-               b(t.kv_growing_requested_bytes) + " of KV, with " + b(t.budget_bytes - t.demand_bytes) +
-               " to spare; about " + conc + " such requests run at once (max_num_seqs " +
-               format_count(r.settings.max_num_seqs) + " is vLLM's default cap).";
-    }
-    if (r.verdict == Verdict::pass)
-        return "Fits: every sequence gets its full " + format_count(r.settings.max_model_len) + " tokens (" +
-               b(t.kv_growing_requested_bytes) + " of KV), with " + b(t.budget_bytes - t.demand_bytes) + " to spare.";
-    return r.reason;
-}
+std::string verdict_sentence(const App& app) { return result_sentence(app.report, app.ui.unit); }
 
 std::string verdict_line(const App& app, int width) {
     const Report& r = app.report;

@@ -21,7 +21,7 @@ std::vector<NamedTerm> budget_terms(const Report& r);
 /// People's wording for a core term name ("kv_growing" → "KV cache (growing)"); the name itself when unknown.
 const char* term_label(const std::string& name);
 
-/// The verdict explained in one sentence from the report's terms, every figure in the chosen unit.
+/// The verdict explained in one sentence: the core's result_sentence() in the chosen unit.
 std::string verdict_sentence(const App& app);
 
 /// The one-line verdict for the sticky bar, in the chosen unit: what one max_model_len sequence's KV needs per card,

@@ -134,61 +134,89 @@ std::string number_text(double v) {
     return buf;
 }
 
-/// The body of int_field / decimal_field: formats *value, lets the user edit it, parses and clamps.
+/// `text` without the blanks around it.
+std::string trimmed(const char* text) {
+    std::string t(text);
+    const auto first = t.find_first_not_of(' ');
+    if (first == std::string::npos) return {};
+    return t.substr(first, t.find_last_not_of(' ') - first + 1);
+}
+
+/// The body of int_field / decimal_field: formats *value, lets the user edit it, and hands the text to the core's
+/// field table, which accepts it or says why not.
 template <class T>
-bool number_field(UiState& ui, const char* label, T* value, T lo, T hi, const char* format, FieldKind kind,
-                  const char* note_key, const std::string& above_hi_note) {
+bool number_field(UiState& ui, const char* label, const ScenarioField& field, T* value, const char* format,
+                  FieldKind kind, const char* note_key, T soft_hi, const std::string& above_soft_note) {
     char buf[48];
     std::snprintf(buf, sizeof buf, format, *value);
     const T before = *value;
     const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
                                       ImGuiInputTextFlags_NoUndoRedo;
     const bool edited = field_core(ui, label, "", buf, sizeof buf, kind, flags);
-    T typed{};
-    const bool parsed = parse_number(buf, &typed);
-    if (edited && parsed) {
-        if (typed > hi) {
-            *value = hi;
-            ui.clamp_notes[note_key] = above_hi_note.empty()
-                                           ? number_text(typed) + " is above the largest value, " + number_text(hi) +
-                                                 ": set to " + number_text(hi) + "."
-                                           : above_hi_note + " (typed " + number_text(typed) + ")";
-        } else if (typed >= lo) {
-            *value = typed;
-            ui.clamp_notes.erase(note_key);
-            ui.typed_below_min.erase(note_key);
+    if (ImGui::IsItemActivated()) ui.edit_start[note_key] = static_cast<double>(*value);
+    if (edited) {
+        const std::string text = trimmed(buf);
+        Scenario probe;  // the core reads the text; the app's scenario changes only through *value
+        const FieldTextStatus status =
+            text.empty() ? FieldTextStatus::not_a_value : set_field_from_text(field, text, probe);
+        T typed{};
+        const bool number = parse_number(text.c_str(), &typed);
+        const auto start = ui.edit_start.find(note_key);
+        ui.pending_notes.erase(note_key);
+        if (status == FieldTextStatus::ok && number) {
+            if (soft_hi > 0 && typed > soft_hi) {
+                *value = soft_hi;
+                ui.clamp_notes[note_key] = above_soft_note + " (typed " + number_text(typed) + ")";
+            } else {
+                *value = typed;
+                ui.clamp_notes.erase(note_key);
+            }
         } else {
-            ui.typed_below_min[note_key] = static_cast<double>(typed);
+            // Refused: the value from before this edit stays (not a prefix of what was typed).
+            if (start != ui.edit_start.end()) *value = static_cast<T>(start->second);
+            if (status == FieldTextStatus::out_of_range && !(number && typed < field.min)) {
+                ui.clamp_notes[note_key] = field_range_message(field, text);  // more digits cannot help
+            } else if (!text.empty()) {  // below the minimum or unfinished ("-", "1."): judged when the field is left
+                ui.pending_notes[note_key] =
+                    status == FieldTextStatus::out_of_range
+                        ? field_range_message(field, text)
+                        : std::string(field.name) + " = " + text + " " + field_status_text(field, status) +
+                              "; expected " + field_valid_text(field);
+            }
         }
     }
-    // A value below the minimum may still be the start of a valid one: clamp it when the field is left.
-    const auto low = ui.typed_below_min.find(note_key);
-    if (low != ui.typed_below_min.end() && !ImGui::IsItemActive()) {
-        *value = lo;
-        ui.clamp_notes[note_key] = number_text(static_cast<T>(low->second)) + " is below the smallest value, " +
-                                   number_text(lo) + ": set to " + number_text(lo) + ".";
-        ui.typed_below_min.erase(low);
+    const auto pending = ui.pending_notes.find(note_key);
+    if (pending != ui.pending_notes.end() && !ImGui::IsItemActive()) {
+        ui.clamp_notes[note_key] = pending->second;
+        ui.pending_notes.erase(pending);
     }
     return *value != before;
 }
 
-/// Shared body of the two steppers: an entry box, then "-" and "+" buttons, then the visible part of the label.
-template <class T>
-bool stepper_impl(UiState& ui, const char* label, T* value, T step, T lo, T hi) {
-    const T before = *value;
+/// The entry box, then "-" and "+" buttons, then the visible part of the label.
+bool stepper_impl(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step,
+                  std::int64_t lo, std::int64_t hi) {
+    const std::int64_t before = *value;
     const float button = ImGui::GetFrameHeight();
     const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::PushID(label);
     ImGui::BeginGroup();
     ImGui::SetNextItemWidth(std::max(button, ImGui::CalcItemWidth() - 2.0f * (button + inner)));
-    std::int64_t wide = *value;
-    if (int_field(ui, "##value", &wide, lo, hi, label)) *value = static_cast<T>(wide);
+    int_field(ui, "##value", field, value, label);
+    record_hitbox(ui, (std::string(label) + " field").c_str());
     ImGui::PushButtonRepeat(true);
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("-", ImVec2(button, button))) *value = std::max<T>(lo, *value - step);
+    bool stepped = false;
+    if (ImGui::Button("-", ImVec2(button, button))) {
+        *value = std::clamp(*value - step, lo, hi);
+        stepped = true;
+    }
     record_hitbox(ui, (std::string(label) + "-").c_str());
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("+", ImVec2(button, button))) *value = std::min<T>(hi, *value + step);
+    if (ImGui::Button("+", ImVec2(button, button))) {
+        *value = std::clamp(*value + step, lo, hi);
+        stepped = true;
+    }
     record_hitbox(ui, (std::string(label) + "+").c_str());
     ImGui::PopButtonRepeat();
     const char* end = ImGui::FindRenderedTextEnd(label);
@@ -199,6 +227,7 @@ bool stepper_impl(UiState& ui, const char* label, T* value, T step, T lo, T hi) 
     }
     ImGui::EndGroup();
     ImGui::PopID();
+    if (stepped) ui.clamp_notes.erase(label);  // a step is always a valid value
     clamp_note(ui, label);
     return *value != before;
 }
@@ -220,15 +249,21 @@ bool text_field(UiState& ui, const char* label, const char* hint, char* buf, std
     return field_core(ui, label, hint, buf, size, kind, ImGuiInputTextFlags_None);
 }
 
-bool int_field(UiState& ui, const char* label, std::int64_t* value, std::int64_t lo, std::int64_t hi,
-               const char* note_key, const std::string& above_hi_note) {
-    return number_field<std::int64_t>(ui, label, value, lo, hi, "%" PRId64, FieldKind::numeric, note_key,
-                                      above_hi_note);
+bool int_field(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, const char* note_key,
+               std::int64_t soft_hi, const std::string& above_soft_note) {
+    return number_field<std::int64_t>(ui, label, field, value, "%" PRId64, FieldKind::numeric, note_key, soft_hi,
+                                      above_soft_note);
 }
 
-bool decimal_field(UiState& ui, const char* label, double* value, double lo, double hi, const char* format,
+bool decimal_field(UiState& ui, const char* label, const ScenarioField& field, double* value, const char* format,
                    const char* note_key) {
-    return number_field<double>(ui, label, value, lo, hi, format, FieldKind::decimal, note_key, {});
+    return number_field<double>(ui, label, field, value, format, FieldKind::decimal, note_key, 0.0, {});
+}
+
+const ScenarioField& field_row(const char* name) {
+    const ScenarioField* row = find_scenario_field(name);
+    IM_ASSERT(row && "a name from the scenario field table");
+    return *row;
 }
 
 void clamp_note(const UiState& ui, const char* note_key) {
@@ -241,12 +276,14 @@ void clamp_note(const UiState& ui, const char* note_key) {
     ImGui::PopStyleColor();
 }
 
-bool stepper(UiState& ui, const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi) {
-    return stepper_impl(ui, label, value, step, lo, hi);
+bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step) {
+    return stepper_impl(ui, label, field, value, step, static_cast<std::int64_t>(field.min),
+                        static_cast<std::int64_t>(field.max));
 }
 
-bool stepper(UiState& ui, const char* label, int* value, int step, int lo, int hi) {
-    return stepper_impl(ui, label, value, step, lo, hi);
+bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step,
+             std::int64_t lo, std::int64_t hi) {
+    return stepper_impl(ui, label, field, value, step, lo, hi);
 }
 
 bool touch_slider(UiState& ui, const char* label, float* value, float lo, float hi, const char* format) {
@@ -275,6 +312,8 @@ std::string short_tokens(std::int64_t tokens) {
 
 bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
                     const std::string& model_name) {
+    const ScenarioField& field = field_row("max_model_len");
+    const std::int64_t step_hi = model_max > 0 ? model_max : static_cast<std::int64_t>(field.max);
     const std::int64_t before = *tokens;
     const float em = ImGui::GetFontSize();
     ImGui::PushID("ctx");
@@ -315,13 +354,13 @@ bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int
               "(a rope_scaling / --hf-overrides entry, e.g. YaRN) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, "
               "which risks wrong output"
         : std::string();
-    const bool typed = int_field(ui, "##exact", tokens, lo, hi, "max_model_len", above);
+    const bool typed = int_field(ui, "##exact", field, tokens, "max_model_len", model_max, above);
     record_hitbox(ui, "max_model_len");
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("-", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, false, lo, hi);
+    if (ImGui::Button("-", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, false, lo, step_hi);
     record_hitbox(ui, "max_model_len-");
     ImGui::SameLine(0, inner);
-    if (ImGui::Button("+", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, true, lo, hi);
+    if (ImGui::Button("+", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, true, lo, step_hi);
     record_hitbox(ui, "max_model_len+");
     ImGui::SameLine(0, inner);
     ImGui::AlignTextToFramePadding();
@@ -341,27 +380,8 @@ ImU32 verdict_color(Verdict v, bool dark_theme) {
     return dark_theme ? IM_COL32(250, 120, 115, 255) : IM_COL32(190, 30, 30, 255);
 }
 
-const char* unit_name(ByteUnit unit) { return unit == ByteUnit::gb ? "GB" : "GiB"; }
-
 double in_unit(std::int64_t bytes, ByteUnit unit) {
     return unit == ByteUnit::gb ? bytes_to_gb(bytes) : bytes_to_gib(bytes);
-}
-
-std::string format_bytes(std::int64_t bytes, ByteUnit unit) {
-    char buf[48];
-    const double v = in_unit(bytes, unit);
-    std::snprintf(buf, sizeof buf, v >= 100.0 ? "%.0f %s" : "%.2f %s", v, unit_name(unit));
-    return buf;
-}
-
-std::string format_count(std::int64_t n) {
-    std::string digits = std::to_string(n < 0 ? -n : n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return n < 0 ? "-" + out : out;
 }
 
 std::string short_gpu_name(const GpuSpec& gpu) {

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/report.h"
+#include "kvcalc/scenario_fields.h"
 
 namespace kvcalc::ui {
 
@@ -23,35 +24,43 @@ bool tap_button(const UiState& ui, const char* label);
 /// `kind` picks the soft keyboard. Returns true when the text changed.
 bool text_field(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind);
 
-/// Integer entry (numeric keyboard). While typing, a value above `hi` is clamped at once and one below `lo` waits
-/// for more digits; either clamp leaves a visible note under the field (`above_hi_note` replaces the generic one for
-/// values above `hi`). `note_key` names the note in UiState::clamp_notes. Returns true when *value changed.
-bool int_field(UiState& ui, const char* label, std::int64_t* value, std::int64_t lo, std::int64_t hi,
-               const char* note_key, const std::string& above_hi_note = {});
+/// Integer entry (numeric keyboard) for the scenario field `field` (the core's table, scenario_fields.h): what is
+/// typed is read by the core (set_field_from_text), so the field accepts exactly the table's range (and 0 where the
+/// table gives 0 a meaning). Text outside it is refused with the table's error text (field_range_message) as a
+/// visible note, and the value from before the edit stays; a value below the minimum may be the start of a longer
+/// one, so it is refused when the field is left. `soft_hi` (> 0) is a tighter limit of this model (max_model_len's
+/// max_position_embeddings): above it the value is set to `soft_hi` with `above_soft_note`. `note_key` names the
+/// note in UiState::clamp_notes. Returns true when *value changed.
+bool int_field(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, const char* note_key,
+               std::int64_t soft_hi = 0, const std::string& above_soft_note = {});
 
-/// Decimal entry (decimal keyboard), clamped to [lo, hi] with a visible note. Returns true when *value changed.
-bool decimal_field(UiState& ui, const char* label, double* value, double lo, double hi, const char* format,
+/// Decimal entry (decimal keyboard) for the number field `field`, with the same rules as int_field.
+bool decimal_field(UiState& ui, const char* label, const ScenarioField& field, double* value, const char* format,
                    const char* note_key);
 
 /// The clamp note stored under `note_key`, drawn in the warning colour (nothing when there is none).
 void clamp_note(const UiState& ui, const char* note_key);
 
-/// Integer entry with − / + buttons (tap-friendly, repeat while held), clamped to [lo, hi]. With `ui`'s hitboxes the
-/// buttons' rectangles are recorded as "<label>-" and "<label>+".
-bool stepper(UiState& ui, const char* label, std::int64_t* value, std::int64_t step, std::int64_t lo, std::int64_t hi);
-/// Same for an int.
-bool stepper(UiState& ui, const char* label, int* value, int step, int lo, int hi);
+/// Integer entry for `field` (int_field's rules) with − / + buttons (tap-friendly, repeat while held) that step
+/// within [lo, hi] (by default the table's range; a caller may narrow it, e.g. GPUs no fewer than
+/// tensor_parallel_size). The buttons' rectangles are recorded as "<label>-" and "<label>+".
+bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step);
+bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step,
+             std::int64_t lo, std::int64_t hi);
+
+/// The row of the scenario field table named `name` (it exists: the names are the table's own).
+const ScenarioField& field_row(const char* name);
 
 /// A slider that, on touch, changes only after the finger moved sideways: a vertical swipe that starts on it
 /// scrolls the page and leaves the value alone. Float version (gpu_memory_utilization).
 bool touch_slider(UiState& ui, const char* label, float* value, float lo, float hi, const char* format);
 
-/// max_model_len: a logarithmic slider (touch-guarded), an exact entry with power-of-two − / +, and chips for the
-/// usual contexts (4K … 128K and the model's maximum). `model_max` 0 = the model states no limit (`hi` is then the
-/// ceiling). Values above the model's maximum are clamped with a note naming rope scaling and
-/// VLLM_ALLOW_LONG_MAX_MODEL_LEN.
-bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
-                    const std::string& model_name);
+/// max_model_len: a logarithmic slider over [slider_lo, slider_hi] (touch-guarded), an exact entry with the scenario
+/// table's range (int_field) and power-of-two − / +, and chips for the usual contexts (4K … 128K and the model's
+/// maximum). `model_max` 0 = the model states no limit. Typed values above the model's maximum are set to it with a
+/// note naming rope scaling and VLLM_ALLOW_LONG_MAX_MODEL_LEN.
+bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t slider_lo, std::int64_t slider_hi,
+                    std::int64_t model_max, const std::string& model_name);
 
 /// The next power of two above `value` (`up`) or below it, within [lo, hi].
 std::int64_t power_of_two_step(std::int64_t value, bool up, std::int64_t lo, std::int64_t hi);
@@ -62,14 +71,12 @@ std::string short_tokens(std::int64_t tokens);
 /// PASS green, TIGHT amber, FAIL red (shade depends on the theme).
 ImU32 verdict_color(Verdict v, bool dark_theme);
 
-/// "12.34 GiB" / "13.25 GB".
-std::string format_bytes(std::int64_t bytes, ByteUnit unit);
+/// "12.34 GiB" / "13.25 GB": the core's format_size, the same figures as result_sentence().
+inline std::string format_bytes(std::int64_t bytes, ByteUnit unit) { return format_size(bytes, unit); }
 /// "GiB" or "GB".
-const char* unit_name(ByteUnit unit);
+inline const char* unit_name(ByteUnit unit) { return byte_unit_name(unit); }
 /// Bytes in the unit as a double (for tables).
 double in_unit(std::int64_t bytes, ByteUnit unit);
-/// 180000 → "180,000".
-std::string format_count(std::int64_t n);
 
 /// A GPU's display name without the vendor prefix ("NVIDIA GeForce RTX 3090" → "RTX 3090").
 std::string short_gpu_name(const GpuSpec& gpu);

@@ -6,7 +6,10 @@
   const bar = document.getElementById('loading-bar');
   const overlay = document.getElementById('loading');
 
+  // The page's one live region is the result (#result-text): download progress is not read out, a failure to
+  // start is (role=alert, once).
   function fail(message) {
+    text.setAttribute('role', 'alert');
     text.textContent = message;
     text.className = 'error';
     bar.parentElement.style.display = 'none';

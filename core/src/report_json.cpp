@@ -1,5 +1,6 @@
 // Report, solver and calibration results → JSON (docs/SCHEMA.md). Every memory field is integer bytes.
 #include "kvcalc/json_io.h"
+#include "kvcalc/result_sentence.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc {
@@ -63,6 +64,7 @@ void to_json(json& j, const Report& r) {
                   {"tight_band_bytes", t.tight_band_bytes}};
     j["verdict"] = verdict_name(r.verdict);
     j["reason"] = r.reason;
+    j["result_sentence"] = result_sentence(r);  // in GiB, what the page shows by default
     j["limiting_term"] = r.limiting_term;
     j["notes"] = r.notes;
     j["effective_max_num_seqs"] = r.effective_max_num_seqs;

@@ -409,3 +409,47 @@ test('flow 11: model search matches every word in any order; GPU rows are finger
   assert.deepEqual(phoneRun.errors, []);
   await phoneRun.context.close();
 });
+
+test('flow 12: typed entry takes the field table\'s whole range and refuses one past it with the table\'s words', async () => {
+  // Ranges from core/src/scenario_fields.cpp: max_num_seqs 1..65536 (0 = vLLM's default), max_num_batched_tokens
+  // 1..2^27. The page's buttons and sliders may span less; what is typed must not.
+  const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=h100-80gb&ctx=8192`, desktop);
+  const typeInto = async (hitbox, text) => {
+    await wheelClickHitbox(page, hitbox);
+    await typeText(page, text);
+    await page.keyboard.press('Enter');
+  };
+  await typeInto('max_num_seqs field', '65536');
+  await waitState(page, (s) => s.scenario.max_num_seqs === 65536);
+  assert.match(page.url(), /[?&]seqs=65536(&|$)/);
+  assert.equal((await appState(page)).clamp_notes.max_num_seqs, undefined, 'the table\'s maximum is accepted as is');
+
+  await typeInto('max_num_seqs field', '65537');
+  await waitState(page, (s) => s.clamp_notes.max_num_seqs !== undefined);
+  let state = await appState(page);
+  assert.equal(state.clamp_notes.max_num_seqs, 'max_num_seqs = 65537 is out of range; expected an integer 1..65536 ' +
+    "(sequences), or 0 = vLLM's default for the card (vLLM only)");
+  assert.equal(state.scenario.max_num_seqs, 65536, 'the refused text changed nothing (not even to its prefix 6553)');
+  assert.match(await mirrorText(page), /max_num_seqs = 65537 is out of range/, 'the note is read out too');
+
+  await typeInto('max_num_seqs field', '0');  // the table's "0 = vLLM's default"
+  await waitState(page, (s) => s.scenario.max_num_seqs === 0);
+  assert.doesNotMatch(page.url(), /[?&]seqs=[1-9]/);
+  // vLLM (arg_utils.py) picks 1,024 on a card of 70 GiB and more other than the A100.
+  assert.match(await mirrorText(page), /max_num_seqs 1024,/);
+
+  await wheelClickHitbox(page, 'max_num_batched_tokens_on');
+  await waitState(page, (s) => s.scenario.max_num_batched_tokens > 0);
+  await typeInto('tokens##batched field', '134217728');
+  await waitState(page, (s) => s.scenario.max_num_batched_tokens === 134217728);
+  assert.match(page.url(), /[?&]mnbt=134217728(&|$)/);
+  await typeInto('tokens##batched field', '134217729');
+  await waitState(page, (s) => s.clamp_notes['tokens##batched'] !== undefined);
+  state = await appState(page);
+  assert.equal(state.clamp_notes['tokens##batched'],
+    'max_num_batched_tokens = 134217729 is out of range; expected an integer 1..134217728 (tokens)');
+  assert.equal(state.scenario.max_num_batched_tokens, 134217728);
+  await shot(page, 'flow12-desktop-range-note');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

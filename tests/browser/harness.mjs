@@ -145,10 +145,11 @@ export async function tapHitbox(page, name) {
   await page.waitForTimeout(150);
 }
 
-/** The screen-reader mirror once it has settled (the page writes it 600 ms after the last change). */
+/** The screen-reader mirror once it has settled (the page writes it 600 ms after the last change): the text of the
+ *  page's one live region, found by its role and name as a screen reader finds it (strict: a second match throws). */
 export async function mirrorText(page, wait = 900) {
   await page.waitForTimeout(wait);
-  return page.locator('#result-text').textContent();
+  return page.getByRole('status', { name: 'kvcalc result' }).textContent();
 }
 
 /** The id of document.activeElement ("" when it has none). */
