@@ -135,11 +135,14 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     r.allow_long_max_model_len = s.allow_long_max_model_len;
 
     // "auto" is resolved below, once the card is known (the model's dtype depends on it).
-    const bool kv_auto = is_auto_kv_cache_dtype(s.kv_cache_dtype);
-    r.format = kv_auto ? nullptr : find_kv_format(s.kv_cache_dtype);
+    // Any accepted spelling (vLLM's "bfloat16", "fp8", any case): the field table's normaliser.
+    const std::string kv_name = canonical_kv_cache_dtype(s.kv_cache_dtype).value_or(s.kv_cache_dtype);
+    const bool kv_auto = is_auto_kv_cache_dtype(kv_name);
+    r.format = kv_auto ? nullptr : find_kv_format(kv_name);
     if (!kv_auto && !r.format)
         error(d, "kv_format_unknown", "kv_cache_dtype",
-              "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " + kv_format_name_list());
+              "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " +
+                  field_valid_text(*find_scenario_field("kv_cache_dtype")));
 
     // Every number's range comes from the field table, the same check the URL codec and the CLI flags make.
     check_scenario_fields(s, d);
@@ -279,7 +282,8 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     if (s.num_speculative_tokens) spec_tokens = *s.num_speculative_tokens;
 
     // --kv-breakdown extras (their ranges: check_scenario_fields above).
-    if (indexer_bpe_x400(s.indexer_format) < 0)
+    const std::string indexer_format = canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format);
+    if (indexer_bpe_x400(indexer_format) < 0)
         error(d, "indexer_format_unknown", "indexer_format",
               "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
     if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
@@ -288,7 +292,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                                s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim, r.format->bpe_x400,
                                "compressed_layers", d);
         check_breakdown_limits(s.indexer_ratio_layers, s.indexer_compress_ratio,
-                               s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(s.indexer_format),
+                               s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(indexer_format),
                                "indexer_ratio_layers", d);
     }
 
