@@ -152,10 +152,17 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
                 r.format->bpe_x400),
         kBpeDenominator);
     b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
-    const std::int64_t indexer_per_seq = sat_ceil_div(
-        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
-                indexer_bpe_x400(canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format))),
-        kBpeDenominator);
+    // The field row is looked up once and the spelling read only when there are indexer layers: this runs per
+    // predict() (with none, the product is 0 either way).
+    static const ScenarioField& indexer_field = *find_scenario_field("indexer_format");
+    const std::int64_t indexer_per_seq =
+        s.indexer_ratio_layers == 0
+            ? 0
+            : sat_ceil_div(sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} *
+                                               (load.max_model_len / s.indexer_compress_ratio),
+                                           indexer_dim),
+                                   indexer_bpe_x400(canonical_choice(indexer_field, s.indexer_format))),
+                           kBpeDenominator);
     b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
     b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
