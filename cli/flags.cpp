@@ -13,6 +13,7 @@
 #include "kvcalc/catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/scenario_fields.h"
+#include "kvcalc/suggest.h"
 #include "kvcalc/url_codec.h"
 #include "kvcalc/vllm_accounting.h"
 
@@ -209,63 +210,76 @@ const Flag* find_flag(std::string_view typed) {
     return nullptr;
 }
 
-/// The known spelling nearest to `name`, or "" when none is near: at most one edit per three letters
-/// (--max-ctxx → --max-ctx, --mem-utl → --mem-util), so --frob suggests nothing rather than --vram.
+/// The known spelling nearest to `name`, or "" when none is near (kvcalc::closest_name: --modle → --model,
+/// --max-ctxx → --max-ctx; --frob suggests nothing).
 std::string closest_flag(std::string_view typed) {
-    const std::string name = dashed(typed);
-    std::string best;
-    std::size_t best_d = std::numeric_limits<std::size_t>::max();
+    std::vector<std::string> names;
     for (const Flag& f : flags()) {
-        std::vector<std::string> names{f.name};
+        names.push_back(f.name);
         names.insert(names.end(), f.aliases.begin(), f.aliases.end());
-        for (const auto& n : names) {
-            const std::size_t d = edit_distance(name, n);
-            if (d < best_d) best_d = d, best = n;
-        }
     }
-    const std::size_t letters = name.size() - std::min<std::size_t>(name.find_first_not_of('-'), name.size());
-    return best_d * 3 <= letters ? best : std::string();
+    return kvcalc::closest_name(dashed(typed), names);
 }
 
 /// "--max-ctx (= --max-model-len): '0' is out of range; expected an integer 1..134217728 (tokens)".
 std::string bad_value(const Flag& f, const std::string& spelled, std::string_view value, const std::string& reason,
                       const std::string& want) {
     const std::string who = dashed(spelled) == f.name ? f.name : spelled + " (= " + f.name + ")";
-    return who + ": '" + std::string(value) + "' " + (reason.empty() ? "is not valid" : reason) + "; expected " + want;
+    std::string near;  // a catalog id or a format one typo away: say which before the whole list
+    if (f.row && f.row->type == kvcalc::FieldType::choice && f.row->choices.list)
+        near = kvcalc::closest_name(value, kvcalc::split_list(f.row->choices.list()));
+    return who + ": '" + std::string(value) + "' " + (reason.empty() ? "is not valid" : reason) +
+           (near.empty() ? "" : " (did you mean " + near + "?)") + "; expected " + want;
 }
 
-/// --compose: the preset under `model_hint` (may be empty), or an error listing the valid names.
+/// --compose: the preset under `model_hint` (may be empty), or an error naming the value and listing the valid
+/// names: the model's presets, or every preset when the model has none (saying so) or no model was named.
 std::string apply_compose(Options& o, std::string_view name, std::string_view model_hint) {
-    const kvcalc::ComposePreset* p = kvcalc::find_preset(name, model_hint);
-    if (p) {
+    if (const kvcalc::ComposePreset* p = kvcalc::find_preset(name, model_hint)) {
         o.scenario = p->scenario;
         return "";
     }
-    std::string ids;
-    for (const auto& x : kvcalc::compose_presets()) {
-        if (model_hint.empty() || x.model_id == model_hint) ids += (ids.empty() ? "" : ", ") + x.id;
+    const auto& all = kvcalc::compose_presets();
+    std::vector<std::string> same_name, of_model, every, names;
+    for (const auto& x : all) {
+        every.push_back(x.id);
+        if (kvcalc::typo_distance(x.name, name) == 0) same_name.push_back(x.id);
+        if (!model_hint.empty() && kvcalc::typo_distance(x.model_id, model_hint) == 0) of_model.push_back(x.id);
     }
-    return std::string("--compose: '") + std::string(name) + "' is not a preset" +
-           (model_hint.empty() ? "" : " of model '" + std::string(model_hint) + "'") + " (or is ambiguous); valid: " +
-           ids;
+    const auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
+        return out;
+    };
+    const std::string head = std::string("--compose: '") + std::string(name) + "' ";
+    if (same_name.size() > 1 && model_hint.empty())
+        return head + "names a preset of several models; give one of " + join(same_name);
+    const std::vector<std::string>& valid = of_model.empty() ? every : of_model;
+    // A typo of the full id, of the name after "<model>:" or of its last part ("vllm/gemma-bf16-mtp").
+    std::vector<std::string> owner;
+    for (const auto& id : valid) {
+        const std::string bare = id.substr(id.find(':') + 1);
+        for (const std::string& n : {id, bare, bare.substr(bare.rfind('/') + 1)}) {
+            names.push_back(n);
+            owner.push_back(id);
+        }
+    }
+    std::string near = kvcalc::closest_name(name, names);
+    for (std::size_t i = 0; !near.empty() && i < names.size(); ++i)
+        if (names[i] == near) near = owner[i], i = names.size();
+    const std::string hint = near.empty() ? "" : "did you mean " + near + "? ";
+    if (model_hint.empty()) return head + "is not a preset; " + hint + "valid: " + join(every);
+    if (of_model.empty()) {
+        std::vector<std::string> models;
+        for (const auto& x : all)
+            if (std::find(models.begin(), models.end(), x.model_id) == models.end()) models.push_back(x.model_id);
+        return head + "is not a preset: model '" + std::string(model_hint) + "' has no serving presets (models with "
+               "presets: " + join(models) + "); " + hint + "valid: " + join(every);
+    }
+    return head + "is not a preset of model '" + std::string(model_hint) + "'; " + hint + "valid: " + join(of_model);
 }
 
 }  // namespace
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
 
 std::string flag_for_field(std::string_view field) {
     for (const Flag& f : flags()) {
@@ -372,8 +386,9 @@ ParseResult parse_args(const std::vector<std::string>& args) {
                 return out;
             }
         } else if (!kvcalc::find_model(g.value)) {
-            out.error = "--fit: '" + g.value + "' is not a catalog model (see --list-models); valid: " +
-                        kvcalc::model_id_list();
+            const std::string near = kvcalc::closest_name(g.value, kvcalc::split_list(kvcalc::model_id_list()));
+            out.error = "--fit: '" + g.value + "' is not a catalog model (see --list-models); " +
+                        (near.empty() ? "" : "did you mean " + near + "? ") + "valid: " + kvcalc::model_id_list();
             return out;
         } else {
             o.scenario.model_id = g.value;

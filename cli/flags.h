@@ -18,7 +18,4 @@ std::string help_text();
 /// The command-line flag that sets a Scenario field ("max_model_len" → "--max-ctx"); empty when none.
 std::string flag_for_field(std::string_view field);
 
-/// Edit distance used for "did you mean" suggestions.
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
 }  // namespace kvcli
