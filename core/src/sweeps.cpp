@@ -57,8 +57,7 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
             row.limiting_term = largest_term(t);
             const SolveResult len = solve_max_model_len(*dep, load, FitCriterion::boots);
             row.max_model_len = len.ok ? len.value : 0;
-            if (!row.runs)
-                row.note = std::string("kv_cache_dtype ") + dep->format->name + " does not run on " + gpu.display_name;
+            if (!row.runs || !t.kv_dtype_support_known) row.note = kv_hardware_sentence(*dep, &gpu);
             out.push_back(std::move(row));
         }
     }
