@@ -253,8 +253,13 @@ Report predict(const Scenario& scenario) {
     Report rep;
     const std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
     if (!d) {
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
-            rep.diagnostics.push_back(std::move(x));
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1})) {
+            // resolve() range-checks max_model_len too: one problem, one diagnostic.
+            const bool said = std::any_of(rep.diagnostics.begin(), rep.diagnostics.end(), [&](const Diagnostic& y) {
+                return y.code == x.code && y.field == x.field;
+            });
+            if (!said) rep.diagnostics.push_back(std::move(x));
+        }
         return rep;
     }
     Diagnostics early = std::move(rep.diagnostics);
