@@ -41,4 +41,13 @@ inline std::string quoted(std::string_view s) {
     return out;
 }
 
+/// The parts joined in one allocation (an operator+ chain allocates a growing temporary at each step).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+    std::string out;
+    out.reserve((std::string_view(parts).size() + ...));
+    (out.append(std::string_view(parts)), ...);
+    return out;
+}
+
 }  // namespace kvcalc::text
