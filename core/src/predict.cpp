@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kvcalc/checked_math.h"
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/units.h"
@@ -49,11 +50,11 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
         return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
                "request needs " + gb(t.kv_one_sequence_bytes) + ": " + engine + " refuses to start";
     if (t.kv_requested_bytes > t.available_for_kv_bytes) {
-        const auto ratio_x100 = static_cast<std::int64_t>(t.max_concurrency * 100);
         std::string out;
         out.reserve(128);
         out.append("requested KV ").append(gb(t.kv_requested_bytes)).append(" is capped to ");
-        out.append(gb(t.available_for_kv_bytes)).append(": about ").append(two_decimals(ratio_x100));
+        // rounded as vLLM's "Maximum concurrency" line, which the start-up lines print from the same number
+        out.append(gb(t.available_for_kv_bytes)).append(": about ").append(concurrency_text(t.max_concurrency));
         out.append(" full-length sequences fit at once (max_num_seqs ").append(std::to_string(seqs)).append(")");
         return out;
     }
