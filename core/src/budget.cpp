@@ -33,10 +33,12 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     const ResolvedSettings& s = d.settings;
     const int tp = s.tensor_parallel_size;
     BudgetTerms t;
-    // The load's card (a shopping row), else the deployment's (the solvers vary only the numbers). A card without a
-    // compute capability (AMD, or VRAM typed in) has no known generation: it is not failed here.
-    const GpuSpec* card = load.gpu ? load.gpu : d.gpu;
-    t.kv_dtype_runs = !card || card->sm_x10 == 0 || kv_format_runs_on(*d.format, card->sm_x10);
+    // The load's card (a shopping row), else the deployment's (the solvers vary only the numbers). The format checked
+    // is the one the engine stores and the command names (a stand-in when it has no such dtype). Not known (VRAM
+    // typed in, or no source for that vendor) is not failed: the notes say so.
+    const KvSupport support = kv_format_support(d.run_format ? *d.run_format : *d.format, load.gpu ? load.gpu : d.gpu);
+    t.kv_dtype_runs = support != KvSupport::does_not_run;
+    t.kv_dtype_support_known = support != KvSupport::not_known;
     t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
@@ -71,6 +73,23 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     if (d.non_kv.kind != NonKvModel::Kind::vllm_accounting)
         t.tight_band_bytes = std::max(kTightBandBytes, d.non_kv.error_band_bytes);
     return t;
+}
+
+std::string kv_hardware_sentence(const Deployment& d, const GpuSpec* card) {
+    const KvFormat& run = d.run_format ? *d.run_format : *d.format;
+    const KvSupport support = kv_format_support(run, card);
+    if (support == KvSupport::runs) return {};
+    const std::string why = kv_format_support_reason(run, card);
+    const std::string stand_in = &run == d.format ? std::string()
+                                                  : std::string(" (") + engine_info(d.engine).display_name +
+                                                        " stores its stand-in " + run.name + ")";
+    if (!card) return "hardware: " + (stand_in.empty() ? why : "kv_cache_dtype " + std::string(d.format->name) + stand_in + ": " + why);
+    std::string out = support == KvSupport::not_known ? "not known whether kv_cache_dtype " : "kv_cache_dtype ";
+    out += d.format->name + stand_in;
+    out += support == KvSupport::not_known ? " runs on " : " does not run on ";
+    out += card->display_name;
+    out += card->vendor == GpuVendor::amd ? " (" + card->gfx_arch + ")" : " (sm_" + std::to_string(card->sm_x10) + ")";
+    return out + ": " + why;
 }
 
 Verdict classify(const BudgetTerms& t) {

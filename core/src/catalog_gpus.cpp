@@ -51,6 +51,14 @@ const CudaTotal kCudaTotals[] = {
                          "reference/vllm-startup-accounting.md §8.1)"},
 };
 
+// AMD cards: the LLVM target vLLM's ROCm platform reads (vllm/platforms/rocm.py: MI300X and MI325X are CDNA3
+// gfx942; AMD's ROCm "LLVM targets" table: Radeon RX 7900 XTX is RDNA3 gfx1100).
+struct AmdTarget {
+    const char* id;
+    const char* gfx;
+};
+const AmdTarget kAmdTargets[] = {{"mi300x", "gfx942"}, {"mi325x", "gfx942"}, {"rx-7900-xtx", "gfx1100"}};
+
 // GDDR data-center cards ship with ECC on, which reserves 1/16 of the memory (T4 16 GiB → 14.75 GiB).
 bool ecc_gddr(const std::string& id) {
     for (const char* x : {"t4", "a10", "a40", "l4", "l40", "l40s"})
@@ -115,6 +123,11 @@ std::vector<GpuSpec> build() {
         g.architecture = r.arch;
         g.aliases = r.aliases;
         g.source = r.source;
+        for (const auto& a : kAmdTargets) {
+            if (g.id != a.id) continue;
+            g.vendor = GpuVendor::amd;
+            g.gfx_arch = a.gfx;
+        }
         g.cuda_total_bytes = estimate_cuda_total_bytes(g.vram_bytes, ecc_gddr(g.id));
         g.cuda_total_source = std::string("estimate: VRAM") + (ecc_gddr(g.id) ? " × 15/16 (ECC)" : "") +
                               " − (0.2 GiB + 0.75 % of VRAM)";

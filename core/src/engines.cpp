@@ -41,6 +41,23 @@ EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
     return {};
 }
 
+const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
+    const EngineKvSpelling s = engine_kv_spelling(engine, format.id);
+    if (s.exact) return format;
+    // The engines' own spellings of kvcalc's names (vllm/config/cache.py CacheDType: "fp8" is fp8_e4m3 on CUDA;
+    // llama.cpp's "f16").
+    struct Alias {
+        std::string_view spelling, name;
+    };
+    static constexpr Alias aliases[] = {{"float16", "fp16"}, {"f16", "fp16"},          {"bfloat16", "bf16"},
+                                        {"fp8", "fp8_e4m3"}, {"turboquant_k8v4", "k8v4"}};
+    std::string_view name = s.k;
+    for (const Alias& a : aliases)
+        if (a.spelling == name) name = a.name;
+    const KvFormat* f = find_kv_format(name);
+    return f ? *f : format;
+}
+
 StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t) {
     return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t); }, d.plan);
 }

@@ -1,5 +1,7 @@
 #include "kvcalc/kv_format.h"
 
+#include "kvcalc/gpu_catalog.h"
+
 #include <algorithm>
 #include <array>
 
@@ -166,6 +168,47 @@ bool kv_format_runs_on(const KvFormat& format, int sm_x10) {
     if (format.min_sm_x10 == 0) return true;
     if (sm_x10 == 0 || sm_x10 < format.min_sm_x10) return false;
     return format.max_sm_x10 == 0 || sm_x10 <= format.max_sm_x10;
+}
+
+namespace {
+
+// vllm/platforms/rocm.py RocmPlatform.supports_fp8: gfx94x, gfx95x and gfx12xx have fp8 (gfx94x as e4m3fnuz).
+bool rocm_has_fp8(const std::string& gfx) {
+    return gfx.rfind("gfx94", 0) == 0 || gfx.rfind("gfx95", 0) == 0 || gfx.rfind("gfx12", 0) == 0;
+}
+
+KvSupport amd_support(const KvFormat& f, const GpuSpec& card) {
+    switch (f.id) {
+        case KvFormatId::fp8_e4m3: return rocm_has_fp8(card.gfx_arch) ? KvSupport::runs : KvSupport::does_not_run;
+        case KvFormatId::nvfp4: return KvSupport::does_not_run;
+        case KvFormatId::fp8_e5m2:
+        case KvFormatId::int8_per_token_head:
+        case KvFormatId::k8v4:
+        case KvFormatId::turboquant_3bit_nc: return KvSupport::not_known;
+        default: return KvSupport::runs;  // 16-bit floats and the ggml block types: no hardware requirement
+    }
+}
+
+}  // namespace
+
+KvSupport kv_format_support(const KvFormat& f, const GpuSpec* card) {
+    if (!card) return f.min_sm_x10 == 0 ? KvSupport::runs : KvSupport::not_known;
+    if (card->vendor == GpuVendor::amd) return amd_support(f, *card);
+    return kv_format_runs_on(f, card->sm_x10) ? KvSupport::runs : KvSupport::does_not_run;
+}
+
+std::string kv_format_support_reason(const KvFormat& f, const GpuSpec* card) {
+    const KvSupport s = kv_format_support(f, card);
+    if (s == KvSupport::runs) return {};
+    if (!card || card->vendor == GpuVendor::nvidia) return f.hardware_note;
+    const std::string name = f.name;
+    if (s == KvSupport::not_known)
+        return "kvcalc has no source saying whether vLLM's ROCm build has a " + name + " KV kernel for " +
+               card->gfx_arch + "; the verdict assumes it runs";
+    if (f.id == KvFormatId::fp8_e4m3)
+        return "vLLM's ROCm fp8 KV cache needs gfx94x (MI300 series), gfx95x or gfx12xx (RocmPlatform.supports_fp8); " +
+               card->gfx_arch + " has no fp8 — use auto (bf16)";
+    return name + " KV is NVIDIA-only (datacenter Blackwell, sm_100/sm_103): ROCm has no kernel for it";
 }
 
 }  // namespace kvcalc

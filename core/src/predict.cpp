@@ -90,11 +90,10 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
         // Measured on single-card Qwen 3.6 boots (the project's measured boots, docs/ACCURACY.md).
         notes.push_back("on one card, prompts above 50K tokens can run out of memory in the DeltaNet forward pass "
                         "even when the cache fits: the activation peak grows with the prompt");
-    if (!t.kv_dtype_runs)  // the rule is evaluate()'s; the verdict is already FAIL
-        notes.push_back(std::string(f.name) + " does not run on " + (load.gpu ? load.gpu : r.gpu)->display_name +
-                        ", so the verdict is FAIL: " + f.hardware_note);
-    else if (f.min_sm_x10 > 0 && !(r.gpu && r.gpu->sm_x10 > 0))
-        notes.push_back(std::string("hardware: ") + f.hardware_note);
+    // The rule is evaluate()'s (the verdict is already FAIL when it does not run); the sentence is the core's.
+    if (!t.kv_dtype_runs || !t.kv_dtype_support_known)
+        notes.push_back(kv_hardware_sentence(r, load.gpu ? load.gpu : r.gpu) +
+                        (t.kv_dtype_runs ? "" : "; the verdict is FAIL"));
     for (const auto& n : r.plan_notes) notes.push_back(n);
     if (r.footprint.num_growing_layers == 0 && r.footprint.num_sliding_layers == 0 &&
         r.footprint.num_recurrent_layers == 0)
@@ -191,9 +190,7 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
     rep.verdict = classify(rep.terms);
     rep.engine = engine_info(d.engine).name;
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
-    if (const GpuSpec* card = load.gpu ? load.gpu : d.gpu; !rep.terms.kv_dtype_runs && card)
-        rep.reason = std::string("kv_cache_dtype ") + d.format->name + " does not run on " + card->display_name +
-                     " (sm_" + std::to_string(card->sm_x10) + "): " + d.format->hardware_note;
+    if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
     rep.limiting_term = largest_term(rep.terms);
     rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
     rep.term_list = term_list(rep.terms);

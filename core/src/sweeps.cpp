@@ -68,7 +68,7 @@ ShopRow shop_row(const ShopDeployment& at, const GpuSpec& gpu, int gpu_index, in
     row.limiting_term = largest_term(t);
     const SolveResult len = solve_max_model_len(dep, load, FitCriterion::boots);
     row.max_model_len = len.ok ? len.value : 0;
-    if (!row.runs) row.note = std::string("kv_cache_dtype ") + dep.format->name + " does not run on " + gpu.display_name;
+    if (!row.runs || !t.kv_dtype_support_known) row.note = kv_hardware_sentence(dep, &gpu);
     return row;
 }
 

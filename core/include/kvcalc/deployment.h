@@ -81,6 +81,9 @@ struct Deployment {
     /// The scenario asked for kv_cache_dtype "auto": `format` is what it resolved to on this card, and the
     /// commands keep the engine's default spelling (vLLM/SGLang `--kv-cache-dtype auto`).
     bool kv_auto = false;
+    /// What the engine stores and its command names: `format`, or the stand-in when the engine has no such dtype
+    /// (engine_run_format). The hardware rule in evaluate() checks this one.
+    const KvFormat* run_format = nullptr;
     const GpuSpec* gpu = nullptr;          ///< nullptr when VRAM was given as a number
     std::optional<Drafter> drafter;
     EngineId engine = EngineId::vllm;
@@ -124,6 +127,12 @@ Diagnostics check_load(const Deployment& deployment, const Load& load);
 /// Per-card terms at `load`: the non-KV terms, then the engine's plan prices the KV (the hot path).
 BudgetTerms evaluate(const Deployment& deployment, const Load& load);
 
+/// The hardware sentence for the KV dtype the engine stores (Deployment::run_format) on `card` (nullptr = VRAM
+/// typed in): "kv_cache_dtype X does not run on CARD (sm_89): why", with the stand-in named when the engine runs
+/// another dtype, or "not known whether …" / "hardware: …" when kvcalc has no source; empty when it runs. The
+/// verdict's reason, its notes and the shopping rows all use it, so they read the same.
+std::string kv_hardware_sentence(const Deployment& deployment, const GpuSpec* card);
+
 /// PASS / TIGHT / FAIL from the terms (rules in report.h).
 Verdict classify(const BudgetTerms& terms);
 
@@ -161,5 +170,10 @@ struct EngineKvSpelling {
     bool exact = true;
 };
 EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format);
+
+/// The format an engine stores for `format`: `format` itself when the engine has it, else the stand-in that
+/// engine_kv_spelling names (vLLM q4_0 → nvfp4, q5_0 → fp8 = fp8_e4m3, q8_0 → bfloat16; llama.cpp fp8_* → q8_0,
+/// nvfp4 → q4_0; SGLang nvfp4 → fp8_e5m2).
+const KvFormat& engine_run_format(EngineId engine, const KvFormat& format);
 
 }  // namespace kvcalc

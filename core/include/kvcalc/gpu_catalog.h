@@ -7,6 +7,9 @@
 
 namespace kvcalc {
 
+/// Who makes the card: the KV-format kernels an engine has differ by vendor (CUDA vs ROCm builds).
+enum class GpuVendor { nvidia, amd };
+
 /// One accelerator. Convention: a card sold as "N GB" has N GiB of VRAM (N × 2^30 bytes) — a "24 GB" RTX 3090
 /// is 25,769,803,776 B, which is what nvidia-smi reports as 24576 MiB. (The seed tool used N × 1e9; quirk 1.)
 struct GpuSpec {
@@ -15,6 +18,10 @@ struct GpuSpec {
     std::int64_t vram_bytes = 0;       ///< per card, exact
     int sm_x10 = 0;                    ///< CUDA compute capability × 10 (86 = sm_86); 0 for non-NVIDIA
     std::string architecture;          ///< e.g. "ampere-consumer", "cdna3"
+    GpuVendor vendor = GpuVendor::nvidia;
+    /// AMD's LLVM target of the card ("gfx942" MI300X/MI325X, "gfx1100" RX 7900 XTX; AMD ROCm LLVM target list,
+    /// vllm/platforms/rocm.py device map); empty for NVIDIA. vLLM's ROCm kernels are chosen by it.
+    std::string gfx_arch;
     std::vector<std::string> aliases;  ///< extra lookup keys ("3090", "rtx3090")
     std::string source;                ///< vendor datasheet / spec page
     /// Total memory as CUDA / ROCm reports it (torch.cuda.mem_get_info()[1]): what vLLM multiplies by

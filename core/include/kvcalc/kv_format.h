@@ -6,6 +6,8 @@
 
 namespace kvcalc {
 
+struct GpuSpec;
+
 /// Every bytes-per-element value is an integer number of 1/400 byte, so per-token sums stay exact
 /// (0.425 = 170/400, 1.01 = 404/400, 0.5625 = 225/400). 400 = lcm of the denominators 40, 100, 16, 4.
 inline constexpr int kBpeDenominator = 400;
@@ -78,5 +80,19 @@ int indexer_bpe_x400(std::string_view name);
 /// True when `format` has a kernel on a card of compute capability `sm_x10` (e.g. 86 for sm_86); 0 means the
 /// card is unknown, which runs only formats without a hardware requirement. Source: seed 000 KV-format table.
 bool kv_format_runs_on(const KvFormat& format, int sm_x10);
+
+/// Whether a KV format has a kernel on a card, as far as kvcalc's sources say.
+enum class KvSupport { runs, does_not_run, not_known };
+
+/// The hardware rule for a format the engine stores (the stand-in when it has no such dtype) on `card`
+/// (nullptr = VRAM typed in). NVIDIA: kv_format_runs_on. AMD (vLLM's ROCm build, vllm/platforms/rocm.py):
+/// fp16 / bf16 and llama.cpp's ggml types run; fp8_e4m3 runs where RocmPlatform.supports_fp8 holds (gfx94x
+/// MI300 series as e4m3fnuz, gfx95x, gfx12xx) and not elsewhere (RDNA3 gfx11xx); nvfp4 is NVIDIA-only; the
+/// rest (fp8_e5m2, int8_per_token_head, k8v4, turboquant) has no public ROCm statement: not_known. A card
+/// without a known generation runs only formats without a hardware requirement, else not_known.
+KvSupport kv_format_support(const KvFormat& format, const GpuSpec* card);
+
+/// Why `format` does not or may not run on `card` (empty when it runs): one clause, no card name.
+std::string kv_format_support_reason(const KvFormat& format, const GpuSpec* card);
 
 }  // namespace kvcalc

@@ -31,9 +31,12 @@ inline constexpr std::int64_t kTightBandBytes = 1'500'000'000;
 /// engine's per-layer plan and lives in that pool; kv_granted = min(kv_requested, available_for_kv) because the
 /// engine sizes the pool to what is left (seed 000 Known limitations 1).
 struct BudgetTerms {
-    /// The KV format has a kernel on the load's card (kv_format_runs_on; true when the card is only a VRAM size).
-    /// false fails the verdict whatever the bytes: the engine cannot start with that kv_cache_dtype there.
+    /// The KV format the engine stores (Deployment::run_format) has a kernel on the load's card (kv_format_support;
+    /// true when that is not known). false fails the verdict whatever the bytes: the engine cannot start there.
     bool kv_dtype_runs = true;
+    /// false when kvcalc has no source for the format on that card (VRAM typed in, or no ROCm statement): the
+    /// verdict then assumes it runs and a note says so.
+    bool kv_dtype_support_known = true;
     std::int64_t weights_bytes = 0;
     std::int64_t kv_growing_requested_bytes = 0;  ///< full attention / MLA of max_num_seqs requests
     std::int64_t kv_growing_granted_bytes = 0;    ///< its share of the granted pool
