@@ -9,6 +9,7 @@
 #include "kvcalc/checked_math.h"
 #include "kvcalc/concurrency_text.h"
 #include "kvcalc/input_limits.h"
+#include "kvcalc/scenario_fields.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/units.h"
 #include "deploy_internal.h"
@@ -153,7 +154,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
     const std::int64_t indexer_per_seq = sat_ceil_div(
         sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
-                indexer_bpe_x400(s.indexer_format)),
+                indexer_bpe_x400(canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format))),
         kBpeDenominator);
     b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;

@@ -35,21 +35,67 @@ template <class List> std::string join_ids(const List& items) {
     return ids;
 }
 
+/// ASCII lower case of a choice value (the engines' spellings are lower case; users type FP8 and BFloat16).
+std::string lowered(std::string_view t) {
+    std::string out(t);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/// The engines' --kv-cache-dtype / -ctk spellings that differ from kvcalc's format names. kvcalc's own names
+/// (fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, nvfp4, turboquant_3bit_nc, q8_0, q4_0, …) are also
+/// vLLM's, SGLang's or llama.cpp's where those have the format.
+struct KvSpelling {
+    std::string_view spelled, name, source;
+};
+constexpr KvSpelling kKvSpellings[] = {
+    {"float16", "fp16", "vLLM"},              // vllm/config/cache.py CacheDType
+    {"bfloat16", "bf16", "vLLM, SGLang"},     // CacheDType; sglang server_args.py kv_cache_dtype choices
+    {"fp8", "fp8_e4m3", "vLLM"},              // cache.py: "fp8 (=fp8_e4m3)" on CUDA and ROCm
+    {"turboquant_k8v4", "k8v4", "vLLM"},      // CacheDType
+    {"f16", "fp16", "llama.cpp"},             // common/arg.cpp --cache-type-k/-v
+};
+
+std::optional<std::string> identity_if(bool ok, std::string_view t) {
+    return ok ? std::optional<std::string>(std::string(t)) : std::nullopt;
+}
+
 // ---- choice lists: the same look-ups resolve() uses ----
-const FieldChoices kModels{[](std::string_view t) { return find_model(t) != nullptr; }, [] { return model_id_list(); }};
-const FieldChoices kPresets{[](std::string_view t) { return find_preset(t) != nullptr; },
+// Catalog ids, presets, GPUs, engines and vLLM versions are already looked up case-insensitively (and GPUs by
+// alias); their value is kept as typed. Formats and dtypes are stored in kvcalc's lower-case spelling.
+const FieldChoices kModels{[](std::string_view t) { return identity_if(find_model(t) != nullptr, t); },
+                           [] { return model_id_list(); }};
+const FieldChoices kPresets{[](std::string_view t) { return identity_if(find_preset(t) != nullptr, t); },
                             [] { return join_ids(compose_presets()); }};
-const FieldChoices kGpus{[](std::string_view t) { return find_gpu(t) != nullptr; }, [] { return join_ids(gpu_catalog()); }};
-const FieldChoices kKvFormats{[](std::string_view t) { return find_kv_format(t) != nullptr || is_auto_kv_cache_dtype(t); },
-                              [] { return kv_format_name_list(); }};
-const FieldChoices kEngines{[](std::string_view t) { return find_engine(t) != nullptr; },
+const FieldChoices kGpus{[](std::string_view t) { return identity_if(find_gpu(t) != nullptr, t); },
+                         [] { return join_ids(gpu_catalog()); }};
+const FieldChoices kKvFormats{[](std::string_view t) { return canonical_kv_cache_dtype(t); }, [] {
+                                  std::string also;
+                                  for (const auto& a : kKvSpellings)
+                                      also.append(also.empty() ? "" : ", ")
+                                          .append(a.spelled)
+                                          .append(" = ")
+                                          .append(a.name)
+                                          .append(" (")
+                                          .append(a.source)
+                                          .append(")");
+                                  return kv_format_name_list() + "; also the engines' spellings " + also +
+                                         "; any case";
+                              }};
+const FieldChoices kEngines{[](std::string_view t) { return identity_if(find_engine(t) != nullptr, t); },
                             [] { return detail::engine_name_list(); }};
-const FieldChoices kIndexerFormats{[](std::string_view t) { return indexer_bpe_x400(t) >= 0; },
+const FieldChoices kIndexerFormats{[](std::string_view t) {
+                                       std::string x = lowered(t);
+                                       return indexer_bpe_x400(x) >= 0 ? std::optional<std::string>(x) : std::nullopt;
+                                   },
                                    [] { return std::string("fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4"); }};
 // The dtypes estimate_weights prices (param_count.h).
-const FieldChoices kWeightsDtypeChoices{[](std::string_view t) { return is_weights_dtype(t); },
+const FieldChoices kWeightsDtypeChoices{[](std::string_view t) {
+                                            std::string x = lowered(t);
+                                            return is_weights_dtype(x) ? std::optional<std::string>(x) : std::nullopt;
+                                        },
                                         [] { return weights_dtype_list(); }};
-const FieldChoices kVllmVersions{[](std::string_view t) { return parse_vllm_version(t).has_value(); },
+const FieldChoices kVllmVersions{[](std::string_view t) { return identity_if(parse_vllm_version(t).has_value(), t); },
                                  [] { return "a release such as 0.19 or 0.11.1, or an era: " + vllm_era_ids(); }};
 
 // clang-format off
@@ -112,6 +158,7 @@ const std::vector<ScenarioField> kFields = {
      .default_text = "unset (vLLM's default)", .url_key = "mnbt", .cli_flag = "--max-num-batched-tokens",
      .metavar = "TOKENS", .help = "tokens per scheduler step; unset = vLLM's default for the card (calibrated Qwen "
                                   "3.6 / Gemma 4 fits: no DeltaNet scratch change)"},
+    {.name = "allow_long_max_model_len", .group = "Serving", .type = FieldType::boolean, .member = &Scenario::allow_long_max_model_len, .default_text = "false", .url_key = "long", .cli_flag = "--allow-long-max-model-len", .metavar = "", .help = "price a max_model_len above the model's derived maximum, as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) lets the engine start; a warning says outputs past it may be wrong"},
     {.name = "mtp", .group = "Speculative decoding", .type = FieldType::boolean, .member = &Scenario::mtp,
      .default_text = "unset (the preset's choice, else off)", .url_key = "mtp", .cli_flag = "--mtp", .metavar = "",
      .help = "the model's built-in MTP drafter on; false removes an MTP drafter a preset added (--no-mtp)"},
@@ -247,6 +294,21 @@ template <class T> struct Plain<std::optional<T>> { using type = T; };
 
 const std::vector<ScenarioField>& scenario_fields() { return kFields; }
 
+std::optional<std::string> canonical_kv_cache_dtype(std::string_view value) {
+    const std::string x = lowered(value);
+    if (is_auto_kv_cache_dtype(x)) return x;
+    if (const KvFormat* f = find_kv_format(x)) return std::string(f->name);
+    for (const auto& a : kKvSpellings)
+        if (x == a.spelled) return std::string(a.name);
+    return std::nullopt;
+}
+
+std::string canonical_choice(const ScenarioField& field, std::string_view value) {
+    if (field.type != FieldType::choice || !field.choices.canonical || value.empty()) return std::string(value);
+    std::optional<std::string> name = field.choices.canonical(value);
+    return name ? std::move(*name) : std::string(value);
+}
+
 const ScenarioField* find_scenario_field(std::string_view name) {
     for (const auto& f : kFields)
         if (name == f.name) return &f;
@@ -295,8 +357,12 @@ FieldTextStatus set_field_from_text(const ScenarioField& f, std::string_view t, 
             using M = std::remove_reference_t<decltype(s.*m)>;
             using T = typename Plain<M>::type;
             if constexpr (std::is_same_v<T, std::string>) {
-                if (f.type == FieldType::choice && !t.empty() && !f.choices.accepts(t))
-                    return FieldTextStatus::not_a_choice;
+                if (f.type == FieldType::choice && !t.empty()) {
+                    std::optional<std::string> name = f.choices.canonical(t);
+                    if (!name) return FieldTextStatus::not_a_choice;
+                    s.*m = std::move(*name);
+                    return FieldTextStatus::ok;
+                }
                 s.*m = std::string(t);
                 return FieldTextStatus::ok;
             } else if constexpr (std::is_same_v<T, bool>) {

@@ -109,7 +109,8 @@ void read_field(const ScenarioField& f, const json& v, Scenario& s, Diagnostics&
                 return;
             }
             if constexpr (std::is_same_v<T, std::string>) {
-                if (v.is_string()) s.*m = v.get<std::string>();
+                // A choice in any accepted spelling is kept in kvcalc's (vLLM's "bfloat16" reads as bf16).
+                if (v.is_string()) s.*m = canonical_choice(f, v.get<std::string>());
                 else type_error(d, f.name, ("a string (" + std::string(f.unit) + ")").c_str(), v);
             } else if constexpr (std::is_same_v<T, bool>) {
                 if (v.is_boolean()) s.*m = v.get<bool>();

@@ -145,6 +145,81 @@ TEST_SUITE("fields") {
         CHECK(rows == 8);
     }
 
+    TEST_CASE("the engines' own kv_cache_dtype spellings, in any case, read the same in JSON, links and flags") {
+        // vLLM vllm/config/cache.py CacheDType ("fp8 (=fp8_e4m3)" on CUDA and ROCm); SGLang server_args.py
+        // kv_cache_dtype choices (bf16, bfloat16); llama.cpp common/arg.cpp --cache-type-k values (f16, q8_0, ...).
+        const char* pairs[][2] = {{"bfloat16", "bf16"},  {"float16", "fp16"},        {"fp8", "fp8_e4m3"},
+                                  {"FP8_E4M3", "fp8_e4m3"}, {"BFloat16", "bf16"},    {"turboquant_k8v4", "k8v4"},
+                                  {"fp8_e5m2", "fp8_e5m2"}, {"f16", "fp16"},         {"Q8_0", "q8_0"},
+                                  {"q4_0", "q4_0"},       {"iq4_nl", "iq4_nl"},      {"AUTO", "auto"},
+                                  {"nvfp4", "nvfp4"},     {"int8_per_token_head", "int8_per_token_head"}};
+        const ScenarioField& row = *kvcalc::find_scenario_field("kv_cache_dtype");
+        for (const auto& p : pairs) {
+            INFO(p[0]);
+            const kvcli::ParseResult r = kvcli::parse_args({"--kv-cache-dtype", p[0]});
+            REQUIRE_MESSAGE(r.error.empty(), r.error);
+            CHECK(r.options.scenario.kv_cache_dtype == p[1]);
+            kvcalc::Diagnostics ud;
+            CHECK(kvcalc::decode_query(std::string("v=1&kv=") + p[0], ud).kv_cache_dtype == p[1]);
+            CHECK(ud.empty());
+            kvcalc::Scenario s;
+            kvcalc::Diagnostics d;
+            kvcalc::read_scenario(nlohmann::json{{"kv_cache_dtype", p[0]}}, s, d);
+            CHECK(s.kv_cache_dtype == p[1]);
+            // a Scenario built in code with the engine's spelling resolves the same (resolve() uses the normaliser)
+            kvcalc::Scenario raw;
+            raw.kv_cache_dtype = p[0];
+            raw.gpu = "rtx-4090";
+            const kvcalc::Report rep = kvcalc::predict(raw);
+            for (const auto& x : rep.diagnostics) {
+                const bool kv_error = x.field == "kv_cache_dtype" && x.severity == kvcalc::Severity::error;
+                CHECK_MESSAGE(!kv_error, x.message);
+            }
+            CHECK(kvcalc::canonical_choice(row, p[0]) == p[1]);
+        }
+        // vLLM's names kvcalc has no size for, and nonsense, stay errors naming the field, the value and the list
+        for (const char* bad : {"fp8_inc", "fp4_e2m1", "f32", "fp9"}) {
+            const kvcli::ParseResult r = kvcli::parse_args({"--kv-cache-dtype", bad});
+            CHECK(contains(r.error, "--kv-cache-dtype"));
+            CHECK(contains(r.error, std::string("'") + bad + "'"));
+            CHECK(contains(r.error, "bfloat16 = bf16"));
+            kvcalc::Scenario s;
+            s.kv_cache_dtype = bad;
+            bool named = false;
+            for (const auto& x : kvcalc::predict(s).diagnostics)
+                named = named || (x.field == "kv_cache_dtype" && contains(x.message, bad) && contains(x.message, "fp8_e5m2"));
+            CHECK(named);
+        }
+        // every other choice field is case-insensitive too (engine, GPU and model already were)
+        const auto caps = kvcli::parse_args({"--engine", "vLLM", "--indexer-format", "FP8_E4M3", "--gpu", "RTX-4090",
+                                             "--weights-dtype", "INT4", "--model", "Llama-3.1-8B"});
+        REQUIRE_MESSAGE(caps.error.empty(), caps.error);
+        CHECK(caps.options.scenario.indexer_format == "fp8_e4m3");
+        CHECK(caps.options.scenario.weights_dtype == "int4");
+    }
+
+    TEST_CASE("the --kv-cache-dtype kvcalc prints in a vllm serve line is accepted back as the same format") {
+        for (const auto& f : kvcalc::kv_formats()) {
+            kvcalc::Scenario s;
+            s.model_id = "llama-3.1-8b";
+            s.gpu = "b200";  // runs every format kvcalc has (nvfp4 needs sm_100)
+            s.kv_cache_dtype = f.name;
+            s.max_model_len = 8192;
+            const kvcalc::Report rep = kvcalc::predict(s);
+            INFO(f.name);
+            REQUIRE(rep.ok);
+            const std::string key = "--kv-cache-dtype ";
+            const auto at = rep.command.find(key);
+            REQUIRE(at != std::string::npos);
+            const std::string printed = rep.command.substr(at + key.size(), rep.command.find_first_of(" \\\n", at + key.size()) - at - key.size());
+            const kvcli::ParseResult back = kvcli::parse_args({"--kv-cache-dtype", printed});
+            REQUIRE_MESSAGE(back.error.empty(), back.error);
+            // an exact spelling names the same format; a stand-in (the command says so) names the stand-in
+            if (rep.command.find("# kvcalc: vLLM has no KV cache format") == std::string::npos)
+                CHECK(back.options.scenario.kv_cache_dtype == f.name);
+        }
+    }
+
     TEST_CASE("every field round-trips through JSON, and each link and flag name is unique") {
         kvcalc::Scenario s;
         s.model_id = "gemma-4-31b";

@@ -52,7 +52,7 @@ std::string type_name(const ScenarioField& f) {
 /// The valid values; a catalog's whole list is named rather than printed (it has its own listing).
 std::string valid(const ScenarioField& f) {
     const std::string v = kvcalc::field_valid_text(f);
-    if (f.type == FieldType::choice && v.size() > 200) return std::string("a ") + f.unit + " (`action: \"catalog\"`)";
+    if (f.type == FieldType::choice && v.size() > 400) return std::string("a ") + f.unit + " (`action: \"catalog\"`)";
     if (f.type == FieldType::text || f.type == FieldType::object) return f.unit;
     return v;
 }

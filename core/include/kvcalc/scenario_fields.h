@@ -25,9 +25,11 @@ using FieldMember =
                  bool Scenario::*, std::optional<double> Scenario::*, std::optional<std::int64_t> Scenario::*,
                  std::optional<int> Scenario::*, std::optional<bool> Scenario::*, std::optional<ModelSpec> Scenario::*>;
 
-/// A choice field's list: `accepts` decides (the same look-up resolve() uses), `list` names the valid values.
+/// A choice field's list. `canonical` is the field's normaliser: the value in kvcalc's spelling when it names a
+/// valid choice in any spelling kvcalc accepts (any case; the engines' own names, e.g. vLLM's "bfloat16"), nullopt
+/// when it names none. The same look-up resolve() uses. `list` names the valid values.
 struct FieldChoices {
-    bool (*accepts)(std::string_view value) = nullptr;
+    std::optional<std::string> (*canonical)(std::string_view value) = nullptr;
     std::string (*list)() = nullptr;
 };
 
@@ -60,6 +62,17 @@ const std::vector<ScenarioField>& scenario_fields();
 /// The row named `name` (JSON key), nullptr when none.
 const ScenarioField* find_scenario_field(std::string_view name);
 
+/// kv_cache_dtype's normaliser: kvcalc's format name (or "auto") for any case of kvcalc's names and of the engines'
+/// own spellings — vLLM's --kv-cache-dtype (vllm/config/cache.py CacheDType: float16, bfloat16, fp8 = fp8_e4m3,
+/// turboquant_k8v4), SGLang's (server_args.py: bf16, bfloat16, fp8_e5m2, fp8_e4m3) and llama.cpp's -ctk/-ctv
+/// (common/arg.cpp: f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, iq4_nl); nullopt for anything else. Every engine's
+/// spellings are accepted whatever the engine (no two engines use one name for different formats).
+std::optional<std::string> canonical_kv_cache_dtype(std::string_view value);
+
+/// A choice field's value in kvcalc's spelling (FieldChoices::canonical); the text unchanged when the field is not a
+/// choice or the value names no choice (resolve() then reports it with the valid list).
+std::string canonical_choice(const ScenarioField& field, std::string_view value);
+
 /// What is valid for a field, the same words in every front end: "an integer 1..134217728 (tokens)",
 /// "a number in (0, 1], or 0 = the vLLM version's default", "one of vllm, llama.cpp, sglang".
 std::string field_valid_text(const ScenarioField& field);
@@ -72,8 +85,9 @@ enum class FieldTextStatus { ok, not_a_value, out_of_range, not_a_choice };
 
 /// Parses `text` as the field's type and sets the member when it is valid; otherwise leaves `s` untouched.
 /// Integers: optional '-', digits (beyond int64 is out_of_range, not "not an integer"). Numbers: plain decimal
-/// with an optional exponent, finite. Booleans: "1"/"0" (`words`: also "true"/"false"). Choices: the row's list;
-/// an empty choice is accepted (= the default meaning, e.g. the newest vLLM era).
+/// with an optional exponent, finite. Booleans: "1"/"0" (`words`: also "true"/"false"). Choices: the row's list in
+/// any accepted spelling, stored in kvcalc's (canonical_choice); an empty choice is accepted (= the default
+/// meaning, e.g. the newest vLLM era).
 FieldTextStatus set_field_from_text(const ScenarioField& field, std::string_view text, Scenario& s, bool words = false);
 
 /// "is not an integer", "is out of range", "is not one of the valid values".
