@@ -58,8 +58,8 @@ const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
     return f ? *f : format;
 }
 
-StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t) {
-    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t); }, d.plan);
+StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t, bool explain) {
+    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t, explain); }, d.plan);
 }
 
 std::string serve_command(const Deployment& d, const Load& load) {

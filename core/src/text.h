@@ -1,5 +1,6 @@
 // Small private text helpers shared by the core's .cpp files (not part of the public API).
 #pragma once
+#include <string>
 #include <string_view>
 
 namespace kvcalc::text {
@@ -13,6 +14,15 @@ constexpr bool iequal(std::string_view a, std::string_view b) {
     for (std::size_t i = 0; i < a.size(); ++i)
         if (lower(a[i]) != lower(b[i])) return false;
     return true;
+}
+
+/// The parts joined in one allocation (an operator+ chain allocates a growing temporary at each step).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+    std::string out;
+    out.reserve((std::string_view(parts).size() + ...));
+    (out.append(std::string_view(parts)), ...);
+    return out;
 }
 
 }  // namespace kvcalc::text

@@ -60,14 +60,9 @@ std::string lower(std::string_view s) {
 // Case-insensitive "a100" in a device name, without building a lowered copy (the defaults are resolved per
 // solver step).
 bool contains_a100(std::string_view name) {
-    constexpr std::string_view needle = "a100";
-    for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
-        std::size_t k = 0;
-        while (k < needle.size() &&
-               std::tolower(static_cast<unsigned char>(name[i + k])) == static_cast<unsigned char>(needle[k]))
-            ++k;
-        if (k == needle.size()) return true;
-    }
+    // Only the letter has a case; the digits compare as they are.
+    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
+        if ((name[i] == 'a' || name[i] == 'A') && name.compare(i + 1, 3, "100") == 0) return true;
     return false;
 }
 
@@ -95,6 +90,8 @@ std::string with_count(const char* name, std::int64_t v, const std::string& why)
 const std::vector<VllmEraRules>& vllm_eras() { return kEras; }
 
 const VllmEraRules& vllm_era_rules(VllmEra era) {
+    // The table is in VllmEra order; the scan covers a table that is not.
+    if (const auto i = static_cast<std::size_t>(era); i < kEras.size() && kEras[i].era == era) return kEras[i];
     for (const auto& e : kEras)
         if (e.era == era) return e;
     return kEras.back();
