@@ -285,8 +285,12 @@ Report predict(const Scenario& scenario, ReportText text) {
     if (!d) {
         Report failed;
         failed.diagnostics = std::move(early);
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
-            failed.diagnostics.push_back(std::move(x));
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1})) {
+            // resolve() range-checks max_model_len too: one problem, one diagnostic.
+            const bool said = std::any_of(failed.diagnostics.begin(), failed.diagnostics.end(),
+                                          [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; });
+            if (!said) failed.diagnostics.push_back(std::move(x));
+        }
         return failed;
     }
     const Load load = d->load();

@@ -8,6 +8,7 @@
 #include "kvcalc/input_limits.h"
 #include "kvcalc/param_count.h"
 #include "kvcalc/vllm_accounting.h"
+#include "text.h"
 #include "predict_internal.h"
 #include "served_model.h"
 
@@ -29,12 +30,12 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     const PopularModelSource* popular = s.config_json.empty() ? popular_source(s.model_id) : nullptr;
     if (s.config_json.empty() && !popular && !find_model(s.model_id)) {
         d.push_back({Severity::error, "model_unknown", "model_id",
-                     "unknown model \"" + s.model_id + "\". Known models: " + model_id_list()});
+                     "unknown model " + text::quoted(s.model_id) + ". Known models: " + model_id_list()});
         return nullptr;
     }
     if (s.config_json.empty() && !popular) {
         d.push_back({Severity::error, "weights_dtype_unsupported", "weights_dtype",
-                     "weights_dtype \"" + s.weights_dtype + "\" re-prices config.json and popular models only; \"" +
+                     "weights_dtype " + text::quoted(s.weights_dtype) + " re-prices config.json and popular models only; \"" +
                          s.model_id + "\" is not one: pick weights_variant or give weights_gb"});
         return nullptr;
     }
