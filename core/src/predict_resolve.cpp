@@ -213,7 +213,8 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                                     : r.engine == EngineId::sglang  ? AutoKvEngine::sglang
                                                                     : AutoKvEngine::vllm;
         const AutoKvResolution a =
-            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0);
+            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0,
+                                   r.model->checkpoint_kv_cache_dtype);
         r.format = a.format;
         r.kv_auto = true;
         if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
