@@ -78,7 +78,9 @@ test('encodeQuery errors are data: malformed JSON, wrong types, an inline model 
     assert.ok(out.diagnostics.some((d) => d.severity === 'error'), bad);
   }
   const inline = JSON.parse(core.evaluate(JSON.stringify({ action: 'catalog' }))).models.find((m) => m.id === 'llama-3.1-8b');
-  const out = JSON.parse(core.encodeQuery(JSON.stringify({ model: inline })));
+  // max_model_len within the model's 131,072: encodeQuery now refuses what evaluate rejects, and the scenario
+  // default (180,000) is above Llama 3.1 8B's derived maximum.
+  const out = JSON.parse(core.encodeQuery(JSON.stringify({ model: inline, max_model_len: 8192 })));
   assert.equal(out.ok, true);
   assert.ok(out.diagnostics.some((d) => d.severity === 'warning'), JSON.stringify(out.diagnostics));
 });
