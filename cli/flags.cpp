@@ -92,8 +92,12 @@ const ExtraFlag kExtraFlags[] = {
      "one verdict per serving preset on --card (only --model's presets when --model is given)",
      [](Options& o, std::string_view) { return set_mode(o, Mode::fit_all); }},
     {"", "--shop", "", "", "",
-     "GPU shopping: every catalog GPU x 1, 2, 4, 8 cards for this scenario (verdict, largest max_model_len)",
+     "GPU shopping: every catalog GPU x 1, 2, 4, 8 cards for this scenario (verdict, largest max_model_len), best "
+     "first, one row per GPU; with --gpu that GPU's rows only",
      [](Options& o, std::string_view) { return set_mode(o, Mode::shop); }},
+    {"", "--every-count", "", "", "",
+     "with --shop: every GPU at 1, 2, 4 and 8 cards (default: one row per GPU, the fewest cards that pass)",
+     [](Options& o, std::string_view) { o.every_count = true; return std::string(); }},
     {"", "--solve-max-ctx", "", "", "",
      "largest max_model_len that boots with the other settings",
      [](Options& o, std::string_view) { return set_mode(o, Mode::solve_max_ctx); }},
