@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "deploy_internal.h"
+#include "served_model.h"
 #include "engine_common.h"
 #include "kvcalc/units.h"
 
@@ -96,6 +97,7 @@ std::string command(const Deployment& d, const SglangPlan& p, const Load& load) 
     const EngineKvSpelling s = deployment_kv_spelling(d);
     std::string out;
     if (!s.exact) out += "# kvcalc: " + stand_in_note("SGLang", *d.format, s) + "\n";
+    out += placeholder_comment(served_repo(d));
     out += "python -m sglang.launch_server --model-path " + served_repo(d) + " \\\n  --tp " +
            std::to_string(p.settings.tp_size) + " \\\n  --context-length " + std::to_string(load.max_model_len) +
            " \\\n  --max-running-requests " + std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + s.k +

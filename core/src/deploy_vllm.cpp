@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "deploy_internal.h"
+#include "served_model.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc::detail {
@@ -152,6 +153,7 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
         out.append("# kvcalc priced this for vLLM ")
             .append(vllm_era_rules(d.non_kv.era).id)
             .append(" (start-up accounting); every flag that changes memory is written out\n");
+    out.append(placeholder_comment(served_repo(d)));
     out.append("vllm serve ").append(served_repo(d));
     out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
     out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));

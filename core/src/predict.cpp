@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kvcalc/checked_math.h"
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/scenario_fields.h"
 #include "kvcalc/solver.h"
@@ -54,9 +55,9 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
                    " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
                    " refuses to start");
     if (t.kv_requested_bytes > t.available_for_kv_bytes) {
-        const auto ratio_x100 = static_cast<std::int64_t>(t.max_concurrency * 100);
+        // rounded as vLLM's "Maximum concurrency" line, which the start-up lines print from the same number
         return cat("requested KV ", gb(t.kv_requested_bytes), " is capped to ", gb(t.available_for_kv_bytes),
-                   ": about ", two_decimals(ratio_x100), " full-length sequences fit at once (max_num_seqs ",
+                   ": about ", concurrency_text(t.max_concurrency), " full-length sequences fit at once (max_num_seqs ",
                    std::to_string(seqs), ")");
     }
     if (v == Verdict::tight)
@@ -291,8 +292,12 @@ Report predict(const Scenario& scenario, ReportText text) {
     if (!d) {
         Report failed;
         failed.diagnostics = std::move(early);
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
-            failed.diagnostics.push_back(std::move(x));
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1})) {
+            // resolve() range-checks max_model_len too: one problem, one diagnostic.
+            const bool said = std::any_of(failed.diagnostics.begin(), failed.diagnostics.end(),
+                                          [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; });
+            if (!said) failed.diagnostics.push_back(std::move(x));
+        }
         return failed;
     }
     const Load load = d->load();
