@@ -117,8 +117,8 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
                             gib_text(r.non_kv.error_band_bytes), " per card: ", a.band_basis));
     }
     else if (!m.calibrated)
-        notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
-                        " activation fit is a projection, so expect more than the ±1.5 GB error band");
+        notes.push_back(cat(m.id, " has fewer than 4 measured anchors: the ", set.family,
+                            " activation fit is a projection, so expect more than the ±1.5 GB error band"));
     if (t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
         notes.push_back(cat("KV is cheap here: the pool could hold ", gb(t.available_for_kv_bytes), ", ",
                             gb(t.kv_requested_bytes), " requested — room for more max_num_seqs or max_model_len"));
@@ -228,6 +228,12 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
 
 Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
     Report rep;
+    if (!dp->tp_options || !dp->model_facts) {  // a deployment made by hand: the Report points at its lists
+        auto filled = std::make_shared<Deployment>(*dp);
+        if (!filled->tp_options) filled->tp_options = detail::shared_tensor_parallel_options(*filled->model);
+        if (!filled->model_facts) filled->model_facts = detail::shared_model_facts(*filled->model);
+        dp = std::move(filled);
+    }
     const Deployment& d = *dp;
     rep.diagnostics = check_load(d, load);
     if (has_error(rep.diagnostics)) return rep;
@@ -246,10 +252,10 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
     rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
-    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
+    rep.tp_options = d.tp_options.get();
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
-    rep.model_facts = d.model_facts ? d.model_facts : detail::shared_model_facts(*d.model);
+    rep.model_facts = d.model_facts.get();
     rep.startup = startup_lines(d, load, rep.terms, false);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {

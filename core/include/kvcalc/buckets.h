@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kvcalc/kv_format.h"
@@ -12,7 +13,7 @@ namespace kvcalc {
 
 /// One row of the buckets table: `layer_count` layers with the same LayerCache value.
 struct CacheBucket {
-    std::string kind;                       ///< "full_attention", "sliding_window", "mla_latent", "recurrent_state", "none"
+    std::string_view kind;                  ///< static text: "full_attention", "sliding_window", "mla_latent", "recurrent_state", "none"
     LayerCache cache;                       ///< the catalog value (TP=1 facts)
     int layer_count = 0;
     double bytes_per_token_per_card = 0.0;  ///< growing bytes per token per sequence on one card (exact rational)
