@@ -145,7 +145,8 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
     // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
     // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
-    const std::int64_t head_dim = model_head_dim(*r.model);
+    const bool extras = s.compressed_layers > 0 || s.indexer_ratio_layers > 0;
+    const std::int64_t head_dim = extras ? model_head_dim(*r.model) : 0;  // per call: only when it is used
     const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
     const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
     const std::int64_t compressed_per_seq = sat_ceil_div(
@@ -251,7 +252,9 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    rep.buckets = d.buckets.rows.size() == d.groups.size()
+                      ? cache_buckets(d.buckets, load.max_model_len, priced_requests(load), &priced)
+                      : cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
     rep.tp_options = d.tp_options.get();
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;

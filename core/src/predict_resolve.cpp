@@ -338,6 +338,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     if (drafter) r.drafter = *drafter;
     r.run_format = &engine_run_format(r.engine, *r.format);
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
+    r.buckets = bucket_template(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
     resolve_non_kv(s, *era, activation, r);
     r.tp_options = shared_tensor_parallel_options(*r.model);

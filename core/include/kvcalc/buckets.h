@@ -45,6 +45,21 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector
                                        const KvFormat& format, int tp, std::int64_t max_model_len,
                                        std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
 
+/// The load-independent part of the buckets of one model × format × TP: the rows (kind, cache, count, growing bytes
+/// per token) and each row's per-card footprint. A Deployment keeps one, so that predict() only prices the load.
+struct BucketTemplate {
+    std::vector<CacheBucket> rows;            ///< kv_bytes_per_card and fixed_bytes_per_card are 0 here
+    std::vector<LayerFootprint> footprints;   ///< per row: one layer's footprint on one card (layer_footprint)
+};
+
+/// bucket_template() for groups made by group_layers(model). Requires a valid tp.
+BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
+                               int tp);
+
+/// cache_buckets() from a template: the same rows at max_model_len and max_num_seqs (and `priced` shares).
+std::vector<CacheBucket> cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
+
 /// Name of a LayerCache alternative ("full_attention", ...).
 const char* layer_cache_kind(const LayerCache& cache);
 

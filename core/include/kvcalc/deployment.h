@@ -92,6 +92,7 @@ struct Deployment {
     std::int64_t max_model_len_limit = -1;
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
     ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
+    BucketTemplate buckets;                ///< bucket_template(*model, groups, *format, TP): the buckets table's rows
     KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
     NonKvModel non_kv;
     std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
