@@ -15,6 +15,7 @@
 #include "svg.h"
 #include "catalog_json.h"
 #include "config_loader.h"
+#include "kvcalc/context_limit.h"
 #include "kvcalc/calibration.h"
 #include "kvcalc/json_safety.h"
 #include "kvcalc/json_io.h"
@@ -262,11 +263,16 @@ int main(int argc, char** argv) {
     if (o.max_model_len_defaulted) {
         kvcalc::Diagnostics ignored;
         const auto model = kvcalc::scenario_model(o.scenario, ignored);
-        if (model && model->max_position_embeddings > 0 && o.scenario.max_model_len > model->max_position_embeddings) {
-            o.scenario.max_model_len = model->max_position_embeddings;
+        // The engine's own default (context_limit.h), e.g. vLLM's YaRN-scaled length or LongRoPE's original.
+        const kvcalc::EngineInfo* engine = kvcalc::find_engine(o.scenario.engine);
+        const kvcalc::EngineContextLimit limit =
+            model ? kvcalc::context_limit(*model, engine ? engine->id : kvcalc::EngineId::vllm)
+                  : kvcalc::EngineContextLimit{};
+        if (limit.default_max_model_len > 0 && o.scenario.max_model_len > limit.default_max_model_len) {
+            o.scenario.max_model_len = limit.default_max_model_len;
             print_diagnostics({{Severity::warning, "max_model_len_default", "max_model_len",
-                                "--max-ctx not given: using the model's max_position_embeddings " +
-                                    std::to_string(model->max_position_embeddings) + " (vLLM's default)"}},
+                                "--max-ctx not given: using the engine's default max_model_len " +
+                                    std::to_string(limit.default_max_model_len) + " (" + limit.source + ")"}},
                               Severity::warning);
         }
     }

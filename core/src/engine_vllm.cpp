@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "engine_common.h"
+#include "kvcalc/context_limit.h"
 #include "kvcalc/engine_rules.h"
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/units.h"
@@ -316,7 +317,9 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGrou
         p.diagnostics.push_back({Severity::error, "bad_setting", "max_model_len", "max_model_len must be ≥ 0"});
         return p;
     }
-    const std::int64_t max_len = s.max_model_len > 0 ? s.max_model_len : m.max_position_embeddings;
+    // vLLM's own maximum and default (context_limit.h: _get_and_verify_max_len).
+    const EngineContextLimit limit = context_limit(m, EngineId::vllm);
+    const std::int64_t max_len = s.max_model_len > 0 ? s.max_model_len : limit.default_max_model_len;
     if (max_len <= 0) {
         VllmKvPrediction p;
         p.diagnostics.push_back({Severity::error, "missing_input", "max_model_len",
@@ -324,13 +327,12 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGrou
         return p;
     }
     VllmKvPrediction p = vllm_kv_lines(make_vllm_plan(groups, s), max_len, available_per_rank);
-    if (m.max_position_embeddings > 0 && max_len > m.max_position_embeddings) {
+    if (limit.max_model_len > 0 && max_len > limit.max_model_len) {
         p.diagnostics.insert(p.diagnostics.begin(),
                              {Severity::warning, "max_model_len_above_model", "max_model_len",
-                              "max_model_len " + std::to_string(max_len) + " exceeds the model's " +
-                                  "max_position_embeddings " + std::to_string(m.max_position_embeddings) +
-                                  "; vLLM refuses this unless rope scaling extends it or "
-                                  "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set"});
+                              "max_model_len " + std::to_string(max_len) + " exceeds the model's derived maximum " +
+                                  std::to_string(limit.max_model_len) + " (" + limit.source +
+                                  "); vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set"});
     }
     return p;
 }

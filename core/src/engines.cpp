@@ -88,9 +88,15 @@ std::string engine_name_list() {
 }
 
 std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s) {
-    return std::string(engine) + " has no KV cache format " + f.name + ": priced as its nearest, " + s.k +
-           (s.v != s.k ? "/" + s.v : std::string()) + " (" + f.bpe_exact +
-           " B per element in kvcalc's table); the command uses that stand-in";
+    // The bytes quoted are the stand-in's, which the engine's plan prices (kv_format.h find_engine_kv_dtype).
+    auto bytes = [](const std::string& spelling) {
+        const KvFormat* x = find_engine_kv_dtype(spelling);
+        return std::string(x ? x->bpe_exact : "?");
+    };
+    const std::string priced = bytes(s.k) + (s.v != s.k ? "/" + bytes(s.v) : std::string());
+    return std::string(engine) + " has no KV cache format " + f.name + " (" + f.bpe_exact +
+           " B per element): priced as its nearest, " + s.k + (s.v != s.k ? "/" + s.v : std::string()) + " (" +
+           priced + " B per element); the command uses that stand-in";
 }
 
 const std::string& served_repo(const Deployment& d) {

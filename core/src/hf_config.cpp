@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "hf_config_context.h"
 #include "hf_config_json.h"
 #include "hf_config_keys.h"
 #include "hf_config_layers.h"
@@ -73,10 +74,12 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
                            std::to_string(a.heads) + ": each K/V head serves one or more query heads, so it must be "
                            "at most " + std::to_string(a.heads) + " (and divide it)");
         } else if (a.heads > 0 && a.heads % a.kv_heads != 0) {
-            keys.warning("inconsistent", keys.prefix() + "num_key_value_heads",
-                         "num_attention_heads " + std::to_string(a.heads) + " is not a multiple of "
-                         "num_key_value_heads " + std::to_string(a.kv_heads) + ": engines refuse such a model; the KV "
-                         "cache is priced from num_key_value_heads as given");
+            // vllm/attention/layer.py Attention.__init__: assert num_heads % num_kv_heads == 0.
+            keys.error("inconsistent", keys.prefix() + "num_key_value_heads",
+                       "num_attention_heads " + std::to_string(a.heads) + " is not a multiple of "
+                       "num_key_value_heads " + std::to_string(a.kv_heads) + ": each K/V head serves a whole group "
+                       "of query heads, and vLLM's Attention refuses the model (num_heads % num_kv_heads must be "
+                       "0); valid num_key_value_heads divide " + std::to_string(a.heads));
         }
     } else if (a.heads > 0) {
         a.kv_heads = a.heads;
@@ -461,6 +464,11 @@ HfConfig read_hf_config(std::string_view text) {
         return out;
     }
     KeyReader keys(root, out.diagnostics, out.spec.provenance);
+    {
+        std::vector<std::pair<std::string, std::string>> non_finite;
+        for (const auto& r : replaced) non_finite.emplace_back(r.path, r.token);
+        keys.set_non_finite(std::move(non_finite));
+    }
     read_identity(keys, root, out);
     ModelSpec& s = out.spec;
     auto layers = keys.integer({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers", 1,
@@ -475,15 +483,7 @@ HfConfig read_hf_config(std::string_view text) {
         keys.error("missing_key", keys.prefix() + "hidden_size",
                    "hidden_size is missing: add the model width (e.g. 4096 for Llama 3.1 8B)");
     }
-    s.max_position_embeddings =
-        keys.integer({"max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"},
-                     "max_position_embeddings", 1, kMaxTokens)
-            .value_or(0);
-    if (s.max_position_embeddings == 0) {
-        keys.warning("assumed", keys.prefix() + "max_position_embeddings",
-                     "max_position_embeddings missing: the largest supported max_model_len is unknown; set "
-                     "max_model_len explicitly");
-    }
+    hf::read_context_limits(keys, out);
     const Attn attn = read_attention(keys, out);
     read_mla(keys, out.arch);
     read_moe_and_mlp(keys, out);

@@ -92,11 +92,29 @@ const nlohmann::json* KeyReader::raw(std::initializer_list<const char*> aliases,
     return nullptr;
 }
 
+bool KeyReader::report_non_finite(std::initializer_list<const char*> aliases, const std::string& expected) {
+    for (const char* key : aliases) {
+        for (const std::string& path : {prefix_ + key, std::string(key)}) {
+            for (const auto& [p, token] : non_finite_) {
+                if (p != path) continue;
+                error("wrong_type", path,
+                      path + " is " + token + " (not a number; Python's json writes it for inf / nan); expected " +
+                          expected);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 std::optional<std::int64_t> KeyReader::integer(std::initializer_list<const char*> aliases, const char* fact,
                                                std::int64_t lo, std::int64_t hi) {
     std::string path;
     const nlohmann::json* v = raw(aliases, path);
-    if (!v) return std::nullopt;
+    if (!v) {
+        report_non_finite(aliases, "a whole number in " + std::to_string(lo) + ".." + std::to_string(hi));
+        return std::nullopt;
+    }
     double x = 0.0;
     if (v->is_number_integer() || v->is_number_unsigned()) {
         x = v->get<double>();
@@ -121,7 +139,10 @@ std::optional<double> KeyReader::number(std::initializer_list<const char*> alias
                                         double hi) {
     std::string path;
     const nlohmann::json* v = raw(aliases, path);
-    if (!v) return std::nullopt;
+    if (!v) {
+        report_non_finite(aliases, "a number in " + num_text(lo) + ".." + num_text(hi));
+        return std::nullopt;
+    }
     if (!v->is_number() || !std::isfinite(v->get<double>())) {
         error("wrong_type", path, path + " is " + shown(*v) + "; expected a number");
         return std::nullopt;

@@ -1,9 +1,11 @@
 // Scenario::config_json → ModelSpec with weights priced by estimate_weights.
 #include <cmath>
+#include <cstdio>
 
 #include "kvcalc/catalog.h"
 #include "kvcalc/catalog_popular.h"
 #include "kvcalc/hf_config.h"
+#include "kvcalc/input_limits.h"
 #include "kvcalc/param_count.h"
 #include "kvcalc/vllm_accounting.h"
 #include "predict_internal.h"
@@ -72,6 +74,18 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         d.push_back({Severity::error, "weights_unknown", "weights_gb",
                      "the weights of this config.json cannot be estimated (vocab_size or the MLP widths "
                      "intermediate_size / moe_intermediate_size are missing): give weights_gb"});
+        return nullptr;
+    }
+    if (w.bytes / 1e9 > kMaxModelGb) {
+        // Name the keys the estimate came from, not check_model_limits' internal weights[0].size_gb.
+        char gb[32];
+        std::snprintf(gb, sizeof gb, "%.3g", w.bytes / 1e9);
+        d.push_back({Severity::error, "out_of_range", "config_json",
+                     std::string("the weights this config.json describes come to ") + gb + " GB (" + w.dtype +
+                         ", " + w.basis + "), above the 1e6 GB limit: num_hidden_layers " +
+                         std::to_string(m->num_hidden_layers) + ", hidden_size " + std::to_string(m->hidden_size) +
+                         ", intermediate_size " + std::to_string(cfg.arch.intermediate_size) + ", vocab_size " +
+                         std::to_string(cfg.arch.vocab_size) + " — check these keys, or give weights_gb"});
         return nullptr;
     }
     m->weights.push_back({w.dtype, w.bytes / 1e9, popular ? popular->hf_repo : std::string(), {},

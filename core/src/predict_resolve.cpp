@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/context_limit.h"
 #include "kvcalc/engine_rules.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/predict.h"
@@ -26,17 +27,23 @@ void error(Diagnostics& d, const char* code, const char* field, std::string mess
     d.push_back({Severity::error, code, field, std::move(message)});
 }
 
-/// max_model_len above the model's max_position_embeddings, as each engine treats it. vLLM raises
-/// (ModelConfig._get_and_verify_max_len, unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1); SGLang raises too
-/// (ModelConfig context_length check, unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1); llama.cpp only warns
-/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs. A model that keeps no KV cache at all (encoder-only)
-/// is not refused here: its memory does not depend on the length, and the prediction says so.
-void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, std::int64_t max_model_len) {
+/// max_model_len above the engine's derived maximum (context_limit.h), as each engine treats it. vLLM raises
+/// (_get_and_verify_max_len) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, then only warns that positions past the
+/// derived length give NaN under RoPE or out-of-bounds indexing with absolute positions; SGLang raises too
+/// (ModelConfig context_length check) unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; llama.cpp only warns
+/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs. The scenario's allow_long_max_model_len stands
+/// for the two variables. A model that keeps no KV cache at all (encoder-only) is not refused here: its memory
+/// does not depend on the length, and the prediction says so.
+void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, const EngineContextLimit& limit,
+                         std::int64_t max_model_len, bool allow_long) {
     const std::string what = "max_model_len " + std::to_string(max_model_len) + " exceeds " +
-                             (m.id.empty() ? std::string("the model") : m.id) + "'s max_position_embeddings " +
-                             std::to_string(m.max_position_embeddings);
+                             (m.id.empty() ? std::string("the model") : m.id) + "'s derived maximum " +
+                             std::to_string(limit.max_model_len) + " (" + limit.source + ")";
     bool keeps_cache = !m.parallel_caches.empty();
     for (const auto& c : m.layers) keeps_cache = keeps_cache || !std::holds_alternative<NoCache>(c);
+    const char* env = engine == EngineId::sglang ? "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
+                                                 : "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1";
+    const std::string engine_name = engine == EngineId::sglang ? "SGLang" : "vLLM";
     if (!keeps_cache) {
         d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
                      what + ": the model reads at most that many tokens per input (it keeps no KV cache, so the "
@@ -45,12 +52,15 @@ void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, st
         d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
                      what + ": llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
                             "trained length is not guaranteed"});
-    } else if (engine == EngineId::sglang) {
-        error(d, "max_model_len_too_long", "max_model_len",
-              what + " (SGLang refuses it unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set)");
+    } else if (allow_long) {
+        d.push_back({Severity::warning, "max_model_len_too_long", "allow_long_max_model_len",
+                     what + ": priced because allow_long_max_model_len is set (" + env + "); " + engine_name +
+                         " starts but warns that positions past the derived maximum can give NaN with rotary "
+                         "embeddings or out-of-bounds errors with absolute ones: outputs may be wrong"});
     } else {
         error(d, "max_model_len_too_long", "max_model_len",
-              what + " (vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN is set)");
+              what + ": " + engine_name + " refuses it; valid is 1.." + std::to_string(limit.max_model_len) +
+                  ", or set allow_long_max_model_len (the engine's " + env + ") to price it anyway");
     }
 }
 
@@ -122,6 +132,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: " + detail::engine_name_list());
 
     r.model = scenario_model(s, d);
+    r.allow_long_max_model_len = s.allow_long_max_model_len;
 
     // "auto" is resolved below, once the card is known (the model's dtype depends on it).
     // Any accepted spelling (vLLM's "bfloat16", "fp8", any case): the field table's normaliser.
@@ -357,8 +368,11 @@ Diagnostics check_load(const Deployment& r, const Load& load) {
     static const ScenarioField& seqs = *find_scenario_field("max_num_seqs");
     check_load_range(d, len, load.max_model_len);
     check_load_range(d, seqs, load.max_num_seqs);
-    if (r.model && r.model->max_position_embeddings > 0 && load.max_model_len > r.model->max_position_embeddings)
-        check_context_limit(d, *r.model, r.engine, load.max_model_len);
+    if (r.model) {
+        const EngineContextLimit limit = context_limit(*r.model, r.engine);
+        if (limit.max_model_len > 0 && load.max_model_len > limit.max_model_len)
+            check_context_limit(d, *r.model, r.engine, limit, load.max_model_len, r.allow_long_max_model_len);
+    }
     if (load.vram_bytes <= 0)
         error(d, "out_of_range", "vram_gb", "VRAM per card must be positive, got " + std::to_string(load.vram_bytes) + " B");
     return d;

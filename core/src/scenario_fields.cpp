@@ -158,6 +158,7 @@ const std::vector<ScenarioField> kFields = {
      .default_text = "unset (vLLM's default)", .url_key = "mnbt", .cli_flag = "--max-num-batched-tokens",
      .metavar = "TOKENS", .help = "tokens per scheduler step; unset = vLLM's default for the card (calibrated Qwen "
                                   "3.6 / Gemma 4 fits: no DeltaNet scratch change)"},
+    {.name = "allow_long_max_model_len", .group = "Serving", .type = FieldType::boolean, .member = &Scenario::allow_long_max_model_len, .default_text = "false", .url_key = "long", .cli_flag = "--allow-long-max-model-len", .metavar = "", .help = "price a max_model_len above the model's derived maximum, as VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) lets the engine start; a warning says outputs past it may be wrong"},
     {.name = "mtp", .group = "Speculative decoding", .type = FieldType::boolean, .member = &Scenario::mtp,
      .default_text = "unset (the preset's choice, else off)", .url_key = "mtp", .cli_flag = "--mtp", .metavar = "",
      .help = "the model's built-in MTP drafter on; false removes an MTP drafter a preset added (--no-mtp)"},

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kvcalc/context_limit.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/units.h"
 
@@ -71,9 +72,10 @@ SolveResult nothing_fits(const char* what, const BudgetTerms& t) {
 
 SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriterion criterion) {
     SolveResult out;
-    // predict() accepts max_model_len up to 2^27 whatever max_position_embeddings says (the reader allows 1e9).
-    const std::int64_t hi = d.model->max_position_embeddings > 0 ? std::min(d.model->max_position_embeddings, kLenLimit)
-                                                                  : kLenLimit;
+    // predict() accepts max_model_len up to 2^27 whatever the model says (the reader allows 1e9). The engine's
+    // derived maximum (context_limit.h) caps it unless allow_long_max_model_len lifts it.
+    const std::int64_t model_max = d.allow_long_max_model_len ? 0 : context_limit(*d.model, d.engine).max_model_len;
+    const std::int64_t hi = model_max > 0 ? std::min(model_max, kLenLimit) : kLenLimit;
     auto terms = [&](std::int64_t len) {
         Load at = load;
         at.max_model_len = len;
@@ -95,7 +97,7 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     out.ok = true;
     out.limiting_term = largest_term(terms(out.value));
     out.bound = out.value < hi                               ? "budget"
-                : hi == d.model->max_position_embeddings ? "max_position_embeddings"
+                : hi == model_max                         ? "max_position_embeddings"
                                                          : "max_model_len_limit";
     return out;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kvcalc/context_limit.h"
 #include "kvcalc/solver.h"
 
 namespace kvcalc {
@@ -68,7 +69,7 @@ DemandCurve demand_curve(const Deployment& d, const Load& load, int points) {
     DemandCurve out;
     constexpr std::int64_t kMin = 1024;
     if (points < 2) points = 2;
-    const std::int64_t hi = std::max({d.model->max_position_embeddings, load.max_model_len, 2 * kMin});
+    const std::int64_t hi = std::max({context_limit(*d.model, d.engine).max_model_len, load.max_model_len, 2 * kMin});
     const double ratio = std::log(static_cast<double>(hi) / kMin);
     out.points.reserve(static_cast<std::size_t>(points));
     for (int i = 0; i < points; ++i) {

@@ -280,11 +280,33 @@ TEST_SUITE("hf_config: inconsistent or impossible values are named") {
         CHECK(d->message.find("num_attention_heads 8") != std::string::npos);
     }
 
-    TEST_CASE("K/V heads that do not divide the attention heads are a warning") {
-        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","num_attention_heads":32,"num_key_value_heads":6,)" +
+    TEST_CASE("K/V heads that do not divide the attention heads are an error naming both (vLLM asserts it)") {
+        // vllm/attention/layer.py Attention.__init__: assert num_heads % num_kv_heads == 0.
+        const auto c = kvcalc::read_hf_config(R"({"model_type":"llama","num_attention_heads":32,"num_key_value_heads":7,)" +
                                               llama_tail + "}");
-        CHECK_FALSE(kvcalc::has_error(c.diagnostics));
-        CHECK(has_code(c.diagnostics, "inconsistent", kvcalc::Severity::warning));
+        REQUIRE(has_code(c.diagnostics, "inconsistent", kvcalc::Severity::error));
+        for (const auto& d : c.diagnostics) {
+            if (d.code != "inconsistent") continue;
+            CHECK(d.field == "num_key_value_heads");
+            CHECK(d.message.find("num_attention_heads 32") != std::string::npos);
+            CHECK(d.message.find("num_key_value_heads 7") != std::string::npos);
+        }
+    }
+
+    TEST_CASE("NaN / Infinity in a number key is invalid, naming the value, not missing") {
+        for (const char* token : {"NaN", "Infinity", "-Infinity"}) {
+            INFO(token);
+            const auto c = kvcalc::read_hf_config(std::string(R"({"model_type":"llama","num_hidden_layers":4,"hidden_size":)") +
+                                                  token + R"(,"num_attention_heads":8,"max_position_embeddings":4096})");
+            REQUIRE(has_code(c.diagnostics, "wrong_type", kvcalc::Severity::error));
+            CHECK_FALSE(has_code(c.diagnostics, "missing_key", kvcalc::Severity::error));
+            for (const auto& d : c.diagnostics) {
+                if (d.code != "wrong_type") continue;
+                CHECK(d.field == "hidden_size");
+                CHECK(d.message.find(token) != std::string::npos);
+                CHECK(d.message.find("1..1000000") != std::string::npos);
+            }
+        }
     }
 
     TEST_CASE("quantization_config.bits of 2^40 is an error, not a wrapped int") {

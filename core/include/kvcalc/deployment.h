@@ -87,6 +87,8 @@ struct Deployment {
     const GpuSpec* gpu = nullptr;          ///< nullptr when VRAM was given as a number
     std::optional<Drafter> drafter;
     EngineId engine = EngineId::vllm;
+    /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
+    bool allow_long_max_model_len = false;
     ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
     ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
@@ -120,8 +122,9 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& scenario, Diagno
 /// check_load(). Returns nullopt when any error was found.
 std::optional<Deployment> resolve(const Scenario& scenario, Diagnostics& diagnostics);
 
-/// Errors for a load this deployment cannot take: max_model_len outside 1..2^27 or above the model's
-/// max_position_embeddings, max_num_seqs outside 1..65536, VRAM ≤ 0.
+/// Errors for a load this deployment cannot take: max_model_len outside 1..2^27 or above the engine's derived
+/// maximum (context_limit.h; a warning instead with allow_long_max_model_len), max_num_seqs outside 1..65536,
+/// VRAM ≤ 0.
 Diagnostics check_load(const Deployment& deployment, const Load& load);
 
 /// Per-card terms at `load`: the non-KV terms, then the engine's plan prices the KV (the hot path).

@@ -119,6 +119,15 @@ struct Drafter {
     bool operator==(const Drafter&) const = default;
 };
 
+/// The longest max_model_len one engine derives from a config.json, and what it serves when none is given
+/// (context_limit.h says whose rule each is). Filled by read_hf_config only.
+struct EngineContextLimit {
+    std::int64_t max_model_len = 0;          ///< tokens; 0 = not derived (max_position_embeddings stands)
+    std::int64_t default_max_model_len = 0;  ///< tokens the engine serves when max_model_len is not set
+    std::string source;                      ///< how it was derived, in config.json keys
+    bool operator==(const EngineContextLimit&) const = default;
+};
+
 /// Everything kvcalc knows about one model. Flat facts plus one LayerCache per layer.
 struct ModelSpec {
     std::string id;            ///< catalog id, e.g. "qwen3.6-27b"
@@ -133,7 +142,10 @@ struct ModelSpec {
     int linear_key_head_dim = 0, linear_value_head_dim = 0, linear_conv_kernel_dim = 0;
     // MoE, 0 when dense.
     int num_experts = 0, num_experts_per_tok = 0;
-    std::int64_t max_position_embeddings = 0;   ///< largest max_model_len the model supports
+    std::int64_t max_position_embeddings = 0;   ///< config.json max_position_embeddings (or its alias), tokens
+    /// Each engine's own maximum from the config's length keys and rope scaling (context_limit.h reads them;
+    /// unset for catalog and inline models, where max_position_embeddings is the limit for every engine).
+    EngineContextLimit vllm_context, sglang_context, llama_cpp_context;
     std::vector<WeightsVariant> weights;        ///< first entry is the default
     std::vector<Drafter> drafters;
     bool calibrated = false;                    ///< has measured anchors (seed families)

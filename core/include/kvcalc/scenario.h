@@ -39,6 +39,10 @@ struct Scenario {
     std::int64_t max_num_seqs = 1;             ///< 0 = vLLM's default for the card (vllm_accounting.h)
     double gpu_memory_utilization = 0.95;      ///< (0, 1]; 0 = the vLLM version's default (0.90, 0.92 from 0.21)
     std::optional<std::int64_t> max_num_batched_tokens;  ///< unset = vLLM's default (seed families: no scratch delta)
+    /// Price a max_model_len above the model's derived maximum (context_limit.h), as the engine does with
+    /// VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1); a warning says
+    /// outputs past that length may be wrong. false = such a length is an error, as the engine refuses it.
+    bool allow_long_max_model_len = false;
     /// vLLM release whose start-up accounting prices models without a calibrated fit: "0.19", "v0.11.1", an era
     /// id ("0.17-0.20"), "V0"; empty = the newest era (parse_vllm_version).
     std::string vllm_version;

@@ -22,7 +22,8 @@ struct SolveResult {
     std::int64_t value = 0;
     std::int64_t value_rounded = 0;
     std::string limiting_term;   ///< largest per-card term at the answer
-    /// What stops it: "budget", "max_position_embeddings", "max_model_len_limit" (2^27, predict's own limit),
+    /// What stops it: "budget", "max_position_embeddings" (the engine's derived maximum, context_limit.h),
+    /// "max_model_len_limit" (2^27, predict's own limit),
     /// "max_num_seqs_limit", "tp_limit".
     std::string bound;
     Diagnostics diagnostics;
