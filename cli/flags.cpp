@@ -14,6 +14,7 @@
 #include "kvcalc/kv_format.h"
 #include "kvcalc/scenario_fields.h"
 #include "kvcalc/suggest.h"
+#include "kvcalc/url_check.h"
 #include "kvcalc/url_codec.h"
 #include "kvcalc/vllm_accounting.h"
 
@@ -91,8 +92,12 @@ const ExtraFlag kExtraFlags[] = {
      "one verdict per serving preset on --card (only --model's presets when --model is given)",
      [](Options& o, std::string_view) { return set_mode(o, Mode::fit_all); }},
     {"", "--shop", "", "", "",
-     "GPU shopping: every catalog GPU x 1, 2, 4, 8 cards for this scenario (verdict, largest max_model_len)",
+     "GPU shopping: every catalog GPU x 1, 2, 4, 8 cards for this scenario (verdict, largest max_model_len), best "
+     "first, one row per GPU; with --gpu that GPU's rows only",
      [](Options& o, std::string_view) { return set_mode(o, Mode::shop); }},
+    {"", "--every-count", "", "", "",
+     "with --shop: every GPU at 1, 2, 4 and 8 cards (default: one row per GPU, the fewest cards that pass)",
+     [](Options& o, std::string_view) { o.every_count = true; return std::string(); }},
     {"", "--solve-max-ctx", "", "", "",
      "largest max_model_len that boots with the other settings",
      [](Options& o, std::string_view) { return set_mode(o, Mode::solve_max_ctx); }},
@@ -344,6 +349,18 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         }
         given.push_back({f, value, name});
     }
+    // An empty value is not "unset" (--gpu '' fell back to 24 GB, --engine '' to vllm); --mtp with --no-mtp is
+    // a contradiction.
+    for (const auto& g : given)
+        if (g.value.empty() && !g.flag->metavar.empty() && (g.flag->field == "gpu" || g.flag->field == "engine")) {
+            out.error = g.spelled + " needs a value: " + g.flag->metavar + " (" + g.flag->help + "); got ''";
+            return out;
+        }
+    if (std::any_of(given.begin(), given.end(), [](const Given& g) { return g.flag->name == "--mtp"; }) &&
+        std::any_of(given.begin(), given.end(), [](const Given& g) { return g.flag->name == "--no-mtp"; })) {
+        out.error = "--mtp and --no-mtp contradict each other; give one of them";
+        return out;
+    }
     // A flag and its alias with different values (--max-num-seqs 4 --sequences 8) is a contradiction, not
     // "last wins": the user meant one of them. Repeating one spelling with another value lets the last win, as
     // vLLM's argparse does, but says so (a pasted command line with a flag twice is easy to miss).
@@ -415,6 +432,22 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         if (!want.empty()) {
             out.error = !g.flag->metavar.empty() ? bad_value(*g.flag, g.spelled, g.value, reason, want)
                                                  : g.flag->name + ": " + want;
+            return out;
+        }
+    }
+    // A link is checked as a whole, as predict() would (url_link_problems): a problem with a value the link
+    // carries is an error naming its key, unless a flag typed with it set that field (predict() names the flag).
+    for (const auto& g : given) {
+        if (g.flag->name != "--from-url") continue;
+        const std::string query = "&" + g.value.substr(g.value.find('?') + 1) + "&";
+        for (const auto& x : kvcalc::url_link_problems(o.scenario)) {
+            const std::string key = x.field.rfind("url.", 0) == 0 ? x.field.substr(4) : "";
+            if (key.empty() || query.find("&" + key + "=") == std::string::npos) continue;
+            const bool typed = std::any_of(given.begin(), given.end(), [&](const Given& t) {
+                return t.flag->row && key == t.flag->row->url_key;
+            });
+            if (typed) continue;
+            out.error = "--from-url: " + x.message;
             return out;
         }
     }

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/units.h"
 
@@ -126,8 +127,8 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
     out << "Limiting term: " << r.limiting_term << "\n";
-    // floored: the pool holds 2.56 sequences, not a rounded-up 2.57 (matches the core's reason text)
-    out << fmt("Full-length requests the pool holds: %.2f\n", std::floor(r.terms.max_concurrency * 100.0) / 100.0);
+    // the core's rounding (vLLM's %.2f), so this line, the reason and "Maximum concurrency … x" agree
+    out << "Full-length requests the pool holds: " << kvcalc::concurrency_text(r.terms.max_concurrency) << "\n";
     for (const auto& n : r.notes) out << "Note: " << n << "\n";
     for (const auto& d : r.diagnostics) {
         if (d.severity != kvcalc::Severity::error) out << severity_label(d.severity) << ": " << d.message << "\n";
@@ -145,8 +146,8 @@ void print_startup(std::ostream& out, const kvcalc::Report& r) {
         } else {
             out << fmt("  Available KV cache memory: %.2f GiB\n", p.available_kv_gib);
             out << "  GPU KV cache size: " << p.gpu_kv_cache_tokens << " tokens\n";
-            out << fmt("  Maximum concurrency for %lld tokens per request: %.2fx\n",
-                       static_cast<long long>(r.settings.max_model_len), p.max_concurrency);
+            out << "  Maximum concurrency for " << r.settings.max_model_len << " tokens per request: "
+                << kvcalc::concurrency_text(p.max_concurrency) << "x\n";
             if (p.refuses_to_start) {
                 out << "  refuses to start";
                 if (p.estimated_max_model_len > 0)
@@ -208,6 +209,14 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
 }
 
 void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
+    for (const auto& f : fits) {  // the card, once: every preset runs on the same one at its own TP
+        if (!f.report.ok) continue;
+        const auto& s = f.report.settings;
+        out << "Every preset on " << (s.gpu.empty() ? std::string("cards of") : s.gpu + ",")
+            << fmt(" %.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
+            << " per card, each at its own tensor_parallel_size and settings\n\n";
+        break;
+    }
     out << fmt("  %-52s %7s %12s %12s  %s\n", "preset", "verdict", "max_ctx", "boots up to", "reason");
     for (const auto& f : fits) {
         if (!f.report.ok) {
@@ -224,26 +233,38 @@ void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
     }
 }
 
-void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows) {
+void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows, ShopView view) {
     const auto& s = r.settings;
+    const bool per_card = s.kv_cache_dtype.rfind("auto", 0) == 0;  // "auto (bf16)": resolved per card below
     out << "GPU shopping: " << s.display_name << ", max_model_len " << s.max_model_len << ", max_num_seqs "
         << (s.max_num_seqs_is_default ? std::string("vLLM's default for each card (one full-length request must fit)")
                                       : std::to_string(s.max_num_seqs))
-        << ", kv_cache_dtype " << s.kv_cache_dtype << ", engine " << r.engine << "\n\n";
-    out << fmt("  %-26s %5s %6s %7s %14s %12s  %s\n", "gpu", "cards", "seqs", "verdict", "boots up to", "concurrency",
-               "note");
-    const auto& gpus = kvcalc::gpu_catalog();
+        << ", kv_cache_dtype " << (per_card ? std::string("auto (the model's dtype on each card)") : s.kv_cache_dtype)
+        << ", engine " << r.engine << "\n";
+    switch (view) {
+        case ShopView::best_per_gpu:
+            out << "One row per GPU, at the fewest cards (1, 2, 4, 8) that pass, else boot; --every-count lists each count.\n";
+            break;
+        case ShopView::every_count: out << "Every GPU at 1, 2, 4 and 8 cards.\n"; break;
+        case ShopView::one_gpu: out << "One GPU (--gpu) at 1, 2, 4 and 8 cards.\n"; break;
+    }
+    out << "Order: PASS, TIGHT, FAIL, not possible; then the least total VRAM (kvcalc has no prices), fewer cards,\n"
+           "the longer context. 'boots up to': the largest max_model_len that starts; 'concurrency': full-length\n"
+           "requests the KV pool holds at max_model_len (vLLM's 'Maximum concurrency').\n\n";
+    out << fmt("  %-26s %5s %9s %6s %-9s %-12s %11s %11s  %s\n", "gpu", "cards", "total GB", "seqs", "kv dtype", "verdict",
+               "boots up to", "concurrency", "note");
     for (const auto& row : rows) {
-        const std::string name = row.gpu_index >= 0 && row.gpu_index < static_cast<int>(gpus.size())
-                                     ? gpus[static_cast<std::size_t>(row.gpu_index)].id
-                                     : row.gpu_id;
+        const double total_gb = bytes_to_gb(row.total_vram_bytes);
         if (!row.valid) {
-            out << fmt("  %-26s %5d %6s %7s %14s %12s  ", name.c_str(), row.cards, "-", "-", "-", "-") << row.note << "\n";
+            out << fmt("  %-26s %5d %9.2f %6s %-9s %-12s %11s %11s  ", row.gpu_id.c_str(), row.cards, total_gb, "-", "-",
+                       "not possible", "-", "-")
+                << row.note << "\n";
             continue;
         }
-        out << fmt("  %-26s %5d %6lld %7s %14lld %12.2f  ", name.c_str(), row.cards,
-                   static_cast<long long>(row.max_num_seqs), kvcalc::verdict_name(row.verdict),
-                   static_cast<long long>(row.max_model_len), row.max_concurrency)
+        out << fmt("  %-26s %5d %9.2f %6lld %-9s %-12s %11lld %11s  ", row.gpu_id.c_str(), row.cards, total_gb,
+                   static_cast<long long>(row.max_num_seqs), row.kv_cache_dtype.c_str(),
+                   kvcalc::verdict_name(row.verdict),
+                   static_cast<long long>(row.max_model_len), kvcalc::concurrency_text(row.max_concurrency).c_str())
             << (row.note.empty() ? "largest term: " + row.limiting_term : row.note) << "\n";
     }
 }

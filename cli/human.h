@@ -34,8 +34,12 @@ struct PresetFit {
 };
 void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits);
 
-/// The GPU-shopping table of `scenario_report`'s scenario (rows from kvcalc::shopping).
-void print_shop(std::ostream& out, const kvcalc::Report& scenario_report, const std::vector<kvcalc::ShopRow>& rows);
+/// Which shopping rows are printed (the header says so): one per GPU (kvcalc::best_row_per_gpu), every count, or
+/// one GPU's counts (--shop --gpu).
+enum class ShopView { best_per_gpu, every_count, one_gpu };
+/// The GPU-shopping table of `scenario_report`'s scenario: `rows` from kvcalc::shopping, in its buy order.
+void print_shop(std::ostream& out, const kvcalc::Report& scenario_report, const std::vector<kvcalc::ShopRow>& rows,
+                ShopView view);
 
 /// Predicted verdict and demand against each measured boot.
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c);

@@ -177,6 +177,10 @@ int run_fit(const kvcli::Options& o) {
 
 /// --fit-all: one verdict per serving preset (only --model's when given) on the scenario's card.
 int run_fit_all(const kvcli::Options& o, bool model_given) {
+    // "Does each preset fit on my card?" has no answer without the card: no silent 24 GB.
+    if (o.scenario.gpu.empty() && !o.scenario.vram_gb && !o.scenario.vram_gib)
+        return bad_input("--fit-all needs the card: give --card GPU (= --gpu; ids from --list-gpus, e.g. --card "
+                         "rtx-4090) or the VRAM per card, --vram GB or --vram-gib GiB");
     std::vector<kvcli::PresetFit> fits;
     for (const auto& p : kvcalc::compose_presets()) {
         if (model_given && p.model_id != o.scenario.model_id) continue;
@@ -220,19 +224,35 @@ int run_fit_all(const kvcli::Options& o, bool model_given) {
     return any_fail ? kExitFails : kExitFits;
 }
 
-/// --shop: every catalog GPU × 1, 2, 4, 8 cards for the scenario.
+/// --shop: every catalog GPU × 1, 2, 4, 8 cards for the scenario, in the core's buy order: one row per GPU unless
+/// --every-count; with --gpu only that GPU's rows (every count). A VRAM number names no GPU to shop for: an error.
 int run_shop(const kvcli::Options& o) {
+    if (o.scenario.vram_gb || o.scenario.vram_gib)
+        return bad_input(std::string(o.scenario.vram_gb ? "--vram" : "--vram-gib") +
+                         " with --shop: shopping compares the catalog's GPUs, each with its own VRAM; leave the VRAM "
+                         "out, or give --gpu ID (--list-gpus) for one GPU at 1, 2, 4 and 8 cards");
     const kvcalc::Report r = kvcalc::predict(o.scenario);
     if (!r.ok) return bad_report(o, r);
-    const std::vector<kvcalc::ShopRow> rows =
-        kvcalc::shopping(o.scenario, kvcalc::gpu_catalog(), kvcalc::default_shop_counts());
+    std::vector<kvcalc::GpuSpec> gpus = kvcalc::gpu_catalog();
+    kvcli::ShopView view = o.every_count ? kvcli::ShopView::every_count : kvcli::ShopView::best_per_gpu;
+    if (!o.scenario.gpu.empty()) {  // predict() accepted it, so it is a catalog id or alias
+        const kvcalc::GpuSpec* g = kvcalc::find_gpu(o.scenario.gpu);
+        gpus.assign(1, *g);
+        view = kvcli::ShopView::one_gpu;
+    }
+    std::vector<kvcalc::ShopRow> rows = kvcalc::shopping(o.scenario, gpus, kvcalc::default_shop_counts());
+    if (view == kvcli::ShopView::best_per_gpu) rows = kvcalc::best_row_per_gpu(rows);
     if (o.json) {
         std::cout << kvcalc::dump_safe(nlohmann::json{{"schema", kvcalc::kSchemaVersion}, {"ok", true},
-                                                      {"diagnostics", r.diagnostics}, {"rows", rows}},
+                                                      {"diagnostics", r.diagnostics},
+                                                      {"view", view == kvcli::ShopView::best_per_gpu ? "best_per_gpu"
+                                                               : view == kvcli::ShopView::one_gpu  ? "one_gpu"
+                                                                                                    : "every_count"},
+                                                      {"rows", rows}},
                                        2)
                   << "\n";
     } else {
-        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_shop(os, r, rows); });
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_shop(os, r, rows, view); });
     }
     return kExitFits;
 }

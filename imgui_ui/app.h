@@ -88,6 +88,7 @@ struct UiState {
     bool shop_all_counts = false;  ///< show every card count, not only the smallest that passes per GPU
     std::string copied_note;     ///< "Link copied" etc., shown next to the share buttons
     std::map<std::string, Hitbox> hitboxes;
+    std::map<std::string, std::string> drawn_text;  ///< wrapped text as this frame drew it, line breaks included (tests)
     std::vector<TextFieldBox> text_fields;  ///< this frame's text fields
     TextProxy text;
     unsigned drag_scroll_window = 0;  ///< ImGuiID of the window a press may scroll, 0 = none

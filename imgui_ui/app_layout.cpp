@@ -110,7 +110,8 @@ bool draw_app(App& app, float view_w, float view_h) {
     const bool touch = narrow || app.ui.coarse_pointer;
     app.ui.view_h = view_h;
     app.ui.text_fields.clear();
-    app.ui.hitboxes.clear();  // only what this frame draws (a closed combo's rows must not linger)
+    app.ui.hitboxes.clear();
+    app.ui.drawn_text.clear();  // only what this frame draws (a closed combo's rows must not linger)
     if (narrow != app.ui.narrow_layout || touch != app.ui.touch_layout || !app.ui.theme_applied) {
         app.ui.narrow_layout = narrow;
         app.ui.touch_layout = touch;

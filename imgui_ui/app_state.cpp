@@ -86,6 +86,7 @@ std::string state_json(const App& app) {
     nlohmann::json boxes = nlohmann::json::object();
     for (const auto& [name, b] : app.ui.hitboxes) boxes[name] = box_json(b);
     j["hitboxes"] = boxes;
+    j["drawn_text"] = app.ui.drawn_text;
     nlohmann::json fields = nlohmann::json::array();
     for (const TextFieldBox& f : app.ui.text_fields)
         fields.push_back({f.box.x, f.box.y, f.box.w, f.box.h, inputmode_name(f.kind), f.id});

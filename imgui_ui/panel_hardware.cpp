@@ -53,11 +53,9 @@ bool gpu_picker(App& app) {
     record_hitbox(app.ui, "gpu_combo");
     if (picked) return true;  // the editor below shows the new choice from the next frame on
     if (current) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s B per card (nvidia-smi %lld MiB)%s%s", format_count(current->vram_bytes).c_str(),
-                            static_cast<long long>(current->vram_bytes >> 20), current->sm_x10 ? ", sm_" : "",
-                            current->sm_x10 ? std::to_string(current->sm_x10).c_str() : "");
-        ImGui::PopTextWrapPos();
+        text_dim(format_count(current->vram_bytes) + " B per card (nvidia-smi " +
+                 std::to_string(current->vram_bytes >> 20) + " MiB)" +
+                 (current->sm_x10 ? ", sm_" + std::to_string(current->sm_x10) : std::string()));
         return false;
     }
     // Custom VRAM: one number, and the user says which unit it is in (no field set = the core's 24 GB decimal).
@@ -102,10 +100,13 @@ bool parallel_picker(App& app) {
     bool first = true;
     for (const TpOption& o : options) {
         const int tp = o.tensor_parallel_size;
-        if (!first || !ui.narrow_layout) ImGui::SameLine();
-        first = false;
         char label[8];
         std::snprintf(label, sizeof label, "%d##tp", tp);
+        // A radio is its circle, a gap and the digit; on a phone the row wraps instead of running off the edge.
+        const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                            ImGui::CalcTextSize(label, nullptr, true).x;
+        if (!first || !ui.narrow_layout) same_line_if_room(width);
+        first = false;
         ImGui::BeginDisabled(!o.valid);
         if (ImGui::RadioButton(label, s.tensor_parallel_size == tp) && o.valid && s.tensor_parallel_size != tp) {
             s.tensor_parallel_size = tp;
@@ -118,9 +119,7 @@ bool parallel_picker(App& app) {
         if (o.valid) record_hitbox(ui, ("tp_" + std::to_string(tp)).c_str());
     }
     if (!invalid.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("Greyed out: %s (they do not split the heads; see ? for each reason)", invalid.c_str());
-        ImGui::PopTextWrapPos();
+        text_dim("Greyed out: " + invalid + " (they do not split the heads; see ? for each reason)");
     }
     // Typed: the table's range (fewer than tensor_parallel_size is the core's error); the buttons stay at or above it.
     std::int64_t box = s.gpus == 0 ? s.tensor_parallel_size : s.gpus;

@@ -77,9 +77,7 @@ bool panel_model(App& app) {
     }
     ImGui::EndChild();
     if (!app.ui.model_note.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", app.ui.model_note.c_str());
-        ImGui::PopTextWrapPos();
+        text_dim(app.ui.model_note);
     }
 
     const ModelSpec* model = current_model(s);

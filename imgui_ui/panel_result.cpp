@@ -72,21 +72,11 @@ void startup_numbers(const App& app) {
     }
     ImGui::Text("Predicted %s start-up log:", app.report.engine.c_str());
     ImGui::Indent();
-    ImGui::PushTextWrapPos(0.0f);
-    for (const std::string& line : startup_lines(app)) {
-        if (line.rfind("Refuses", 0) == 0)
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::fail, app.ui.dark_theme)), "%s",
-                               line.c_str());
-        else
-            ImGui::TextUnformatted(line.c_str());
-    }
-    for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
-    ImGui::PopTextWrapPos();
+    for (const std::string& line : startup_lines(app))
+        text_wrapped(line, line.rfind("Refuses", 0) == 0 ? verdict_color(Verdict::fail, app.ui.dark_theme) : 0);
+    for (const std::string& n : st.notes) text_dim(n);
     ImGui::Unindent();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s; KV per token per rank: %s B", st.engine_rules.c_str(),
-                        format_count(st.kv_bytes_per_token).c_str());
-    ImGui::PopTextWrapPos();
+    text_dim(st.engine_rules + "; KV per token per rank: " + format_count(st.kv_bytes_per_token) + " B");
 }
 
 }  // namespace
@@ -107,15 +97,15 @@ void result_bar(const App& app) {
                 scale, app.ui.unit);
 }
 
-void result_banner(const App& app) {
+void result_banner(App& app) {
     const Report& r = app.report;
     std::string title = std::string(verdict_name(r.verdict)) + " · " + format_bytes(r.terms.total_bytes, app.ui.unit) +
                         " of " + format_bytes(r.terms.budget_bytes, app.ui.unit) + " budget per card";
-    verdict_banner(r.verdict, app.ui.dark_theme, title,
-                   verdict_sentence(app) + "\nLargest term: " + term_label(r.limiting_term) + ".");
+    app.ui.drawn_text["result_banner"] = verdict_banner(
+        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + term_label(r.limiting_term) + ".");
 }
 
-void verdict_summary(const App& app) {
+void verdict_summary(App& app) {
     if (app.report.ok) result_banner(app);
     else invalid_banner(app);
     ImGui::Spacing();

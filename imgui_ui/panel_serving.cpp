@@ -28,6 +28,14 @@ std::string zero_meaning(const ScenarioField& f) {
     return text;
 }
 
+/// The field's meaning of 0 after the previous item, dimmed (on the next line when the line is full).
+void default_note(UiState& ui, const ScenarioField& f, const char* hitbox) {
+    const std::string text = zero_meaning(f);
+    same_line_if_room(ImGui::CalcTextSize(text.c_str()).x);
+    ImGui::TextDisabled("%s", text.c_str());
+    record_hitbox(ui, hitbox);
+}
+
 bool preset_picker(UiState& ui, Scenario& s) {
     const std::string model_id = s.model ? std::string() : s.model_id;
     bool any = false;
@@ -177,10 +185,7 @@ bool panel_serving(App& app) {
     record_hitbox(app.ui, "max_num_seqs");
     help_marker(app.ui, "Sequences served at once; each needs its own growing KV and recurrent state. vLLM's default "
                         "is 256 (1024 on cards of 70 GiB and more, except the A100). Type 0 for vLLM's default.");
-    if (s.max_num_seqs == 0) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", zero_meaning(seqs_row).c_str());
-    }
+    if (s.max_num_seqs == 0) default_note(app.ui, seqs_row, "max_num_seqs_default");
 
     changed |= kv_dtype_picker(app.ui, s, app.report);
 
@@ -203,10 +208,7 @@ bool panel_serving(App& app) {
         changed = true;
     }
     ImGui::TextUnformatted("gpu_memory_utilization");
-    if (s.gpu_memory_utilization == 0) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", zero_meaning(util_row).c_str());
-    }
+    if (s.gpu_memory_utilization == 0) default_note(app.ui, util_row, "gpu_memory_utilization_default");
     help_marker(app.ui, "Share of each card's VRAM vLLM may use: the budget line. vLLM's default is 0.90 (0.92 from "
                         "v0.21).");
     clamp_note(app.ui, "gpu_memory_utilization");

@@ -40,24 +40,21 @@ bool panel_shopping(App& app) {
         if (!pass && r.verdict == Verdict::pass) pass = &r;
         if (!boots && r.verdict == Verdict::tight) boots = &r;
     }
-    ImGui::PushTextWrapPos(0.0f);
-    if (pass) ImGui::Text("Least VRAM that passes: %s.", row_text(app, *pass).c_str());
-    else ImGui::TextUnformatted("No catalog GPU passes at up to 8 cards: shorten max_model_len or lower max_num_seqs.");
+    if (pass) text_wrapped("Least VRAM that passes: " + row_text(app, *pass) + ".");
+    else text_wrapped("No catalog GPU passes at up to 8 cards: shorten max_model_len or lower max_num_seqs.");
     if (boots && (!pass || gpu_catalog()[boots->gpu_index].vram_bytes * boots->cards <
                                gpu_catalog()[pass->gpu_index].vram_bytes * pass->cards))
-        ImGui::Text("Least VRAM that boots (TIGHT): %s.", row_text(app, *boots).c_str());
-    ImGui::TextDisabled("At max_model_len %s, max_num_seqs %lld, kv_cache_dtype %s. kvcalc has no prices: total VRAM "
-                        "stands in for cost. Tap a GPU to use it.",
-                        format_count(app.scenario.max_model_len).c_str(),
-                        static_cast<long long>(app.scenario.max_num_seqs > 0 ? app.scenario.max_num_seqs
-                                                                            : app.report.settings.max_num_seqs),
-                        app.scenario.kv_cache_dtype.c_str());
-    ImGui::TextDisabled("\"Max context\" is the longest max_model_len that boots. PASS: the max_num_seqs you set all fit at full length (with max_num_seqs left "
-                        "to vLLM's default, a cap: one full-length request), with margin. TIGHT: boots, but fewer "
-                        "full-length sequences fit at once, or the demand is within the error band of the budget. FAIL: vLLM "
-                        "refuses to start, or the card has no kernel for the kv_cache_dtype. * = a limit of the card's "
-                        "generation (hover or tap the row).");
-    ImGui::PopTextWrapPos();
+        text_wrapped("Least VRAM that boots (TIGHT): " + row_text(app, *boots) + ".");
+    const ResolvedSettings& set = app.report.settings;  // as the verdict resolved them ("auto (bf16)", 256)
+    if (app.report.ok)
+        text_dim("At max_model_len " + format_count(set.max_model_len) + ", max_num_seqs " +
+                 format_count(set.max_num_seqs) + ", kv_cache_dtype " + set.kv_cache_dtype +
+                 ". kvcalc has no prices: total VRAM stands in for cost. Tap a GPU to use it.");
+    text_dim("\"Max context\" is the longest max_model_len that boots. PASS: the max_num_seqs you set all fit at full "
+             "length (with max_num_seqs left to vLLM's default, a cap: one full-length request), with margin. TIGHT: "
+             "boots, but fewer full-length sequences fit at once, or the demand is within the error band of the "
+             "budget. FAIL: vLLM refuses to start, or the card has no kernel for the kv_cache_dtype. * = a limit of "
+             "the card's generation (hover or tap the row).");
     if (ImGui::Checkbox("every card count", &app.ui.shop_all_counts)) {}
     help_marker(app.ui, "Off: each GPU once, at the fewest cards that pass. On: 1, 2, 4 and 8 cards of each, sortable.");
     // No inner scrolling: the column (or the phone's page) scrolls through the rows, so a wheel or a swipe over the
@@ -76,10 +73,10 @@ bool panel_shopping(App& app) {
                             1.7f, static_cast<ImGuiID>(ShopSort::max_context));
     ImGui::TableHeadersRow();
     if (app.ui.shop_all_counts) read_sort_specs(app.ui);
-    ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(rows.size()));
-    while (clipper.Step()) {
-        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+    // Every row is drawn (no list clipper): a long name wraps to a second line, and the clipper would price every row
+    // at the first one's height. A few hundred rows at most, drawn only on frames after input.
+    {
+        for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
             const ShopRow& r = rows[static_cast<std::size_t>(i)];
             const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
             const bool possible = r.valid;  // a row whose KV dtype does not run on the card is a FAIL (core rule)
@@ -87,7 +84,10 @@ bool panel_shopping(App& app) {
             ImGui::PushID(i);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            const std::string name = std::to_string(r.cards) + "× " + short_gpu_name(g) + (caveat.empty() ? "" : " *");
+            // The whole name, on two lines where the column is narrow ("1× RTX PRO 6000" / "Blackwell").
+            const std::string name = break_at_spaces(
+                std::to_string(r.cards) + "× " + short_gpu_name(g) + (caveat.empty() ? "" : " *"),
+                ImGui::GetContentRegionAvail().x);
             if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && possible) {
                 set_catalog_gpu(app.scenario, g.id);
                 app.scenario.tensor_parallel_size = r.cards;
@@ -97,6 +97,7 @@ bool panel_shopping(App& app) {
             if (!caveat.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", caveat.c_str());
             else if (!r.runs && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());
             if (i == 0) record_hitbox(app.ui, "shop_first_row");
+            app.ui.drawn_text["shop_gpu_" + std::to_string(i)] = name;
             ImGui::TableNextColumn();
             ImGui::Text("%.0f", in_unit(g.vram_bytes * r.cards, app.ui.unit));
             ImGui::TableNextColumn();

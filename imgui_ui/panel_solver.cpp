@@ -17,20 +17,17 @@ bool answer(UiState& ui, const char* what, const SolveResult& r, const std::stri
     if (!r.ok) {
         ImGui::Text("%s: ", what);
         ImGui::SameLine(0, 0);
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message.c_str());
-        ImGui::PopTextWrapPos();
+        text_dim(r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message);
         return false;
     }
     const bool applied = tap_button(ui, apply_id);
     record_hitbox(ui, hitbox);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("%s: %s", what, value_text.c_str());
-    ImGui::TextDisabled("  limited by %s%s%s", r.bound == "budget" ? "the budget; largest term " : "",
-                        r.bound == "budget" ? term_label(r.limiting_term) : r.bound.c_str(), "");
-    ImGui::PopTextWrapPos();
+    text_wrapped(std::string(what) + ": " + value_text);
+    text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term ") +
+                                                                       term_label(r.limiting_term)
+                                                                 : r.bound));
     return applied;
 }
 
@@ -75,9 +72,7 @@ void curve(const App& app) {
     draw->AddText(ImVec2(left, bottom + em * 0.2f), dim, lo.c_str());
     draw->AddText(ImVec2(right - ImGui::CalcTextSize(hi.c_str()).x, bottom + em * 0.2f), dim, hi.c_str());
     ImGui::Dummy(ImVec2(w, h));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
-    ImGui::PopTextWrapPos();
+    text_dim("Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
 }
 
 }  // namespace

@@ -17,9 +17,9 @@ bool panel_serving(App& app);
 /// Verdict banner, per-card stacked bar, term table (GB and GiB), predicted start-up numbers, notes.
 void panel_result(App& app);
 /// The verdict banner alone (phones show it above the inputs, so the answer is visible without scrolling).
-void verdict_summary(const App& app);
+void verdict_summary(App& app);
 /// The verdict banner alone (result panel and embed view).
-void result_banner(const App& app);
+void result_banner(App& app);
 /// The per-card stacked bar with its legend (result panel and embed view).
 void result_bar(const App& app);
 /// One row per layer-cache kind with a small bar each.

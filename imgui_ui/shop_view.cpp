@@ -2,9 +2,8 @@
 #include "shop_view.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
+#include "kvcalc/sweeps.h"
 #include "model_lookup.h"
 #include "widgets.h"
 
@@ -12,28 +11,18 @@ namespace kvcalc::ui {
 
 namespace {
 
-/// PASS 0, TIGHT 1, FAIL 2, not possible (heads do not split, or the KV format has no kernel on the card) 3.
-int verdict_rank(const ShopRow& r) { return r.valid && r.runs ? static_cast<int>(r.verdict) : 3; }
-
 const GpuSpec& gpu_of(const ShopRow& r) { return gpu_catalog()[static_cast<std::size_t>(r.gpu_index)]; }
 
-std::int64_t total_vram(const ShopRow& r) { return gpu_of(r).vram_bytes * r.cards; }
-
-/// "What to buy" order: verdict, then total VRAM, then fewer cards, then a longer context, then catalog order.
-bool buy_order(const ShopRow& a, const ShopRow& b) {
-    return std::make_tuple(verdict_rank(a), total_vram(a), a.cards, -a.max_model_len, a.gpu_index) <
-           std::make_tuple(verdict_rank(b), total_vram(b), b.cards, -b.max_model_len, b.gpu_index);
-}
-
+/// A column's order; ties keep the core's buy order (the rows arrive in it, and the sort is stable).
 bool less_by(const ShopRow& a, const ShopRow& b, ShopSort key) {
     switch (key) {
         case ShopSort::gpu: return short_gpu_name(gpu_of(a)) < short_gpu_name(gpu_of(b));
-        case ShopSort::vram: return total_vram(a) < total_vram(b);
+        case ShopSort::vram: return a.total_vram_bytes < b.total_vram_bytes;
         case ShopSort::cards: return a.cards < b.cards;
         case ShopSort::max_context: return a.max_model_len < b.max_model_len;
         case ShopSort::verdict: break;
     }
-    return buy_order(a, b);
+    return shop_verdict_rank(a) < shop_verdict_rank(b);
 }
 
 bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
@@ -41,25 +30,13 @@ bool contains(const std::string& text, const char* part) { return text.find(part
 }  // namespace
 
 std::vector<ShopRow> shop_rows_in_order(const App& app) {
-    std::vector<ShopRow> rows;
-    if (app.ui.shop_all_counts) {
-        rows = app.derived.shop;
-    } else {
-        std::map<int, ShopRow> best;  // per GPU: the first row in buy order among its counts
-        for (const ShopRow& r : app.derived.shop) {
-            auto it = best.find(r.gpu_index);
-            const bool better = it == best.end() ||
-                                std::make_tuple(verdict_rank(r), r.cards) < std::make_tuple(verdict_rank(it->second), it->second.cards);
-            if (better) best[r.gpu_index] = r;
-        }
-        for (auto& [g, r] : best) rows.push_back(r);
-    }
-    const ShopSort key = app.ui.shop_all_counts ? app.ui.shop_sort : ShopSort::verdict;
-    const bool reverse = app.ui.shop_all_counts && key != ShopSort::verdict && app.ui.shop_sort_descending;
+    // The core's order and de-duplication (sweeps.h shop_buy_order, best_row_per_gpu), as `kvcalc --shop` prints.
+    if (!app.ui.shop_all_counts) return best_row_per_gpu(app.derived.shop);
+    std::vector<ShopRow> rows = app.derived.shop;
+    const ShopSort key = app.ui.shop_sort;
+    const bool reverse = key != ShopSort::verdict && app.ui.shop_sort_descending;
     std::stable_sort(rows.begin(), rows.end(), [&](const ShopRow& a, const ShopRow& b) {
-        if (less_by(a, b, key)) return !reverse;
-        if (less_by(b, a, key)) return reverse;
-        return buy_order(a, b);
+        return reverse ? less_by(b, a, key) : less_by(a, b, key);
     });
     return rows;
 }

@@ -9,10 +9,10 @@
 
 namespace kvcalc::ui {
 
-/// The rows the table shows, in order. By default one row per GPU, at the smallest card count that passes (else the
-/// smallest that boots, else the largest count), sorted PASS first, then TIGHT, then FAIL / not possible; within a
-/// verdict the least total VRAM first (kvcalc has no prices: total VRAM stands in for cost), then fewer cards, then
-/// the longer largest context. With UiState::shop_all_counts every count is shown, in the table's sort order.
+/// The rows the table shows, in order. By default the core's table without repeats (sweeps.h best_row_per_gpu: one
+/// row per GPU at the fewest cards that pass, else boot), in its buy order (shop_buy_order: verdict, least total
+/// VRAM, fewer cards, longer context), the rows `kvcalc --shop` prints. With UiState::shop_all_counts every count is
+/// shown, sorted by the table's column, ties in buy order.
 std::vector<ShopRow> shop_rows_in_order(const App& app);
 
 /// Generation limits of `gpu` for this scenario ("" when none): bf16 needs sm_80 (vLLM runs such models as fp16 on

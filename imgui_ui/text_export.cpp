@@ -68,6 +68,26 @@ std::string verdict_line(const App& app, int width) {
     const double needs = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
     const char* u = unit_name(app.ui.unit);
     char buf[160];
+    // The two FAILs that are not about KV room say what they are about (the core's result_sentence cases), not
+    // "needs 2.9 of 0.0 GiB KV" or a KV figure that would fit.
+    if (!t.kv_dtype_runs) {
+        const std::string& dtype = r.settings.kv_cache_dtype;
+        if (width <= 0) return std::string(v) + " · kv_cache_dtype " + dtype + " does not run on " + gpu_name(r.settings);
+        if (width <= 2) return std::string(v) + " · " + dtype + " does not run on " + gpu_name(r.settings);
+        return std::string(v) + " · " + dtype + " does not run on this card";
+    }
+    if (t.available_for_kv_bytes <= 0) {
+        const double fixed = in_unit(t.fixed_bytes, app.ui.unit), budget = in_unit(t.budget_bytes, app.ui.unit);
+        if (width <= 0)
+            std::snprintf(buf, sizeof buf, "%s · fixed terms need %.1f of %.1f %s · largest context %s", v, fixed,
+                          budget, u, largest.c_str());
+        else if (width == 1)
+            std::snprintf(buf, sizeof buf, "%s · fixed terms %.1f of %.1f %s · max context %s", v, fixed, budget, u,
+                          largest.c_str());
+        else
+            std::snprintf(buf, sizeof buf, "%s · fixed %.1f of %.1f %s · max %s", v, fixed, budget, u, largest.c_str());
+        return buf;
+    }
     if (width <= 0)
         std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f %s free · largest context %s", v, needs, u, free_kv,
                       u, largest.c_str());

@@ -28,6 +28,8 @@ std::string verdict_sentence(const App& app);
 /// what the budget leaves free for KV after the fixed terms, and the max_model_len solver's answer. `width` 0 is the
 /// widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV ·
 /// max context 35K", "… · max 35K", and the narrowest (3) "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
+/// A FAIL not about KV room names its cause instead: "FAIL · fixed terms need 24.2 of 21.8 GiB · largest context
+/// none" when the weights and overheads exceed the budget, "FAIL · kv_cache_dtype fp8_e4m3 does not run on RTX 3090".
 std::string verdict_line(const App& app, int width = 0);
 /// Number of verdict_line widths.
 inline constexpr int kVerdictLineLevels = 4;

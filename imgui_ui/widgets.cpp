@@ -21,8 +21,13 @@ constexpr ImU32 kTermColors[] = {
     IM_COL32(141, 110, 99, 255), IM_COL32(236, 64, 122, 255), IM_COL32(124, 179, 66, 255), IM_COL32(120, 144, 156, 255)};
 }  // namespace
 
-void help_marker(UiState& ui, const char* text) {
+void same_line_if_room(float width) {
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+void help_marker(UiState& ui, const char* text) {
+    same_line_if_room(ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().FramePadding.x * 2);
     ImGui::PushID(text);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
@@ -32,15 +37,11 @@ void help_marker(UiState& ui, const char* text) {
     if (clicked) ImGui::OpenPopup("##help");
     if (ImGui::IsItemHovered() && !ui.touch_input && !ImGui::IsPopupOpen("##help")) {
         ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(wrap);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
+        ImGui::TextUnformatted(break_at_spaces(text, wrap).c_str());
         ImGui::EndTooltip();
     }
     if (ImGui::BeginPopup("##help")) {
-        ImGui::PushTextWrapPos(wrap);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
+        ImGui::TextUnformatted(break_at_spaces(text, wrap).c_str());
         ImGui::EndPopup();
     }
     ImGui::PopID();
@@ -269,11 +270,7 @@ const ScenarioField& field_row(const char* name) {
 void clamp_note(const UiState& ui, const char* note_key) {
     const auto it = ui.clamp_notes.find(note_key);
     if (it == ui.clamp_notes.end()) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(verdict_color(Verdict::tight, ui.dark_theme)));
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(("Note: " + it->second).c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
+    text_wrapped("Note: " + it->second, verdict_color(Verdict::tight, ui.dark_theme));
 }
 
 bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::int64_t* value, std::int64_t step) {
@@ -467,11 +464,45 @@ void small_bar(float fraction, ImU32 color) {
     ImGui::Dummy(ImVec2(width, em));
 }
 
+std::string break_at_spaces(const std::string& text, float width) {
+    std::string out, line;
+    out.reserve(text.size() + 8);
+    auto wide = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str(), t.c_str() + t.size()).x; };
+    std::size_t i = 0;
+    bool open = false;  // the line has begun (leading blanks count: "  limited by" keeps its indent)
+    while (i <= text.size()) {
+        const std::size_t end = std::min(text.find_first_of(" \n", i), text.size());
+        const std::string word = text.substr(i, end - i);
+        if (!open) line = word;
+        else if (word.empty() || wide(line + " " + word) <= width) line += " " + word;
+        else {
+            out += line + "\n";
+            line = word;
+        }
+        open = true;
+        if (end >= text.size() || text[end] == '\n') {
+            out += line;
+            if (end < text.size()) out += "\n";
+            line.clear();
+            open = false;
+        }
+        i = end + 1;
+    }
+    return out;
+}
+
+void text_wrapped(const std::string& text, ImU32 color) {
+    const std::string lines = break_at_spaces(text, std::max(1.0f, ImGui::GetContentRegionAvail().x));
+    if (color) ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
+    if (color) ImGui::PopStyleColor();
+}
+
+void text_dim(const std::string& text) { text_wrapped(text, ImGui::GetColorU32(ImGuiCol_TextDisabled)); }
+
 void bullet_wrapped(const std::string& text) {
     ImGui::Bullet();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped(text);
 }
 
 void record_hitbox(UiState& ui, const char* name) {
@@ -479,7 +510,7 @@ void record_hitbox(UiState& ui, const char* name) {
     ui.hitboxes[name] = {a.x, a.y, b.x - a.x, b.y - a.y, ImGui::GetCurrentWindow()->ID};
 }
 
-void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail) {
+std::string verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail) {
     const ImU32 color = verdict_color(v, dark_theme);
     ImVec4 tint = ImGui::ColorConvertU32ToFloat4(color);
     tint.w = 0.10f;  // light enough that the title keeps 4.5:1 contrast
@@ -487,7 +518,8 @@ void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const 
     ImGui::PushStyleColor(ImGuiCol_ChildBg, tint);
     ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, em * 0.3f);
     const float wrap = ImGui::GetContentRegionAvail().x - em;
-    const float detail_h = ImGui::CalcTextSize(detail.c_str(), nullptr, false, wrap).y;
+    const std::string lines = break_at_spaces(detail, wrap);
+    const float detail_h = ImGui::CalcTextSize(lines.c_str()).y;
     ImGui::BeginChild("##banner", ImVec2(0, em * 2.0f + detail_h + ImGui::GetStyle().ItemSpacing.y * 2), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::SetCursorPos(ImVec2(em * 0.5f, em * 0.3f));
@@ -495,12 +527,11 @@ void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const 
     ImGui::TextUnformatted(title.c_str());
     ImGui::PopStyleColor();
     ImGui::SetCursorPosX(em * 0.5f);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-    ImGui::TextUnformatted(detail.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::TextUnformatted(lines.c_str());
     ImGui::EndChild();
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();
+    return lines;
 }
 
 }  // namespace kvcalc::ui

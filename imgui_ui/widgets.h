@@ -14,7 +14,10 @@
 
 namespace kvcalc::ui {
 
-/// A "(?)" button after the previous item: hovering shows `text` (mouse), a tap or click opens it until the next tap.
+/// SameLine() when an item `width` px wide still fits on the line, else a new line (a phone's narrow column).
+void same_line_if_room(float width);
+
+/// A "(?)" button after the previous item (on the next line when the line is full): hovering shows `text` (mouse), a tap or click opens it until the next tap.
 void help_marker(UiState& ui, const char* text);
 
 /// A button sized for the pointer in use: a small one with a mouse, a full-height one on touch layouts.
@@ -106,13 +109,23 @@ void small_bar(float fraction, ImU32 color);
 /// Colour of budget term number `index` (stable across panels).
 ImU32 term_color(int index);
 
-/// A bullet followed by wrapped text (ImGui's BulletText does not wrap).
+/// `text` with line breaks at spaces so that no line is wider than `width` px in the current font (a word wider
+/// than that keeps a line of its own). Dear ImGui 1.86's own wrapping also breaks after '.' and ',', which splits
+/// "21.79 GiB" into "21." and "79 GiB" and "44,544" into "44," and "544".
+std::string break_at_spaces(const std::string& text, float width);
+
+/// Text wrapped at spaces only (break_at_spaces) to the right edge of the content region; `color` 0 = the text
+/// colour. text_dim: the disabled colour.
+void text_wrapped(const std::string& text, ImU32 color = 0);
+void text_dim(const std::string& text);
+
+/// A bullet followed by text wrapped at spaces (ImGui's BulletText does not wrap).
 void bullet_wrapped(const std::string& text);
 
 /// Stores the last item's rectangle under `name` (for the browser tests).
 void record_hitbox(UiState& ui, const char* name);
 
-/// Text in the verdict colour on a tinted full-width box: the banner.
-void verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail);
+/// Text in the verdict colour on a tinted full-width box: the banner. Returns `detail` as drawn (with its line breaks).
+std::string verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail);
 
 }  // namespace kvcalc::ui

@@ -7,6 +7,7 @@
 #include "kvcalc/api.h"
 #include "kvcalc/json_safety.h"
 #include "kvcalc/json_io.h"
+#include "kvcalc/url_check.h"
 #include "kvcalc/url_codec.h"
 
 namespace {
@@ -37,11 +38,14 @@ std::string evaluate(const std::string& request_json) {
 
 /// decodeQuery(query) → {"schema":1, "ok", "scenario": {…every Scenario key…}, "diagnostics": [...]}.
 /// Accepts "v=1&…", "?v=1&…" or a whole URL (cut at '?'). Unknown keys and bad values are warnings and keep
-/// the default, so "ok" is false only when the codec reports an error. See docs/URL.md for the keys.
+/// the default, so "ok" is false only when the codec reports an error. What evaluate() would reject in the
+/// decoded scenario is a warning too (url_link_problems, naming the link key). See docs/URL.md.
 std::string decode_query(const std::string& query) {
     return guarded([&] {
         kvcalc::Diagnostics d;
         const kvcalc::Scenario s = kvcalc::decode_query(query, d);
+        if (!kvcalc::has_error(d))
+            for (auto& x : kvcalc::url_link_problems(s)) d.push_back(std::move(x));
         nlohmann::json out{{"schema", kvcalc::kSchemaVersion}, {"ok", !kvcalc::has_error(d)}};
         out["scenario"] = s;
         out["diagnostics"] = d;
@@ -51,7 +55,8 @@ std::string decode_query(const std::string& query) {
 
 /// encodeQuery(scenarioJson) → {"schema":1, "ok", "query": "v=1&…", "diagnostics": [...]}.
 /// The input is a Scenario document (docs/SCHEMA.md; a "compose" key applies that preset first). Reading
-/// errors give ok=false and an empty query; an inline "model" cannot travel in a URL and adds a warning.
+/// errors, and every error evaluate() would give for the scenario (ranges, catalog ids, TP), give ok=false and
+/// an empty query; an inline "model" cannot travel in a URL and adds a warning.
 std::string encode_query(const std::string& scenario_json) {
     return guarded([&] {
         kvcalc::Diagnostics d;
@@ -64,6 +69,8 @@ std::string encode_query(const std::string& scenario_json) {
         }
         kvcalc::Scenario s;
         if (d.empty()) kvcalc::read_scenario(j, s, d);
+        if (!kvcalc::has_error(d))
+            for (auto& x : kvcalc::scenario_errors(s)) d.push_back(std::move(x));
         const bool ok = !kvcalc::has_error(d);
         if (ok)
             for (auto& w : kvcalc::url_unrepresentable(s)) d.push_back(std::move(w));

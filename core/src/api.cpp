@@ -4,6 +4,7 @@
 #include "kvcalc/api.h"
 #include "kvcalc/json_safety.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "kvcalc/catalog.h"
@@ -14,6 +15,7 @@
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/predict.h"
+#include "kvcalc/url_check.h"
 
 namespace kvcalc {
 
@@ -134,7 +136,40 @@ std::string evaluate(std::string_view text) {
     Diagnostics d;
     read_scenario(req, s, d);
     if (has_error(d)) return dump_safe(failure(d));
+    // "solve" and "criterion" steer the solvers: read by action solve, and by predict when "solve" is given.
+    const bool solving = (action == "solve" || action == "predict") && (action == "solve" || req.contains("solve"));
+    for (const char* key : {"solve", "criterion"})
+        if (req.contains(key) && !solving)
+            d.push_back({Severity::warning, "key_ignored", key,
+                         std::string(key) + " is ignored: only action solve (or predict with a \"solve\" list) runs "
+                                            "the solvers, and this request's action is " + action});
     if (action == "shop") {  // every catalog GPU × 1, 2, 4, 8 cards (shopping(), sweeps.h)
+        // The request's own errors are the request's, not each row's: every row sets the card and the TP, so
+        // those are checked at a card and TP that resolve (a bad value of them is still reported by the table).
+        Scenario probe = s;
+        probe.gpu.clear();
+        probe.vram_gb.reset();
+        probe.vram_gib = 24.0;
+        probe.tensor_parallel_size = 1;
+        probe.gpus = 0;
+        Diagnostics top;
+        check_scenario_fields(s, top);
+        if (!s.gpu.empty() && !find_gpu(s.gpu))
+            top.push_back({Severity::error, "gpu_unknown", "gpu",
+                           "unknown gpu " + shown_value(s.gpu) + " (shopping tries every catalog card; give a known "
+                           "id or none)"});
+        for (auto& x : scenario_errors(probe))
+            if (x.code != "out_of_range" || (x.field != "gpus" && x.field != "tensor_parallel_size")) top.push_back(std::move(x));
+        std::erase_if(top, [](const Diagnostic& x) { return x.severity != Severity::error; });
+        // one problem, one diagnostic (the table check and predict() both range-check)
+        Diagnostics unique;
+        for (auto& x : top)
+            if (std::none_of(unique.begin(), unique.end(), [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; }))
+                unique.push_back(std::move(x));
+        if (!unique.empty()) {
+            d.insert(d.end(), unique.begin(), unique.end());
+            return dump_safe(failure(d));
+        }
         json rows = shopping(s, gpu_catalog(), default_shop_counts());
         return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d}, {"rows", rows}});
     }
@@ -147,7 +182,7 @@ std::string evaluate(std::string_view text) {
     Report report = predict(s);
     report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());
     json out = report;
-    if (action == "solve" || req.contains("solve")) {
+    if (solving) {
         Diagnostics sd;
         out["solvers"] = solvers_json(req, s, sd);
         for (const auto& x : sd) out["diagnostics"].push_back(x);

@@ -1,6 +1,7 @@
 #include "kvcalc/buckets.h"
 
 #include <algorithm>
+#include <array>
 #include <variant>
 
 #include "kvcalc/layer_cache.h"
@@ -28,42 +29,69 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& f
 
 namespace {
 
-/// Splits `total` over the buckets in `members` by `weight` (floor of each share, the rest to the last).
-void share(std::vector<CacheBucket>& out, const std::vector<std::size_t>& members,
-           const std::vector<long double>& weight, std::int64_t total) {
+// Which of the priced terms a bucket takes a share of (a bucket may take two: see cache_buckets).
+enum : unsigned char { kGrowing = 1, kSliding = 2, kRecurrent = 4 };
+
+/// Splits `total` over the buckets whose `member` mask has `which`, by `weight` (floor of each share, the rest to
+/// the last member).
+void share(std::vector<CacheBucket>& out, const unsigned char* member, unsigned char which, const long double* weight,
+           std::int64_t total) {
+    const std::size_t n = out.size();
     long double sum = 0;
-    for (std::size_t i : members) sum += weight[i];
+    std::size_t last = n;
+    for (std::size_t i = 0; i < n; ++i)
+        if (member[i] & which) {
+            sum += weight[i];
+            last = i;
+        }
     std::int64_t given = 0;
-    for (std::size_t k = 0; k < members.size(); ++k) {
-        const std::size_t i = members[k];
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!(member[i] & which)) continue;
         const std::int64_t part =
-            k + 1 == members.size()
-                ? total - given
-                : static_cast<std::int64_t>(static_cast<long double>(total) * weight[i] / sum);
+            i == last ? total - given : static_cast<std::int64_t>(static_cast<long double>(total) * weight[i] / sum);
         out[i].kv_bytes_per_card += part;
         given += part;
     }
 }
+
+// Per-bucket scratch without a heap allocation for the usual handful of layer groups.
+template <class T>
+struct Scratch {
+    static constexpr std::size_t kInline = 8;
+    std::array<T, kInline> inline_values{};
+    std::vector<T> heap;
+    T* data;
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    explicit Scratch(std::size_t n) : data(inline_values.data()) {
+        if (n > kInline) {
+            heap.assign(n, T{});
+            data = heap.data();
+        }
+    }
+    T& operator[](std::size_t i) { return data[i]; }
+};
 
 }  // namespace
 
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
                                        const KvFormat& format, int tp, std::int64_t max_model_len,
                                        std::int64_t max_num_seqs, const PricedKv* priced) {
-    std::vector<CacheBucket> out;
-    out.reserve(groups.size());
+    std::vector<CacheBucket> out(groups.size());
+    const std::size_t n = groups.size();
     std::int64_t raw_growing_x400 = 0;
     // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
     // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)
-    std::vector<long double> per_token, window_bytes, state;
-    for (const auto& g : groups) {
+    Scratch<long double> per_token(n), window_bytes(n), state(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const LayerGroup& g = groups[i];
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
-        const auto n = static_cast<long double>(g.count);
-        per_token.push_back(static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * n);
-        window_bytes.push_back(static_cast<long double>(f.window_x400_per_token) *
-                               static_cast<long double>(std::min(f.window_tokens, max_model_len)) * n);
-        state.push_back(static_cast<long double>(f.state_bytes_per_sequence) * n);
-        CacheBucket b;
+        const auto count = static_cast<long double>(g.count);
+        per_token[i] = static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * count;
+        window_bytes[i] = static_cast<long double>(f.window_x400_per_token) *
+                          static_cast<long double>(std::min(f.window_tokens, max_model_len)) * count;
+        state[i] = static_cast<long double>(f.state_bytes_per_sequence) * count;
+        CacheBucket& b = out[i];
         b.kind = layer_cache_kind(g.cache);
         b.cache = g.cache;
         b.layer_count = g.count;
@@ -72,7 +100,6 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector
         b.fixed_bytes_per_card =
             ceil_div(f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count, kBpeDenominator) +
             f.state_bytes_per_sequence * g.count * max_num_seqs;
-        out.push_back(std::move(b));
     }
     // A measured per-token override rescales the growing buckets so the table adds up to what is priced.
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16 && raw_growing_x400 > 0) {
@@ -81,28 +108,30 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector
         for (auto& b : out) b.bytes_per_token_per_card *= scale;
     }
     if (!priced) return out;
-    std::vector<std::size_t> growing, sliding, recurrent;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        if (state[i] > 0) recurrent.push_back(i);
-        else if (window_bytes[i] > 0) sliding.push_back(i);
-        else if (per_token[i] > 0) growing.push_back(i);
+    Scratch<unsigned char> member(n);
+    bool any_growing = false, any_sliding = false, any_recurrent = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (state[i] > 0) member[i] = kRecurrent, any_recurrent = true;
+        else if (window_bytes[i] > 0) member[i] = kSliding, any_sliding = true;
+        else if (per_token[i] > 0) member[i] = kGrowing, any_growing = true;
     }
-    if (priced->sliding_bytes == 0 || sliding.empty()) {  // sliding layers priced at full length, with the rest
-        growing.insert(growing.end(), sliding.begin(), sliding.end());
-        std::sort(growing.begin(), growing.end());
-        sliding.clear();
+    if (priced->sliding_bytes == 0 || !any_sliding) {  // sliding layers priced at full length, with the rest
+        for (std::size_t i = 0; i < n; ++i)
+            if (member[i] == kSliding) member[i] = kGrowing, any_growing = true;
+        any_sliding = false;
     }
     // A term with no bucket of its kind (none in practice) stays in the table: the growing buckets carry it.
     std::int64_t growing_total = priced->growing_bytes;
-    if (sliding.empty()) growing_total += priced->sliding_bytes;
-    if (recurrent.empty()) growing_total += priced->state_bytes;
-    if (growing.empty() && growing_total > 0) {
-        for (std::size_t i = 0; i < out.size(); ++i) growing.push_back(i);
-        for (std::size_t i = 0; i < out.size(); ++i) per_token[i] = std::max<long double>(1, per_token[i]);
+    if (!any_sliding) growing_total += priced->sliding_bytes;
+    if (!any_recurrent) growing_total += priced->state_bytes;
+    if (!any_growing && growing_total > 0) {
+        for (std::size_t i = 0; i < n; ++i) member[i] |= kGrowing;
+        for (std::size_t i = 0; i < n; ++i) per_token[i] = std::max<long double>(1, per_token[i]);
+        any_growing = n > 0;
     }
-    if (!growing.empty()) share(out, growing, per_token, growing_total);
-    if (!sliding.empty()) share(out, sliding, window_bytes, priced->sliding_bytes);
-    if (!recurrent.empty()) share(out, recurrent, state, priced->state_bytes);
+    if (any_growing) share(out, member.data, kGrowing, per_token.data, growing_total);
+    if (any_sliding) share(out, member.data, kSliding, window_bytes.data, priced->sliding_bytes);
+    if (any_recurrent) share(out, member.data, kRecurrent, state.data, priced->state_bytes);
     return out;
 }
 

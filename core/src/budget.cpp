@@ -102,19 +102,23 @@ Verdict classify(const BudgetTerms& t) {
 }
 
 std::vector<Term> term_list(const BudgetTerms& t) {
-    const Term all[] = {
-        {"weights", "Weights", t.weights_bytes},
-        {"activation", "Activation peak", t.activation_bytes},
-        {"cudagraph_workspace", "CUDA graphs + workspace", t.cudagraph_workspace_bytes},
-        {"drafter", "Drafter weights", t.drafter_bytes},
-        {"kv_growing", "KV cache (growing)", t.kv_growing_granted_bytes},
-        {"kv_sliding", "KV cache (sliding window)", t.kv_sliding_bytes},
-        {"recurrent_state", "Recurrent state", t.recurrent_state_bytes},
+    struct Row {
+        std::string_view id, label;
+        std::int64_t BudgetTerms::*bytes;
+    };
+    static constexpr Row kRows[] = {
+        {"weights", "Weights", &BudgetTerms::weights_bytes},
+        {"activation", "Activation peak", &BudgetTerms::activation_bytes},
+        {"cudagraph_workspace", "CUDA graphs + workspace", &BudgetTerms::cudagraph_workspace_bytes},
+        {"drafter", "Drafter weights", &BudgetTerms::drafter_bytes},
+        {"kv_growing", "KV cache (growing)", &BudgetTerms::kv_growing_granted_bytes},
+        {"kv_sliding", "KV cache (sliding window)", &BudgetTerms::kv_sliding_bytes},
+        {"recurrent_state", "Recurrent state", &BudgetTerms::recurrent_state_bytes},
     };
     std::vector<Term> out;
-    out.reserve(std::size(all));
-    for (const auto& x : all)
-        if (x.bytes != 0) out.push_back(x);
+    out.reserve(std::size(kRows));
+    for (const Row& r : kRows)
+        if (t.*r.bytes != 0) out.push_back({r.id, r.label, t.*r.bytes});
     return out;
 }
 

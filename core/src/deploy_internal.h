@@ -19,7 +19,12 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
 /// own load. No-op for llama.cpp / SGLang.
 void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d);
 
-/// d.non_kv.accounting with its wording (assumed_defaults; band_basis and sources for Kind::vllm_accounting),
+/// vllm_account() whose wording (`explain`) may leave out the source list (`sources` = false): predict()'s notes
+/// show the assumed defaults and the band's basis, never the sources.
+VllmAccounting vllm_account_worded(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
+                                   VllmEra era, std::int64_t weights_bytes_per_rank, bool explain, bool sources);
+
+/// d.non_kv.accounting with its wording (assumed_defaults; band_basis for Kind::vllm_accounting, no sources),
 /// which resolve() leaves out: only predict() shows it. vLLM engine only.
 VllmAccounting explain_non_kv(const Deployment& d);
 
@@ -34,10 +39,11 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
 std::string engine_name_list();
 
 // ---- per engine: plan, KV at a load (fills the kv_* fields, max_concurrency, block_tokens from
-// t.available_for_kv_bytes), start-up lines, command ----
+// t.available_for_kv_bytes), start-up lines (`explain` = false: numbers only), command ----
 VllmPlan make_vllm(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
 /// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
@@ -46,22 +52,25 @@ struct VllmDtype {
     bool exact;
 };
 VllmDtype vllm_dtype(KvFormatId id);
-/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector).
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector); `explain` =
+/// false leaves out notes and engine_rules.
 VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
-                                       int ranks);
+                                       int ranks, bool explain = true);
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
 
 SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t);
+StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain);
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineKvSpelling sglang_spelling(KvFormatId id);
 

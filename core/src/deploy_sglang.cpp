@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "deploy_internal.h"
+#include "served_model.h"
 #include "engine_common.h"
 #include "kvcalc/units.h"
 
@@ -61,18 +62,20 @@ void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, Budget
     t.block_tokens = 1;
 }
 
-StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t) {
+StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
+                          bool explain) {
     StartupPrediction out;
-    out.engine_rules = SglangKvPrediction{}.engine_rules;
+    if (explain) out.engine_rules = SglangKvPrediction{}.engine_rules;
     if (p.cell_size_bytes == 0) {
-        out.notes.push_back("the model keeps no KV cache: SGLang sizes no token pool for it");
+        if (explain) out.notes.push_back("the model keeps no KV cache: SGLang sizes no token pool for it");
         return out;
     }
     const std::int64_t pool =
         std::max<std::int64_t>(0, t.available_for_kv_bytes - p.state_bytes_per_request * load.max_num_seqs);
     SglangKvPrediction g = predict_sglang_kv(*d.model, p.settings, pool);
     if (has_error(g.diagnostics)) {
-        for (const auto& x : g.diagnostics) out.notes.push_back(x.message);
+        if (explain)
+            for (const auto& x : g.diagnostics) out.notes.push_back(x.message);
         return out;
     }
     const EngineKvSpelling s = deployment_kv_spelling(d);
@@ -82,6 +85,7 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
     out.kv_bytes_per_token = g.cell_size_bytes;
     out.gpu_kv_cache_tokens = g.max_total_num_tokens;
     out.max_concurrency = t.max_concurrency;
+    if (!explain) return out;
     out.notes = std::move(g.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("SGLang", *d.format, s));
     out.notes.push_back("SGLang pool = gpu_memory_utilization (mem_fraction_static) × VRAM − weights per card; "
@@ -93,6 +97,7 @@ std::string command(const Deployment& d, const SglangPlan& p, const Load& load) 
     const EngineKvSpelling s = deployment_kv_spelling(d);
     std::string out;
     if (!s.exact) out += "# kvcalc: " + stand_in_note("SGLang", *d.format, s) + "\n";
+    out += placeholder_comment(served_repo(d));
     out += "python -m sglang.launch_server --model-path " + served_repo(d) + " \\\n  --tp " +
            std::to_string(p.settings.tp_size) + " \\\n  --context-length " + std::to_string(load.max_model_len) +
            " \\\n  --max-running-requests " + std::to_string(load.max_num_seqs) + " \\\n  --kv-cache-dtype " + s.k +

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "deploy_internal.h"
+#include "served_model.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc::detail {
@@ -38,6 +39,10 @@ std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
     // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
     // resolved at each load (the one shown in the settings is the scenario's own).
     if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
+    const Load& at = d.non_kv.batched_at;
+    if (d.non_kv.batched_tokens > 0 && load.max_model_len == at.max_model_len && load.max_num_seqs == at.max_num_seqs &&
+        load.vram_bytes == at.vram_bytes && load.gpu == at.gpu)
+        return d.non_kv.batched_tokens;
     VllmServeFlags f = d.non_kv.flags;
     f.max_model_len = load.max_model_len;
     f.max_num_seqs = load.max_num_seqs;
@@ -84,7 +89,8 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
         if (ty.kind == VllmLayerType::Kind::full) t.block_tokens = std::max<std::int64_t>(t.block_tokens, ty.block);
 }
 
-StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t) {
+StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
+                          bool explain) {
     // The plan at this load's max_num_batched_tokens; resolve() built it for the scenario's own, which is
     // usually this one.
     const std::int64_t batched = vllm_batched_tokens(d, load);
@@ -98,21 +104,24 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     const VllmDtype dtype = vllm_dtype(d.format->id);
     // Every rank has the same KV memory here (the budget is per card).
     VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
-                                               d.settings.tensor_parallel_size);
+                                               d.settings.tensor_parallel_size, explain);
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
-    out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
-                           ? std::move(v.engine_rules)
-                           : std::string("vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)");
+    if (explain)
+        out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
+                               ? v.engine_rules
+                               : "vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)";
     if (has_error(v.diagnostics)) {
-        for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
+        if (explain)
+            for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
         return out;
     }
     out.notes = std::move(v.notes);
     if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
     if (!dtype.exact) {
-        out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
-                                                ": its start-up lines are not predicted; " +
-                                                stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
+        if (explain)
+            out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
+                                                    ": its start-up lines are not predicted; " +
+                                                    stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
         return out;
     }
     out.available = true;
@@ -144,6 +153,7 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
         out.append("# kvcalc priced this for vLLM ")
             .append(vllm_era_rules(d.non_kv.era).id)
             .append(" (start-up accounting); every flag that changes memory is written out\n");
+    out.append(placeholder_comment(served_repo(d)));
     out.append("vllm serve ").append(served_repo(d));
     out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
     out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));

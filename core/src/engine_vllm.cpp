@@ -263,15 +263,19 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
 }
 
 VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
-                                               int ranks) {
+                                               int ranks, bool explain) {
     VllmKvPrediction p;
-    p.diagnostics = plan.diagnostics;
-    if (has_error(p.diagnostics)) return p;
-    p.notes.reserve(plan.notes.size() + 3);  // the three notes below, without regrowing
-    p.notes = plan.notes;
+    if (!plan.diagnostics.empty()) {
+        p.diagnostics = plan.diagnostics;
+        if (has_error(p.diagnostics)) return p;
+    }
+    if (explain) {
+        p.notes.reserve(plan.notes.size() + 3);  // the three notes below, without regrowing
+        p.notes = plan.notes;
+    }
     p.available_kv_bytes = available;
     p.available_kv_gib = static_cast<double>(p.available_kv_bytes) / static_cast<double>(kBytesPerGib);
-    if (ranks > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
+    if (explain && ranks > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
     p.kv_bytes_per_token = plan.kv_bytes_per_token;
     for (const auto& t : plan.types) {
         if (t.kind == Kind::sliding || t.kind == Kind::chunked)
@@ -288,15 +292,17 @@ VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_
     p.kv_needed_bytes = vllm_request_bytes(plan, max_len);
     if (p.available_kv_bytes <= 0) {
         p.refuses_to_start = true;
-        p.notes.push_back("vLLM stops: no available memory for the cache blocks (weights and activations exceed "
-                          "gpu_memory_utilization × VRAM)");
+        if (explain)
+            p.notes.push_back("vLLM stops: no available memory for the cache blocks (weights and activations exceed "
+                              "gpu_memory_utilization × VRAM)");
     } else if (p.kv_needed_bytes > p.available_kv_bytes) {
         p.refuses_to_start = true;
         p.estimated_max_model_len = vllm_estimate_max_model_len(plan, p.available_kv_bytes, max_len);
-        p.notes.push_back("vLLM refuses to start: one max_model_len request needs more KV than available; "
-                          "estimated maximum model length is " + std::to_string(p.estimated_max_model_len));
+        if (explain)
+            p.notes.push_back("vLLM refuses to start: one max_model_len request needs more KV than available; "
+                              "estimated maximum model length is " + std::to_string(p.estimated_max_model_len));
     }
-    if (p.num_kv_cache_groups > 1) {
+    if (explain && p.num_kv_cache_groups > 1) {
         p.notes.push_back("hybrid model: vLLM's printed 'GPU KV cache size' divides the blocks evenly over " +
                           std::to_string(p.num_kv_cache_groups) +
                           " KV cache groups, so it is not the context the full-attention layers can hold; use "

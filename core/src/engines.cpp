@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "deploy_internal.h"
+#include "served_model.h"
 #include "text.h"
 
 namespace kvcalc {
@@ -57,8 +58,8 @@ const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
     return f ? *f : format;
 }
 
-StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t) {
-    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t); }, d.plan);
+StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t, bool explain) {
+    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t, explain); }, d.plan);
 }
 
 std::string serve_command(const Deployment& d, const Load& load) {
@@ -105,7 +106,8 @@ const std::string& served_repo(const Deployment& d) {
         if (w.id == d.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
     for (const WeightsVariant& w : m.weights)
         if (!w.hf_repo.empty()) return w.hf_repo;
-    return m.id;
+    static const std::string placeholder(kModelDirPlaceholder);  // never "vllm serve config.json"
+    return m.id == kConfigJsonModelId ? placeholder : m.id;
 }
 
 std::string fixed2(double x) {

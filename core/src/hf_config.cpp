@@ -3,6 +3,8 @@
 #include "kvcalc/json_safety.h"
 
 #include <algorithm>
+#include <cctype>
+#include <tuple>
 
 #include "hf_config_context.h"
 #include "hf_config_json.h"
@@ -233,6 +235,85 @@ void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
     }
 }
 
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+/// True for what Python's `or` chain takes: not null, not false / 0, not an empty string, object or array.
+bool truthy(const nlohmann::json* v) {
+    if (!v || v->is_null()) return false;
+    if (v->is_boolean()) return v->get<bool>();
+    if (v->is_number()) return v->get<double>() != 0;
+    if (v->is_string() || v->is_object() || v->is_array()) return !v->empty() && !(v->is_string() && v->get<std::string>().empty());
+    return true;
+}
+
+const nlohmann::json* member(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it == j.end() ? nullptr : &*it;
+}
+
+/// The cache dtype vLLM stores for kv_cache_dtype auto when the checkpoint quantizes the KV cache, else "".
+/// ModelOpt (vllm/utils/torch_utils.py resolve_kv_cache_dtype_string → get_kv_cache_quant_algo_string): quant_method
+/// modelopt* (or producer.name modelopt, which _normalize_quantization_config turns into it); the first set of
+/// quantization.kv_cache_scheme, kv_cache_scheme, quantization.kv_cache_quant_algo, kv_cache_quant_algo; "fp8" in any
+/// case, or {dynamic: false, num_bits: 8, type: float}, maps to fp8_e4m3 (MODELOPT_TO_VLLM_KV_CACHE_DTYPE_MAP); any
+/// other value falls back to auto with vLLM's warning. compressed-tensors: a kv_cache_scheme makes Attention.__init__
+/// (vllm/model_executor/layers/attention/attention.py) switch an auto cache to "fp8", e4m3 on CUDA.
+std::string checkpoint_kv_dtype(KeyReader& keys, const nlohmann::json& q, const std::string& path) {
+    std::string method;
+    if (const auto* m = member(q, "quant_method"); m && m->is_string()) method = lower(m->get<std::string>());
+    if (const auto* p = member(q, "producer"); method.empty() && p && p->is_object()) {
+        if (const auto* n = member(*p, "name"); n && n->is_string() && n->get<std::string>() == "modelopt")
+            method = "modelopt";
+    }
+    if (method.rfind("modelopt", 0) == 0) {
+        const auto* inner_p = member(q, "quantization");
+        const nlohmann::json& inner = inner_p && inner_p->is_object() ? *inner_p : q;
+        const nlohmann::json* kv = nullptr;
+        std::string key;
+        for (auto [j, k, name] : {std::tuple{&inner, "kv_cache_scheme", "quantization.kv_cache_scheme"},
+                                  std::tuple{&q, "kv_cache_scheme", "kv_cache_scheme"},
+                                  std::tuple{&inner, "kv_cache_quant_algo", "quantization.kv_cache_quant_algo"},
+                                  std::tuple{&q, "kv_cache_quant_algo", "kv_cache_quant_algo"}}) {
+            if (truthy(member(*j, k))) {
+                kv = member(*j, k);
+                key = path + "." + (j == &q ? std::string(k) : std::string(name));
+                break;
+            }
+        }
+        if (!kv) return "";
+        bool fp8 = false;
+        if (kv->is_object()) {
+            const auto* dyn = member(*kv, "dynamic");
+            const auto* bits = member(*kv, "num_bits");
+            const auto* type = member(*kv, "type");
+            fp8 = dyn && dyn->is_boolean() && !dyn->get<bool>() && bits && bits->is_number_integer() &&
+                  bits->get<std::int64_t>() == 8 && type && type->is_string() && type->get<std::string>() == "float";
+        } else if (kv->is_string()) {
+            fp8 = lower(kv->get<std::string>()) == "fp8";
+        } else {
+            return "";
+        }
+        if (fp8) {
+            keys.note_source("kv_cache_quant", "config.json: " + key + " (ModelOpt)");
+            return "fp8_e4m3";
+        }
+        keys.warning("kv_quant_ignored", key,
+                     key + " is " + shown_value(*kv, 60) + ": vLLM knows only FP8 here, warns and keeps "
+                     "kv_cache_dtype auto in the model dtype");
+        return "";
+    }
+    if (method == "compressed-tensors" || method == "compressed_tensors") {
+        const auto* kv = member(q, "kv_cache_scheme");
+        if (!kv || kv->is_null()) return "";
+        keys.note_source("kv_cache_quant", "config.json: " + path + ".kv_cache_scheme (compressed-tensors)");
+        return "fp8_e4m3";
+    }
+    return "";
+}
+
 void read_dtype_and_quant(KeyReader& keys, HfArchitecture& h) {
     h.torch_dtype = keys.string({"torch_dtype", "dtype"}, "torch_dtype").value_or("");
     std::string path;
@@ -240,6 +321,7 @@ void read_dtype_and_quant(KeyReader& keys, HfArchitecture& h) {
     if (!q || !q->is_object()) return;
     auto method = q->find("quant_method");
     if (method != q->end() && method->is_string()) h.quant_method = method->get<std::string>();
+    h.kv_cache_quant = checkpoint_kv_dtype(keys, *q, path);
     for (const char* k : {"bits", "w_bit", "num_bits", "weight_bits"}) {
         auto b = q->find(k);
         if (b == q->end() || !b->is_number_integer()) continue;
@@ -490,6 +572,7 @@ HfConfig read_hf_config(std::string_view text) {
     read_recurrent_dims(keys, out);
     read_dtype_and_quant(keys, out.arch);
     out.spec.torch_dtype = out.arch.torch_dtype;  // kv_cache_dtype auto resolves from it (kv_format.h)
+    out.spec.checkpoint_kv_cache_dtype = out.arch.kv_cache_quant;
     int model_bytes = dtype_bytes(out.arch.torch_dtype);
     if (model_bytes == 0) {
         model_bytes = 2;

@@ -180,4 +180,51 @@ bool check_model_limits(const ModelSpec& m, const std::string& path, Diagnostics
     return c.errors == 0;
 }
 
+bool check_inline_model(const ModelSpec& m, const std::string& path, Diagnostics& d) {
+    const std::size_t before = d.size();
+    const std::string p = path + ".";
+    const auto fail = [&](const std::string& field, const std::string& message) {
+        d.push_back({Severity::error, "inconsistent", p + field, message});
+    };
+    const auto n = static_cast<std::int64_t>(m.layers.size());
+    if (m.num_hidden_layers != n)
+        fail("num_hidden_layers", p + "num_hidden_layers = " + std::to_string(m.num_hidden_layers) + " but " + p +
+                                      "layers has " + std::to_string(n) +
+                                      " layers: the runs' counts must add up to num_hidden_layers");
+    if (!m.parallel_caches.empty() && static_cast<std::int64_t>(m.parallel_caches.size()) != n)
+        fail("parallel_caches", p + "parallel_caches has " + std::to_string(m.parallel_caches.size()) +
+                                    " entries for " + std::to_string(n) +
+                                    " layers: give one beside every layer (\"kind\": \"none\" where a layer has none) or none");
+    int max_kv_heads = 0;
+    bool attention = false;
+    for (const auto& c : m.layers)
+        std::visit(
+            [&](const auto& x) {
+                using T = std::decay_t<decltype(x)>;
+                if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow> ||
+                              std::is_same_v<T, ChunkedLocalAttention>) {
+                    max_kv_heads = std::max(max_kv_heads, x.num_key_value_heads);
+                    attention = true;
+                } else if constexpr (std::is_same_v<T, MlaLatent>) {
+                    attention = true;
+                }
+            },
+            c);
+    if (attention) {
+        if (m.num_attention_heads < 1)
+            fail("num_attention_heads", p + "num_attention_heads = " + std::to_string(m.num_attention_heads) +
+                                            ": attention layers need num_attention_heads ≥ 1 (query heads; TP splits them)");
+        else if (max_kv_heads > m.num_attention_heads)
+            fail("num_attention_heads", "num_key_value_heads " + std::to_string(max_kv_heads) +
+                                            " is more than num_attention_heads " + std::to_string(m.num_attention_heads) +
+                                            ": each K/V head serves one or more query heads, so it must be at most " +
+                                            std::to_string(m.num_attention_heads) + " (and divide it)");
+    }
+    if (m.num_experts > 0 ? m.num_experts_per_tok > m.num_experts : m.num_experts_per_tok > 0)
+        fail("num_experts_per_tok", p + "num_experts_per_tok = " + std::to_string(m.num_experts_per_tok) +
+                                        " with num_experts = " + std::to_string(m.num_experts) +
+                                        ": a token is routed to at most num_experts experts (0 without experts)");
+    return d.size() == before;
+}
+
 }  // namespace kvcalc

@@ -126,7 +126,7 @@ std::string_view config_float_dtype(std::string_view d) {
 }  // namespace
 
 AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view torch_dtype, std::string_view model_type,
-                                        int sm_x10) {
+                                        int sm_x10, std::string_view checkpoint_kv) {
     AutoKvResolution out;
     const std::string_view cfg = config_float_dtype(torch_dtype);
     if (engine == AutoKvEngine::llama_cpp) {
@@ -169,6 +169,13 @@ AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view to
         return out;
     }
     out.format = find_kv_format(run == "bfloat16" ? "bf16" : "fp16");
+    if (const KvFormat* ckpt = checkpoint_kv.empty() ? nullptr : find_kv_format(checkpoint_kv)) {
+        // vllm/utils/torch_utils.py resolve_kv_cache_dtype_string; compressed-tensors: Attention.__init__.
+        out.format = ckpt;
+        out.note = "the checkpoint quantizes its KV cache (quantization_config): vLLM's kv_cache_dtype auto stores " +
+                   std::string(ckpt->name) + " (" + ckpt->bpe_exact + " B per element), not " + std::string(run) +
+                   (out.note.empty() ? "" : "; " + out.note);
+    }
     return out;
 }
 

@@ -90,6 +90,7 @@ std::vector<ModelFact> model_facts(const ModelSpec& m) {
         add("num_experts_per_tok", std::to_string(m.num_experts_per_tok));
     }
     if (m.max_position_embeddings > 0) add("max_position_embeddings", std::to_string(m.max_position_embeddings));
+    if (!m.checkpoint_kv_cache_dtype.empty()) add("kv_cache_quant", m.checkpoint_kv_cache_dtype + " (vLLM's kv_cache_dtype auto)");
     if (m.num_parameters > 0) out.push_back({"num_parameters", billions(m.num_parameters), "param_count.h formula"});
     if (!m.weights.empty()) {
         const WeightsVariant& w = m.weights.front();

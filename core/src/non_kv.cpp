@@ -52,13 +52,19 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
         m.kind = NonKvModel::Kind::seed_fit;
         m.activation = fit;
     }
+    m.batched_tokens = 0;
+    m.batched_at = d.load();
+    // With max_num_seqs set, the defaults above were resolved at exactly this load on this card.
+    m.batched_tokens = f.max_num_seqs && *f.max_num_seqs == set.max_num_seqs ? m.accounting.max_num_batched_tokens
+                                                                               : vllm_batched_tokens(d, m.batched_at);
 }
 
 VllmAccounting explain_non_kv(const Deployment& d) {
     const NonKvModel& m = d.non_kv;
     if (m.kind == NonKvModel::Kind::vllm_accounting)
-        return vllm_account(m.dims, m.device, m.flags, m.era,
-                            ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true);
+        return vllm_account_worded(m.dims, m.device, m.flags, m.era,
+                                   ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true,
+                                   false);
     // A seed fit shows only the defaults of max_num_seqs and gpu_memory_utilization (its activation fit does not
     // use vLLM's max_num_batched_tokens or block size): nothing to word when both are set.
     if (m.flags.max_num_seqs && m.flags.gpu_memory_utilization) return m.accounting;

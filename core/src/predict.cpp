@@ -7,16 +7,20 @@
 #include <string>
 
 #include "kvcalc/checked_math.h"
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/input_limits.h"
 #include "kvcalc/scenario_fields.h"
 #include "kvcalc/solver.h"
 #include "kvcalc/units.h"
 #include "deploy_internal.h"
 #include "predict_internal.h"
+#include "text.h"
 
 namespace kvcalc {
 
 namespace {
+
+using text::cat;
 
 // "12.34" from a value × 100 already rounded (integer formatting: snprintf dominated the prediction time).
 std::string two_decimals(std::int64_t hundredths) {
@@ -44,29 +48,27 @@ std::string gb(std::int64_t bytes) {
 
 std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const char* engine) {
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
-        return "fixed terms " + gb(t.fixed_bytes) + " exceed the budget " + gb(t.budget_bytes) +
-               " (gpu_memory_utilization × VRAM): nothing is left for KV";
+        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes),
+                   " (gpu_memory_utilization × VRAM): nothing is left for KV");
     if (v == Verdict::fail)
-        return "after the fixed terms only " + gb(t.available_for_kv_bytes) + " is left for KV, but one max_model_len "
-               "request needs " + gb(t.kv_one_sequence_bytes) + ": " + engine + " refuses to start";
+        return cat("after the fixed terms only ", gb(t.available_for_kv_bytes),
+                   " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
+                   " refuses to start");
     if (t.kv_requested_bytes > t.available_for_kv_bytes) {
-        const auto ratio_x100 = static_cast<std::int64_t>(t.max_concurrency * 100);
-        std::string out;
-        out.reserve(128);
-        out.append("requested KV ").append(gb(t.kv_requested_bytes)).append(" is capped to ");
-        out.append(gb(t.available_for_kv_bytes)).append(": about ").append(two_decimals(ratio_x100));
-        out.append(" full-length sequences fit at once (max_num_seqs ").append(std::to_string(seqs)).append(")");
-        return out;
+        // rounded as vLLM's "Maximum concurrency" line, which the start-up lines print from the same number
+        return cat("requested KV ", gb(t.kv_requested_bytes), " is capped to ", gb(t.available_for_kv_bytes),
+                   ": about ", concurrency_text(t.max_concurrency), " full-length sequences fit at once (max_num_seqs ",
+                   std::to_string(seqs), ")");
     }
     if (v == Verdict::tight)
-        return "demand " + gb(t.demand_bytes) + " is within " + gb(t.tight_band_bytes) + " of the budget " +
-               gb(t.budget_bytes);
-    return "demand " + gb(t.demand_bytes) + " leaves " + gb(t.budget_bytes - t.demand_bytes) + " of the " +
-           gb(t.budget_bytes) + " budget";
+        return cat("demand ", gb(t.demand_bytes), " is within ", gb(t.tight_band_bytes), " of the budget ",
+                   gb(t.budget_bytes));
+    return cat("demand ", gb(t.demand_bytes), " leaves ", gb(t.budget_bytes - t.demand_bytes), " of the ",
+               gb(t.budget_bytes), " budget");
 }
 
 // `explained`: the non-KV accounting with its wording (vLLM only).
-void add_notes(const Scenario& s, const Deployment& r, const Load& load, const BudgetTerms& t,
+void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, const BudgetTerms& t,
                const VllmAccounting& explained, std::vector<std::string>& notes) {
     const ResolvedSettings& set = r.settings;
     const ModelSpec& m = *r.model;
@@ -106,23 +108,23 @@ void add_notes(const Scenario& s, const Deployment& r, const Load& load, const B
                         "not); the verdict covers what is modelled");
     else if (r.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
         const VllmAccounting& a = explained;
-        notes.push_back("non-KV terms: vLLM " + set.vllm_version + " start-up accounting (budget ceil(" +
-                        two_decimals(std::llround(set.gpu_memory_utilization * 100)) + " × CUDA total " +
-                        gib_text(a.cuda_total_bytes) + (r.non_kv.device.cuda_total_estimated ? ", estimated" : "") +
-                        "), torch peak " + gib_text(a.torch_peak_bytes) + ", non-torch " +
-                        gib_text(a.non_torch_bytes) + ", CUDA graphs " + gib_text(a.cudagraph_bytes) +
-                        (a.cudagraph_subtracted ? " subtracted" : " outside the budget") + "); ±" +
-                        gib_text(r.non_kv.error_band_bytes) + " per card: " + a.band_basis);
+        notes.push_back(cat("non-KV terms: vLLM ", set.vllm_version, " start-up accounting (budget ceil(",
+                            two_decimals(std::llround(set.gpu_memory_utilization * 100)), " × CUDA total ",
+                            gib_text(a.cuda_total_bytes), r.non_kv.device.cuda_total_estimated ? ", estimated" : "",
+                            "), torch peak ", gib_text(a.torch_peak_bytes), ", non-torch ",
+                            gib_text(a.non_torch_bytes), ", CUDA graphs ", gib_text(a.cudagraph_bytes),
+                            a.cudagraph_subtracted ? " subtracted" : " outside the budget", "); ±",
+                            gib_text(r.non_kv.error_band_bytes), " per card: ", a.band_basis));
     }
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
     if (t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
-        notes.push_back("KV is cheap here: the pool could hold " + gb(t.available_for_kv_bytes) + ", " +
-                        gb(t.kv_requested_bytes) + " requested — room for more max_num_seqs or max_model_len");
+        notes.push_back(cat("KV is cheap here: the pool could hold ", gb(t.available_for_kv_bytes), ", ",
+                            gb(t.kv_requested_bytes), " requested — room for more max_num_seqs or max_model_len"));
     if (set.tensor_parallel_size > 4)
         notes.push_back("tensor_parallel_size above 4 is outside every measured anchor (all are TP ≤ 4)");
-    if (s.include_draft_kv || s.compressed_layers > 0 || s.indexer_ratio_layers > 0)
+    if (breakdown_estimates)
         notes.push_back("draft / compressed / indexer KV are breakdown estimates only; the verdict does not include them");
 }
 
@@ -177,38 +179,21 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
     return true;
 }
 
-}  // namespace
-
-Report predict(const Scenario& scenario, const Deployment& d, const Load& load) {
-    Report rep;
-    rep.diagnostics = check_load(d, load);
-    if (has_error(rep.diagnostics)) return rep;
-    const int tp = d.settings.tensor_parallel_size;
-    rep.terms = evaluate(d, load);
-    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
-    rep.ok = true;
-    rep.verdict = classify(rep.terms);
-    rep.engine = engine_info(d.engine).name;
+// The wording of a report whose numbers are evaluated: the same text whether predict() writes it at once or
+// render_text() later.
+void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
     if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
-    rep.limiting_term = largest_term(rep.terms);
-    rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
-    rep.term_list = term_list(rep.terms);
     const VllmAccounting explained = d.engine == EngineId::vllm ? detail::explain_non_kv(d) : VllmAccounting{};
+    rep.notes.clear();
     rep.notes.reserve(6);
-    add_notes(scenario, d, load, rep.terms, explained, rep.notes);
-    rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
-    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
-                          rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
-    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
-    rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
-    rep.error_band_bytes = d.non_kv.error_band_bytes;
+    add_notes(rep.breakdown_estimates, d, load, rep.terms, explained, rep.notes);
+    rep.assumed_defaults.clear();
     if (d.engine == EngineId::vllm) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
-        rep.non_kv_model = accounted ? "vLLM " + d.settings.vllm_version + " start-up accounting (" +
-                                           explained.band_basis + ")"
-                                     : "calibrated fit (" + d.settings.family + ", measured boots)";
+        rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
+                                           explained.band_basis, ")")
+                                     : cat("calibrated fit (", d.settings.family, ", measured boots)");
         rep.assumed_defaults = explained.assumed_defaults;
         if (!accounted) {  // the fit prices activation; only the flags' defaults apply
             std::erase_if(rep.assumed_defaults, [](const std::string& x) {
@@ -221,8 +206,44 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
             rep.notes.push_back("assumed vLLM defaults: " + list);
         }
     }
+    StartupPrediction worded = startup_lines(d, load, rep.terms, true);
+    rep.startup.engine_rules = std::move(worded.engine_rules);
+    rep.startup.notes = std::move(worded.notes);
+    if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail)
+        for (auto& n : rep.startup.notes)  // the engine's note states the length the verdict's terms boot
+            if (n.find("estimated maximum model length is ") != std::string::npos)
+                n = n.substr(0, n.rfind(' ') + 1) + std::to_string(rep.startup.estimated_max_model_len);
+    rep.command = serve_command(d, load);
+    rep.text_rendered = true;
+}
+
+}  // namespace
+
+Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
+    Report rep;
+    const Deployment& d = *dp;
+    rep.diagnostics = check_load(d, load);
+    if (has_error(rep.diagnostics)) return rep;
+    const int tp = d.settings.tensor_parallel_size;
+    rep.terms = evaluate(d, load);
+    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
+    rep.ok = true;
+    rep.verdict = classify(rep.terms);
+    rep.engine = engine_info(d.engine).name;
+    rep.limiting_term = largest_term(rep.terms);
+    rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
+    rep.term_list = term_list(rep.terms);
+    rep.breakdown_estimates = scenario.include_draft_kv || scenario.compressed_layers > 0 ||
+                              scenario.indexer_ratio_layers > 0;
+    rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
+    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
+                          rep.terms.recurrent_state_requested_bytes};
+    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
+    rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
+    rep.error_band_bytes = d.non_kv.error_band_bytes;
     rep.model_facts = d.model_facts ? d.model_facts : detail::shared_model_facts(*d.model);
-    rep.startup = startup_lines(d, load, rep.terms);
+    rep.startup = startup_lines(d, load, rep.terms, false);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
@@ -237,31 +258,47 @@ Report predict(const Scenario& scenario, const Deployment& d, const Load& load) 
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
         const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);
         rep.startup.estimated_max_model_len = fit.ok ? std::min(fit.value, load.max_model_len - 1) : 0;
-        for (auto& n : rep.startup.notes)  // the engine's note states the same length
-            if (n.find("estimated maximum model length is ") != std::string::npos)
-                n = n.substr(0, n.rfind(' ') + 1) + std::to_string(rep.startup.estimated_max_model_len);
     }
-    rep.command = serve_command(d, load);
     rep.settings = d.settings;
     rep.settings.max_model_len = load.max_model_len;
     rep.settings.max_num_seqs = load.max_num_seqs;
     rep.settings.max_num_seqs_is_default = load.max_num_seqs_is_default;
     rep.settings.vram_bytes = load.vram_bytes;
+    rep.load = load;
+    if (text == ReportText::all) write_text(rep, d, load);
+    rep.deployment = std::move(dp);
     return rep;
 }
 
-Report predict(const Scenario& scenario) {
-    Report rep;
-    const std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, rep.diagnostics);
+Report predict(const Scenario& scenario, const Deployment& d, const Load& load) {
+    return predict(scenario, std::make_shared<const Deployment>(d), load, ReportText::all);
+}
+
+void render_text(Report& rep) {
+    if (!rep.ok || rep.text_rendered || !rep.deployment) return;
+    write_text(rep, *rep.deployment, rep.load);
+}
+
+Report predict(const Scenario& scenario, ReportText text) {
+    Diagnostics early;
+    std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, early);
     if (!d) {
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1}))
-            rep.diagnostics.push_back(std::move(x));
-        return rep;
+        Report failed;
+        failed.diagnostics = std::move(early);
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1})) {
+            // resolve() range-checks max_model_len too: one problem, one diagnostic.
+            const bool said = std::any_of(failed.diagnostics.begin(), failed.diagnostics.end(),
+                                          [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; });
+            if (!said) failed.diagnostics.push_back(std::move(x));
+        }
+        return failed;
     }
-    Diagnostics early = std::move(rep.diagnostics);
-    rep = predict(scenario, *d, d->load());
-    early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
-    rep.diagnostics = std::move(early);
+    const Load load = d->load();
+    Report rep = predict(scenario, std::move(d), load, text);  // built in place: a Report is large
+    if (!early.empty()) {
+        early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
+        rep.diagnostics = std::move(early);
+    }
     return rep;
 }
 

@@ -8,7 +8,9 @@
 #include "kvcalc/input_limits.h"
 #include "kvcalc/param_count.h"
 #include "kvcalc/vllm_accounting.h"
+#include "text.h"
 #include "predict_internal.h"
+#include "served_model.h"
 
 namespace kvcalc::detail {
 
@@ -28,12 +30,12 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     const PopularModelSource* popular = s.config_json.empty() ? popular_source(s.model_id) : nullptr;
     if (s.config_json.empty() && !popular && !find_model(s.model_id)) {
         d.push_back({Severity::error, "model_unknown", "model_id",
-                     "unknown model \"" + s.model_id + "\". Known models: " + model_id_list()});
+                     "unknown model " + text::quoted(s.model_id) + ". Known models: " + model_id_list()});
         return nullptr;
     }
     if (s.config_json.empty() && !popular) {
         d.push_back({Severity::error, "weights_dtype_unsupported", "weights_dtype",
-                     "weights_dtype \"" + s.weights_dtype + "\" re-prices config.json and popular models only; \"" +
+                     "weights_dtype " + text::quoted(s.weights_dtype) + " re-prices config.json and popular models only; \"" +
                          s.model_id + "\" is not one: pick weights_variant or give weights_gb"});
         return nullptr;
     }
@@ -53,7 +55,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         m->display_name = popular->display_name;
         m->provenance.push_back({"config.json", "huggingface.co/" + popular->hf_repo + " config.json (embedded facts)"});
     } else {
-        m->id = "config.json";
+        m->id = std::string(kConfigJsonModelId);
         m->display_name = cfg.arch.architectures.empty() ? cfg.arch.model_type : cfg.arch.architectures.front();
         if (m->display_name.empty()) m->display_name = "config.json model";
         m->source = "config.json given in the request";
@@ -69,7 +71,12 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         d.push_back(std::move(x));
     }
     if (failed) return nullptr;
-    if (s.weights_gb) return m;
+    // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
+    const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
+    if (s.weights_gb) {
+        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb"});
+        return m;
+    }
     if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
         d.push_back({Severity::error, "weights_unknown", "weights_gb",
                      "the weights of this config.json cannot be estimated (vocab_size or the MLP widths "
@@ -88,7 +95,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
                          std::to_string(cfg.arch.vocab_size) + " — check these keys, or give weights_gb"});
         return nullptr;
     }
-    m->weights.push_back({w.dtype, w.bytes / 1e9, popular ? popular->hf_repo : std::string(), {},
+    m->weights.push_back({w.dtype, w.bytes / 1e9, hub, {},
                           "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     m->provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     return m;

@@ -102,17 +102,17 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
         model = std::make_shared<const ModelSpec>(*s.model);
         if (model->layers.empty())
             error(d, "model_no_layers", "model.layers", "the inline model " + model->id + " has no layers");
-        else if (!check_model_limits(*model, "model", d))
+        else if (!check_model_limits(*model, "model", d) || !check_inline_model(*model, "model", d))
             model = nullptr;
         if (!s.weights_dtype.empty() && s.weights_dtype != "auto")
             d.push_back({Severity::warning, "weights_dtype_ignored", "weights_dtype",
-                         "weights_dtype \"" + s.weights_dtype + "\" is ignored for an inline model: its weights "
+                         "weights_dtype " + text::quoted(s.weights_dtype) + " is ignored for an inline model: its weights "
                          "come from model.weights (or give weights_gb)"});
     } else {
         model = shared_catalog_model(s.model_id);
         if (!model)
             error(d, "model_unknown", "model_id",
-                  "unknown model \"" + s.model_id + "\". Known models: " + model_id_list());
+                  "unknown model " + text::quoted(s.model_id) + ". Known models: " + model_id_list());
     }
 
     return model;
@@ -129,7 +129,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     };
 
     if (const EngineInfo* e = find_engine(s.engine)) r.engine = e->id;
-    else error(d, "engine_unknown", "engine", "unknown engine \"" + s.engine + "\". Valid: " + detail::engine_name_list());
+    else error(d, "engine_unknown", "engine", "unknown engine " + text::quoted(s.engine) + ". Valid: " + detail::engine_name_list());
 
     r.model = scenario_model(s, d);
     r.allow_long_max_model_len = s.allow_long_max_model_len;
@@ -141,7 +141,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     r.format = kv_auto ? nullptr : find_kv_format(kv_name);
     if (!kv_auto && !r.format)
         error(d, "kv_format_unknown", "kv_cache_dtype",
-              "unknown kv_cache_dtype \"" + s.kv_cache_dtype + "\". Valid: " +
+              "unknown kv_cache_dtype " + text::quoted(s.kv_cache_dtype) + ". Valid: " +
                   field_valid_text(*find_scenario_field("kv_cache_dtype")));
 
     // Every number's range comes from the field table, the same check the URL codec and the CLI flags make.
@@ -153,7 +153,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
     if (!era)
         error(d, "vllm_version_unknown", "vllm_version",
-              "vllm_version \"" + s.vllm_version + "\" names no vLLM release; expected " +
+              "vllm_version " + text::quoted(s.vllm_version) + " names no vLLM release; expected " +
                   field_valid_text(*find_scenario_field("vllm_version")) + " (empty = the newest)");
     else if (auto note = vllm_version_note(s.vllm_version))
         d.push_back({Severity::warning, "vllm_version_unchecked", "vllm_version", *note});
@@ -192,12 +192,12 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
         if (!r.gpu) {
             std::string ids;
             for (const auto& g : gpu_catalog()) ids += (ids.empty() ? "" : ", ") + g.id;
-            error(d, "gpu_unknown", "gpu", "unknown gpu \"" + s.gpu + "\". Known: " + ids + " (or give vram_gb / vram_gib)");
+            error(d, "gpu_unknown", "gpu", "unknown gpu " + text::quoted(s.gpu) + ". Known: " + ids + " (or give vram_gb / vram_gib)");
         } else {
             vram = r.gpu->vram_bytes;
         }
     } else if (s.vram_gib) {
-        if (!has_error(d)) vram = gib_to_bytes(*s.vram_gib);  // range-checked above
+        if (!has_error(d)) vram = gib_to_bytes(*s.vram_gib);  // range-checked above (at least one byte)
     } else if (s.vram_gb) {
         if (!has_error(d)) vram = gb_to_bytes(*s.vram_gb);
     } else {
@@ -213,7 +213,8 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                                     : r.engine == EngineId::sglang  ? AutoKvEngine::sglang
                                                                     : AutoKvEngine::vllm;
         const AutoKvResolution a =
-            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0);
+            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0,
+                                   r.model->checkpoint_kv_cache_dtype);
         r.format = a.format;
         r.kv_auto = true;
         if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
@@ -245,7 +246,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                 std::string ids;
                 for (const auto& w : r.model->weights) ids += (ids.empty() ? "" : ", ") + w.id;
                 error(d, "weights_variant_unknown", "weights_variant",
-                      "weights_variant \"" + s.weights_variant + "\" is not available for " + r.model->id +
+                      "weights_variant " + text::quoted(s.weights_variant) + " is not available for " + r.model->id +
                           ". Valid: " + ids + " (or give weights_gb)");
             } else {
                 weights_total = gb_to_bytes(hit->size_gb);
@@ -266,7 +267,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                 if (iequal(x.id, s.drafter)) drafter = &x;
             if (!drafter)
                 error(d, "drafter_unknown", "drafter",
-                      "drafter \"" + s.drafter + "\" is not available for " + r.model->id + ". Valid: " + drafter_list(*r.model));
+                      "drafter " + text::quoted(s.drafter) + " is not available for " + r.model->id + ". Valid: " + drafter_list(*r.model));
         } else if (s.mtp.value_or(false)) {
             for (const auto& x : r.model->drafters)
                 if (!drafter && is_mtp_method(x.method)) drafter = &x;
@@ -280,12 +281,18 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     if (s.drafter_gb) drafter_total = gb_bytes_if_valid("drafter_gb", *s.drafter_gb);
     int spec_tokens = drafter ? drafter->num_speculative_tokens : 0;
     if (s.num_speculative_tokens) spec_tokens = *s.num_speculative_tokens;
+    if (r.model && !drafter && drafter_total == 0 && spec_tokens > 0)
+        error(d, "drafter_missing", "num_speculative_tokens",
+              "num_speculative_tokens = " + std::to_string(spec_tokens) +
+                  " needs a drafter: vLLM reads it only inside --speculative-config, next to a method or a draft "
+                  "model. Set drafter (for " + r.model->id + ": " + drafter_list(*r.model) +
+                  "), mtp, or drafter_gb for a draft model of your own — or leave num_speculative_tokens unset");
 
     // --kv-breakdown extras (their ranges: check_scenario_fields above).
     const std::string indexer_format = canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format);
     if (indexer_bpe_x400(indexer_format) < 0)
         error(d, "indexer_format_unknown", "indexer_format",
-              "unknown indexer_format \"" + s.indexer_format + "\". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
+              "unknown indexer_format " + text::quoted(s.indexer_format) + ". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
     if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
         const std::int64_t head_dim = model_head_dim(*r.model);
         check_breakdown_limits(s.compressed_layers, s.compression_ratio,

@@ -121,11 +121,12 @@ const std::vector<ScenarioField> kFields = {
      .help = "GPU from the catalog (--list-gpus): exact VRAM as the engine sees it, KV-format support checks",
      .choices = kGpus},
     {.name = "vram_gb", .group = "Hardware", .type = FieldType::number, .member = &Scenario::vram_gb,
-     .min = 0, .max = kMaxGb, .min_open = true, .unit = "decimal GB per card", .default_text = "24 when no gpu",
+     // at least one byte per card: a positive figure below it (5e-324) would price a card of 0 B
+     .min = 1e-9, .max = kMaxGb, .unit = "decimal GB per card", .default_text = "24 when no gpu",
      .url_key = "vram", .cli_flag = "--vram", .metavar = "GB",
      .help = "VRAM per card in decimal GB (24 means 24e9 B, as the seed tool); give one of gpu, vram_gb, vram_gib"},
     {.name = "vram_gib", .group = "Hardware", .type = FieldType::number, .member = &Scenario::vram_gib,
-     .min = 0, .max = kMaxGb, .min_open = true, .unit = "GiB per card", .default_text = "unset",
+     .min = 1.0 / 1073741824.0, .max = kMaxGb, .unit = "GiB per card", .default_text = "unset",  // one byte
      .url_key = "vgib", .cli_flag = "--vram-gib", .metavar = "GIB",
      .help = "VRAM per card in GiB (2^30 B), what nvidia-smi's MiB / 1024 shows"},
     {.name = "gpus", .group = "Hardware", .type = FieldType::integer, .member = &Scenario::gpus,
@@ -270,7 +271,10 @@ std::optional<double> parse_number(std::string_view t, bool& overflow) {
     if (i != t.size()) return std::nullopt;
     const std::string text(t);
     const double x = std::strtod(text.c_str(), nullptr);
-    if (!std::isfinite(x)) {
+    // Beyond a double either way: inf, or a nonzero mantissa that underflows to 0 (1e-400 must not read as the
+    // field's sentinel 0, e.g. vLLM's default gpu_memory_utilization).
+    const std::string_view mantissa = t.substr(0, t.find_first_of("eE"));
+    if (!std::isfinite(x) || (x == 0 && mantissa.find_first_of("123456789") != std::string_view::npos)) {
         overflow = true;
         return std::nullopt;
     }

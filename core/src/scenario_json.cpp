@@ -392,6 +392,12 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
             d.push_back({Severity::warning, "unknown_key", k, "unknown key \"" + k + "\" ignored"});
         }
     }
+    // "model" as an id is the same key as "model_id": two different ids are a conflict, not a silent pick. (An
+    // inline model object wins over model_id, which a Scenario document carries beside it.)
+    if (j.contains("model_id") && j.contains("model") && j["model"].is_string() && j["model"] != j["model_id"])
+        d.push_back({Severity::error, "model_conflict", "model",
+                     "both model_id " + shown_value(j["model_id"]) + " and model " + shown_value(j["model"]) +
+                         " name the model; give one of them"});
 }
 
 void from_json(const json& j, Scenario& s) {

@@ -3,65 +3,115 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
 
+#include "kvcalc/checked_math.h"
 #include "kvcalc/context_limit.h"
+#include "kvcalc/kv_format.h"
 #include "kvcalc/solver.h"
 
 namespace kvcalc {
 
+namespace {
+
+/// The deployment a shopping row is evaluated on, or why there is none (the first error, in a user's words).
+struct ShopDeployment {
+    std::optional<Deployment> dep;
+    std::string why;
+};
+
+ShopDeployment resolve_for_shop(const Scenario& scenario, int cards, const GpuSpec* gpu) {
+    Scenario s = scenario;
+    s.tensor_parallel_size = cards;
+    s.gpus = 0;
+    s.vram_gb.reset();
+    s.vram_gib.reset();
+    s.gpu = gpu ? gpu->id : std::string();  // each row's card replaces it in the Load
+    Diagnostics d;
+    ShopDeployment out{resolve(s, d), {}};
+    if (!out.dep)
+        for (const auto& x : d)
+            if (x.severity == Severity::error) {
+                out.why = x.code == "tp_invalid" ? "TP " + std::to_string(cards) + " does not split this model's heads"
+                                                 : x.message;
+                break;
+            }
+    return out;
+}
+
+ShopRow shop_row(const ShopDeployment& at, const GpuSpec& gpu, int gpu_index, int cards) {
+    ShopRow row;
+    row.gpu_index = gpu_index;
+    row.gpu_id = gpu.id;
+    row.cards = cards;
+    row.total_vram_bytes = sat_mul(gpu.vram_bytes, cards);
+    if (!at.dep) {
+        row.note = at.why;
+        return row;
+    }
+    const Deployment& dep = *at.dep;
+    // The row's card, with its own vLLM defaults where the user left max_num_seqs to vLLM.
+    const Load load = load_on(dep, gpu);
+    row.max_num_seqs = load.max_num_seqs;
+    const Diagnostics bad = check_load(dep, load);
+    if (has_error(bad)) {
+        row.note = bad.front().message;
+        return row;
+    }
+    row.valid = true;
+    row.kv_cache_dtype = dep.format->name;
+    const BudgetTerms t = evaluate(dep, load);
+    row.runs = t.kv_dtype_runs;  // the hardware rule lives in evaluate(): a FAIL verdict too
+    row.verdict = classify(t);
+    row.max_concurrency = t.max_concurrency;
+    row.limiting_term = largest_term(t);
+    const SolveResult len = solve_max_model_len(dep, load, FitCriterion::boots);
+    row.max_model_len = len.ok ? len.value : 0;
+    if (!row.runs || !t.kv_dtype_support_known) row.note = kv_hardware_sentence(dep, &gpu);
+    return row;
+}
+
+}  // namespace
+
+int shop_verdict_rank(const ShopRow& r) { return r.valid && r.runs ? static_cast<int>(r.verdict) : 3; }
+
+bool shop_buy_order(const ShopRow& a, const ShopRow& b) {
+    return std::make_tuple(shop_verdict_rank(a), a.total_vram_bytes, a.cards, -a.max_model_len, a.gpu_index) <
+           std::make_tuple(shop_verdict_rank(b), b.total_vram_bytes, b.cards, -b.max_model_len, b.gpu_index);
+}
+
 std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpec>& gpus, const std::vector<int>& counts) {
     std::vector<ShopRow> out;
     out.reserve(gpus.size() * counts.size());
+    const bool per_generation = is_auto_kv_cache_dtype(scenario.kv_cache_dtype);
     for (int cards : counts) {
-        Scenario s = scenario;
-        s.tensor_parallel_size = cards;
-        s.gpus = 0;
-        s.vram_gb.reset();
-        s.vram_gib.reset();
-        s.gpu = gpus.empty() ? std::string() : gpus.front().id;  // each row's card replaces it in the Load
-        Diagnostics d;
-        const std::optional<Deployment> dep = resolve(s, d);
-        std::string why;
-        if (!dep) {
-            for (const auto& x : d)
-                if (x.severity == Severity::error) {
-                    why = x.code == "tp_invalid" ? "TP " + std::to_string(cards) + " does not split this model's heads"
-                                                 : x.message;
-                    break;
-                }
-        }
+        // "auto" is the model's dtype on the card, which depends on its compute capability only (kv_format.h
+        // resolve_auto_kv_format): one deployment per generation, not the first card's for every row.
+        std::map<int, ShopDeployment> by_sm;
+        const ShopDeployment once = per_generation ? ShopDeployment{} : resolve_for_shop(scenario, cards,
+                                                                                         gpus.empty() ? nullptr : &gpus.front());
         for (std::size_t g = 0; g < gpus.size(); ++g) {
             const GpuSpec& gpu = gpus[g];
-            ShopRow row;
-            row.gpu_index = static_cast<int>(g);
-            row.gpu_id = gpu.id;
-            row.cards = cards;
-            if (!dep) {
-                row.note = why;
-                out.push_back(std::move(row));
-                continue;
+            const ShopDeployment* at = &once;
+            if (per_generation) {
+                auto it = by_sm.find(gpu.sm_x10);
+                if (it == by_sm.end()) it = by_sm.emplace(gpu.sm_x10, resolve_for_shop(scenario, cards, &gpu)).first;
+                at = &it->second;
             }
-            // The row's card, with its own vLLM defaults where the user left max_num_seqs to vLLM.
-            const Load load = load_on(*dep, gpu);
-            row.max_num_seqs = load.max_num_seqs;
-            const Diagnostics bad = check_load(*dep, load);
-            if (has_error(bad)) {
-                row.note = bad.front().message;
-                out.push_back(std::move(row));
-                continue;
-            }
-            row.valid = true;
-            const BudgetTerms t = evaluate(*dep, load);
-            row.runs = t.kv_dtype_runs;  // the hardware rule lives in evaluate(): a FAIL verdict too
-            row.verdict = classify(t);
-            row.max_concurrency = t.max_concurrency;
-            row.limiting_term = largest_term(t);
-            const SolveResult len = solve_max_model_len(*dep, load, FitCriterion::boots);
-            row.max_model_len = len.ok ? len.value : 0;
-            if (!row.runs || !t.kv_dtype_support_known) row.note = kv_hardware_sentence(*dep, &gpu);
-            out.push_back(std::move(row));
+            out.push_back(shop_row(*at, gpu, static_cast<int>(g), cards));
         }
     }
+    std::sort(out.begin(), out.end(), shop_buy_order);
+    return out;
+}
+
+std::vector<ShopRow> best_row_per_gpu(const std::vector<ShopRow>& rows) {
+    std::vector<ShopRow> out;
+    std::set<int> seen;
+    for (const ShopRow& r : rows)
+        if (seen.insert(r.gpu_index).second) out.push_back(r);
     return out;
 }
 

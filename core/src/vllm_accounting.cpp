@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "kvcalc/units.h"
+#include "deploy_internal.h"
 
 namespace kvcalc {
 
@@ -126,6 +127,12 @@ VllmDevice vllm_device_from_total(std::int64_t total_bytes) {
 
 VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, const VllmServeFlags& f,
                             VllmEra era, std::int64_t weights_bytes_per_rank, bool explain) {
+    return detail::vllm_account_worded(m, device, f, era, weights_bytes_per_rank, explain, explain);
+}
+
+VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmDevice& device,
+                                           const VllmServeFlags& f, VllmEra era, std::int64_t weights_bytes_per_rank,
+                                           bool explain, bool sources) {
     VllmAccounting a = vllm_resolve_defaults(device, f, era, explain);
     const VllmEraRules& rules = vllm_era_rules(era);
     const std::int64_t tp = std::max(f.tensor_parallel_size, 1);
@@ -195,6 +202,7 @@ VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, 
     a.band_basis = std::string(basis) + (moe ? "; MoE +0.4" : "") + (m.multimodal ? "; multimodal +0.3" : "") +
                    (multi ? "; TP ≥ 2 +0.3 (non-torch varies by interconnect)" : "") +
                    (est ? "; CUDA total estimated +0.2" : "");
+    if (!sources) return a;
     a.sources = {
         "vllm/v1/worker/gpu_worker.py determine_available_memory; vllm/v1/worker/utils.py request_memory",
         "vllm/utils/mem_utils.py memory_profiling (weights, torch peak increase, non-torch increase)",

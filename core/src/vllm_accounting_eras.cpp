@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 #include "kvcalc/checked_math.h"
 #include "kvcalc/vllm_accounting.h"
@@ -60,30 +61,42 @@ std::string lower(std::string_view s) {
 // Case-insensitive "a100" in a device name, without building a lowered copy (the defaults are resolved per
 // solver step).
 bool contains_a100(std::string_view name) {
-    constexpr std::string_view needle = "a100";
-    for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
-        std::size_t k = 0;
-        while (k < needle.size() &&
-               std::tolower(static_cast<unsigned char>(name[i + k])) == static_cast<unsigned char>(needle[k]))
-            ++k;
-        if (k == needle.size()) return true;
-    }
+    // Only the letter has a case; the digits compare as they are.
+    for (std::size_t i = 0; i + 4 <= name.size(); ++i)
+        if ((name[i] == 'a' || name[i] == 'A') && name.compare(i + 1, 3, "100") == 0) return true;
     return false;
 }
 
-// "0.19.1" → (0, 19); false when not digits.digits[.anything].
-bool major_minor(const std::string& s, int& major, int& minor) {
+// A vLLM release as its tags and wheels spell it (v prefix already dropped): MAJOR.MINOR (a release series,
+// "0.19"), MAJOR.MINOR.PATCH or a fourth number ("0.10.1.1"), then optionally rcN, .postN or +local
+// ("0.19.0rc1", "0.8.5.post1", "0.6.3+cu118"). "0.19" → (0, 19, 0). false for anything else ("0.19.1.2.3").
+bool major_minor(const std::string& s, int& major, int& minor, int* patch = nullptr) {
     std::size_t i = 0;
     auto digits = [&](int& out) {
         const std::size_t start = i;
         out = 0;
         while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && i - start < 4) out = out * 10 + (s[i++] - '0');
-        return i > start;
+        return i > start && (i == s.size() || !std::isdigit(static_cast<unsigned char>(s[i])));
     };
-    if (!digits(major) || i >= s.size() || s[i] != '.') return false;
-    ++i;
-    if (!digits(minor)) return false;
-    return i == s.size() || s[i] == '.' || s[i] == 'r' || s[i] == 'p' || s[i] == '+';  // 0.19.1, 0.19rc1, 0.8.5.post1
+    auto number_follows = [&](std::size_t at) { return at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])); };
+    int parts[4] = {0, 0, 0, 0};
+    int n = 0;
+    while (n < 4) {
+        if (!digits(parts[n])) return false;
+        ++n;
+        if (i < s.size() && s[i] == '.' && number_follows(i + 1)) ++i;
+        else break;
+    }
+    if (n < 2) return false;
+    major = parts[0];
+    minor = parts[1];
+    if (patch) *patch = parts[2];
+    int ignored = 0;
+    if (s.compare(i, 2, "rc") == 0) i += 2;
+    else if (s.compare(i, 5, ".post") == 0) i += 5;
+    else if (i < s.size() && s[i] == '+') return i + 1 < s.size();
+    else return i == s.size();
+    return digits(ignored) && i == s.size();
 }
 
 std::string with_count(const char* name, std::int64_t v, const std::string& why) {
@@ -95,6 +108,8 @@ std::string with_count(const char* name, std::int64_t v, const std::string& why)
 const std::vector<VllmEraRules>& vllm_eras() { return kEras; }
 
 const VllmEraRules& vllm_era_rules(VllmEra era) {
+    // The table is in VllmEra order; the scan covers a table that is not.
+    if (const auto i = static_cast<std::size_t>(era); i < kEras.size() && kEras[i].era == era) return kEras[i];
     for (const auto& e : kEras)
         if (e.era == era) return e;
     return kEras.back();
@@ -135,8 +150,17 @@ std::optional<std::string> vllm_version_note(std::string_view text) {
     while (!s.empty() && s.back() == ' ') s.pop_back();
     while (!s.empty() && s.front() == ' ') s.erase(0, 1);
     if (!s.empty() && s[0] == 'v') s.erase(0, 1);
-    int major = 0, minor = 0;
-    if (!major_minor(s, major, minor) || (major == 0 && minor <= kNewestCheckedMinor)) return std::nullopt;
+    int major = 0, minor = 0, patch = 0;
+    if (!major_minor(s, major, minor, &patch)) return std::nullopt;
+    // Older than the oldest era's first release (V0 from 0.6.5): priced, but by rules it predates.
+    const VllmEraRules& oldest = kEras.front();
+    int old_major = 0, old_minor = 0, old_patch = 0;
+    major_minor(oldest.first_release, old_major, old_minor, &old_patch);
+    if (std::tie(major, minor, patch) < std::tie(old_major, old_minor, old_patch))
+        return "vllm_version " + std::string(text) + " is older than any vLLM release kvcalc prices; it is priced " +
+               "with its oldest era's start-up accounting, " + oldest.id + " (from " + oldest.first_release +
+               "), which it may not follow";
+    if (major == 0 && minor <= kNewestCheckedMinor) return std::nullopt;
     const VllmEraRules& newest = vllm_era_rules(kNewestVllmEra);
     return "vllm_version " + std::string(text) + " is newer than any vLLM release kvcalc has checked (0." +
            std::to_string(kNewestCheckedMinor) + "); it is priced with the newest era's start-up accounting, " +

@@ -71,12 +71,12 @@ test('phone: single column, a finger drag scrolls, a tap presses a button', asyn
   assert.equal((await appState(page)).narrow_layout, true);
   await shot(page, 'phone-top');
   const before = await hitboxCentre(page, 'max_model_len+');
-  await touchDrag(page, 200, 700, -300);     // a vertical swipe scrolls whatever it starts on
+  await touchDrag(page, 200, 760, -420);     // a vertical swipe scrolls whatever it starts on
   await page.waitForTimeout(300);
   const after = await hitboxCentre(page, 'max_model_len+');
   assert.ok(after.y < before.y - 200, `content scrolled (button y ${before.y} → ${after.y})`);
   await shot(page, 'phone-scrolled');
-  assert.ok(after.y > 0 && after.y < 844, 'the stepper is on screen after scrolling');
+  assert.ok(after.y > 0 && after.y < 844, `the stepper is on screen after scrolling (y ${before.y} → ${after.y})`);
   await page.touchscreen.tap(after.x, after.y);  // + doubles 65,536 to the next power of two
   await page.waitForFunction(() => /(^|&|\?)ctx=131072(&|$)/.test(location.search), null, { timeout: 10000 });
   assert.deepEqual(errors, []);

@@ -453,3 +453,61 @@ test('flow 12: typed entry takes the field table\'s whole range and refuses one 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('flow 13 (desktop): numbers are never split across lines; GPU shopping shows whole GPU names', async () => {
+  // Qwen3 32B at tensor_parallel_size 2 on RTX 4090s: the weights alone exceed the per-card budget (FAIL), and
+  // the first shopping rows are 80-96 GiB cards with long names ("RTX PRO 6000 Blackwell").
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=qwen3-32b&g=rtx-4090&tp=2&ctx=40000&kv=auto`, desktop);
+  const state = await appState(page);
+  assert.equal(state.verdict, 'FAIL');
+  const banner = state.drawn_text.result_banner;
+  assert.ok(banner.includes('\n'), 'the sentence is long enough to wrap in the Result column');
+  // Dear ImGui breaks after '.' and ',': "(21." / "79 GiB)". Lines now break at spaces only.
+  assert.doesNotMatch(banner, /\d[.,]\n\d/, `a number split across lines: ${JSON.stringify(banner)}`);
+  const sentence = banner.split('\nLargest term')[0].replace(/\n/g, ' ');
+  assert.ok((await mirrorText(page)).includes(sentence), `the banner says what the mirror says: ${sentence}`);
+  assert.match(state.verdict_line, /^FAIL · fixed terms need [\d.]+ of [\d.]+ GiB · largest context none$/,
+    'the one-line verdict names the fixed terms, not "needs 4.9 of 0.0 GiB KV"');
+  const names = { 'rtx-pro-6000-blackwell': 'RTX PRO 6000 Blackwell', 'rtx-6000-ada': 'RTX 6000 Ada Generation',
+    'h100-80gb': 'H100 80GB (SXM / PCIe)' };
+  let checked = 0;
+  state.shop_rows.forEach((row, i) => {
+    if (!names[row.gpu]) return;
+    const drawn = state.drawn_text[`shop_gpu_${i}`];
+    assert.equal(drawn.replace(/\n/g, ' ').replace(/ \*$/, ''), `${row.cards}× ${names[row.gpu]}`);
+    checked++;
+  });
+  assert.ok(checked >= 2, `long GPU names checked: ${checked}`);
+  await shot(page, 'flow13-desktop-wrapping');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('flow 14 (phone, touch only): nothing is cut off at the right edge; tensor_parallel_size 8 can be tapped', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, phone);
+  const width = page.viewportSize().width;
+  const offEdge = async () => Object.entries((await appState(page)).hitboxes)
+    .filter(([, b]) => b[2] > 0 && (b[0] < 0 || b[0] + b[2] > width + 0.5)).map(([k, b]) => `${k} x ${b[0]}..${b[0] + b[2]}`);
+  await revealOnPhone(page, 'tp_8');
+  assert.deepEqual(await offEdge(), []);
+  const tp8 = (await appState(page)).hitboxes.tp_8;
+  assert.ok(tp8[0] + tp8[2] <= width, `tp_8 ends at ${tp8[0] + tp8[2]} px of ${width}`);
+  await tapHitbox(page, 'tp_8');
+  await waitState(page, (s) => s.scenario.tensor_parallel_size === 8);
+  await shot(page, 'flow14-phone-tp8');
+  // Further down: max_num_seqs and gpu_memory_utilization say "vLLM's default" without running off the screen.
+  await revealOnPhone(page, 'gpu_memory_utilization_default');
+  assert.deepEqual(await offEdge(), []);
+  const state = await appState(page);
+  assert.ok(state.hitboxes.max_num_seqs_default || state.hitboxes.gpu_memory_utilization_default);
+  await shot(page, 'flow14-phone-serving');
+  // A FAIL whose cause is the cache dtype says so in the sticky line, not a KV figure that would fit.
+  await context.close();
+  const t = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=rtx-3090&ctx=8192&kv=fp8_e4m3`, phone);
+  const line = (await appState(t.page)).sticky_line;
+  assert.match(line, /^FAIL · (kv_cache_dtype )?fp8_e4m3 does not run on (RTX 3090|this card)$/, line);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(t.errors, []);
+  await t.context.close();
+});

@@ -114,3 +114,31 @@ TEST_SUITE("reliability") {
         std::remove(path.c_str());
     }
 }
+
+// QA breaker: a link's problem names the link key; empty values and contradictions are errors.
+TEST_SUITE("bad_input") {
+    TEST_CASE("--from-url: a value predict() rejects is an error naming the link key, exit 2") {
+        const Run r = kvcalc("--from-url 'v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0'");
+        CHECK(r.status == 2);
+        CHECK(contains(r.err, "link key \"seqs\""));
+        CHECK_FALSE(contains(r.err, "--max-num-seqs"));
+        // A flag typed with the link overrides it: no link error, the run goes on.
+        const Run fixed = kvcalc("--from-url 'v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0' --max-num-seqs 2");
+        CHECK_FALSE(contains(fixed.err, "link key"));
+        CHECK(fixed.status != 2);
+    }
+
+    TEST_CASE("--gpu '' and --engine '' are errors, not the 24 GB / vllm defaults; --mtp with --no-mtp too") {
+        for (const char* args : {"--model llama-3.1-8b --gpu ''", "--model llama-3.1-8b --engine ''",
+                                 "--model qwen3.6-27b --mtp --no-mtp"}) {
+            INFO(args);
+            const Run r = kvcalc(args);
+            CHECK(r.status == 2);
+        }
+    }
+
+    TEST_CASE("--mem-util 1e-400 is out of range, not vLLM's default") {
+        const Run r = kvcalc("--model llama-3.1-8b --gpu rtx-4090 --max-ctx 8192 --mem-util 1e-400");
+        CHECK(r.status == 2);
+    }
+}

@@ -249,8 +249,8 @@ TEST_SUITE("svg") {
             const std::string svg = clitest::read_file(path);
             CHECK_MESSAGE(clitest::xml_problem(svg).empty(), c.args << ": " << clitest::xml_problem(svg));
             CHECK_MESSAGE(count(svg, "class=\"bar\"") == c.bars, c.args);
-            CHECK(contains(svg, ">VRAM<"));
-            CHECK(contains(svg, ">budget<"));
+            CHECK(contains(svg, ">VRAM "));    // "VRAM 25.77 GB": label and value on one line (no overlap)
+            CHECK(contains(svg, ">budget "));
             CHECK(contains(svg, "GB"));
             std::remove(path.c_str());
         }
@@ -396,8 +396,8 @@ TEST_SUITE("fit_shop") {
         }
         CHECK(contains(kvcalc("--fit-all --card rtx-3090").out, "gemma-4-31b:"));
     }
-    TEST_CASE("--shop lists every catalog GPU at 1, 2, 4 and 8 cards") {
-        const Run r = kvcalc("--shop --model llama-3.1-8b --max-ctx 32768 --json");
+    TEST_CASE("--shop --every-count lists every catalog GPU at 1, 2, 4 and 8 cards") {
+        const Run r = kvcalc("--shop --every-count --model llama-3.1-8b --max-ctx 32768 --json");
         CHECK(r.status == 0);
         const json j = one_document(r);
         const json list = one_document(kvcalc("--list-gpus --json"));

@@ -145,11 +145,18 @@ TEST_SUITE("kv dtype on the card") {
         for (const char* id : {"mi300x", "rx-7900-xtx", "b200"}) gpus.push_back(*find_gpu(id));
         const std::vector<ShopRow> rows = shopping(small_llama("b200", "nvfp4"), gpus, {1});
         REQUIRE(rows.size() == 3);
-        CHECK_FALSE(rows[0].runs);
-        CHECK(rows[0].verdict == Verdict::fail);
-        CHECK(has(rows[0].note, "NVIDIA-only"));
-        CHECK_FALSE(rows[1].runs);
-        CHECK(rows[2].runs);  // B200 is sm_100: nvfp4's home
+        const auto row = [&](const char* id) -> const ShopRow& {  // rows come in buy order, not list order
+            for (const ShopRow& r : rows)
+                if (r.gpu_id == id) return r;
+            FAIL("no row " << id);
+            return rows.front();
+        };
+        CHECK_FALSE(row("mi300x").runs);
+        CHECK(row("mi300x").verdict == Verdict::fail);
+        CHECK(has(row("mi300x").note, "NVIDIA-only"));
+        CHECK_FALSE(row("rx-7900-xtx").runs);
+        CHECK(row("b200").runs);  // B200 is sm_100: nvfp4's home
+        CHECK(rows.front().gpu_id == "b200");  // the one that runs comes first
     }
 
     // The format checked is the one the engine stores and its command names (the stand-in of engine_kv_spelling).

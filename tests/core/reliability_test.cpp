@@ -147,8 +147,8 @@ TEST_SUITE("reliability") {
         // 83,647 KV heads × (2,303 + 2,303) dims × 1 B (fp8_e5m2) = 385,278,082 B per token. Budget 0.95 × 24e9 =
         // 22.8e9; fixed = weights 1e9 + generic-dense activation 1.5e9 + CUDA graphs (0.5 + 0.95) e9 = 3.95e9,
         // leaving 18.85e9: 48 tokens (18,493,347,936 B) boot, 49 (18,878,626,018 B) do not.
-        const Scenario s = from_json_text(R"({"model":{"layers":[{"kind":"full_attention","num_key_value_heads":83647,)"
-                                          R"("head_dim":2303}],"weights":[{"size_gb":1}]},"max_model_len":8})");
+        const Scenario s = from_json_text(R"({"model":{"num_attention_heads":83647,"layers":[{"kind":"full_attention",)"
+                                          R"("num_key_value_heads":83647,"head_dim":2303}],"weights":[{"size_gb":1}]},"max_model_len":8})");
         const SolveResult r = solve_max_model_len(s);
         REQUIRE(r.ok);
         CHECK(r.value == 48);
@@ -233,8 +233,8 @@ TEST_SUITE("reliability") {
     }
 
     TEST_CASE("B12: an inline model of 8,192 identical layers survives to_json → read_model") {
-        const Scenario s = from_json_text(R"({"model":{"layers":[{"kind":"full_attention","num_key_value_heads":1,)"
-                                          R"("head_dim":1,"count":8192}],"weights":[{"size_gb":1}]},"max_model_len":8})");
+        const Scenario s = from_json_text(R"({"model":{"num_attention_heads":1,"layers":[{"kind":"full_attention",)"
+                                          R"("num_key_value_heads":1,"head_dim":1,"count":8192}],"weights":[{"size_gb":1}]},"max_model_len":8})");
         json j = s;
         Scenario back;
         Diagnostics d;

@@ -78,7 +78,32 @@ test('encodeQuery errors are data: malformed JSON, wrong types, an inline model 
     assert.ok(out.diagnostics.some((d) => d.severity === 'error'), bad);
   }
   const inline = JSON.parse(core.evaluate(JSON.stringify({ action: 'catalog' }))).models.find((m) => m.id === 'llama-3.1-8b');
-  const out = JSON.parse(core.encodeQuery(JSON.stringify({ model: inline })));
+  // max_model_len within the model's 131,072: encodeQuery now refuses what evaluate rejects, and the scenario
+  // default (180,000) is above Llama 3.1 8B's derived maximum.
+  const out = JSON.parse(core.encodeQuery(JSON.stringify({ model: inline, max_model_len: 8192 })));
   assert.equal(out.ok, true);
   assert.ok(out.diagnostics.some((d) => d.severity === 'warning'), JSON.stringify(out.diagnostics));
+});
+
+// docs/URL.md's contract: what evaluate would reject is a decode warning naming the link key (QA breaker cases).
+test('decodeQuery warns, naming the key, about a link that evaluate would reject', () => {
+  for (const [query, field, code] of [
+    ['v=1&m=llama-3.1-8b&g=rtx-4090&vram=20&ctx=8192', 'url.g', 'vram_ambiguous'],
+    ['v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0', 'url.seqs', 'out_of_range'],
+    ['m=llama-3.1-8b&mtp=1', 'url.mtp', 'mtp_unavailable'],
+  ]) {
+    const out = JSON.parse(core.decodeQuery(query));
+    assert.equal(out.ok, true, query);
+    assert.ok(out.diagnostics.some((d) => d.severity === 'warning' && d.field === field && d.code === code),
+      query + ' ' + JSON.stringify(out.diagnostics));
+  }
+});
+
+test('encodeQuery refuses what evaluate rejects (ranges, catalog ids)', () => {
+  const out = JSON.parse(core.encodeQuery(JSON.stringify({ schema: 1, tensor_parallel_size: 99, gpu: 'nope', kv_cache_dtype: 'zz' })));
+  assert.equal(out.ok, false);
+  assert.equal(out.query, '');
+  for (const field of ['tensor_parallel_size', 'gpu', 'kv_cache_dtype'])
+    assert.ok(out.diagnostics.some((d) => d.severity === 'error' && d.field === field), field);
+  assert.equal(JSON.parse(core.encodeQuery(JSON.stringify({ max_model_len: -5 }))).ok, false);
 });

@@ -14,6 +14,7 @@
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
+#include "kvcalc/load.h"
 #include "kvcalc/report.h"
 #include "kvcalc/scenario.h"
 #include "kvcalc/vllm_accounting.h"
@@ -22,22 +23,6 @@ namespace kvcalc {
 
 /// The serving engine whose rules apply (Scenario::engine; the engines() table lists them).
 enum class EngineId { vllm, llama_cpp, sglang };
-
-/// What changes between questions about one deployment: solvers and sweeps vary it, nothing else.
-struct Load {
-    std::int64_t max_model_len = 0;  ///< tokens per request
-    std::int64_t max_num_seqs = 1;   ///< concurrent requests (llama.cpp -np)
-    std::int64_t vram_bytes = 0;     ///< per card, as the engine sees it
-    const GpuSpec* gpu = nullptr;    ///< the card when it is a catalog GPU (engine defaults depend on it)
-    /// max_num_seqs is vLLM's default for the card (the user left it unset): a scheduler cap, not a demand. The
-    /// KV asked for is then one max_model_len request, the one vLLM checks at start-up
-    /// (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory); the concurrency the pool holds is reported.
-    /// The non-KV terms still see the default count (the profiling run and CUDA graphs use it).
-    bool max_num_seqs_is_default = false;
-};
-
-/// Full-length requests the KV terms price at `load`: max_num_seqs, or 1 under vLLM's default (see above).
-inline std::int64_t priced_requests(const Load& load) { return load.max_num_seqs_is_default ? 1 : load.max_num_seqs; }
 
 /// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
 struct LlamaCppPlan {
@@ -70,6 +55,10 @@ struct NonKvModel {
     /// Kind::vllm_accounting, only vLLM's defaults for the unset flags (vllm_resolve_defaults) for Kind::seed_fit.
     VllmAccounting accounting;
     std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
+    /// vLLM's max_num_batched_tokens at `batched_at` (the scenario's own load, set when the load is bound): every
+    /// evaluation at that load asks for it, and vLLM's default takes a whole defaults resolution. 0 = not kept.
+    std::int64_t batched_tokens = 0;
+    Load batched_at;
 };
 
 /// A Scenario with every look-up done and every deployment-level input validated. Owns what it refers to
@@ -143,8 +132,10 @@ Verdict classify(const BudgetTerms& terms);
 /// "cudagraph_workspace", "drafter").
 const char* largest_term(const BudgetTerms& terms);
 
-/// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`.
-StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms);
+/// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`. `explain` = false
+/// leaves out the wording (engine_rules, notes) and keeps the numbers.
+StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms,
+                                bool explain = true);
 
 /// The command that starts this deployment (`vllm serve …`, `llama-server …`, `python -m sglang.launch_server …`)
 /// in the engine's own flag and dtype spelling; a format the engine does not have is left out with a `#` warning

@@ -30,7 +30,7 @@ struct VllmSettings {
 
 /// What vLLM prints at start-up, predicted from the model, the settings and the KV memory per rank.
 struct VllmKvPrediction {
-    std::string engine_rules = "vLLM V1 (kv_cache_interface.py, kv_cache_utils.py)";
+    const char* engine_rules = "vLLM V1 (kv_cache_interface.py, kv_cache_utils.py)";  ///< static text
     std::int64_t available_kv_bytes = 0;        ///< the input, minimum over ranks
     double available_kv_gib = 0.0;              ///< "Available KV cache memory: X GiB"
     std::int64_t kv_bytes_per_token = 0;        ///< growing (full / MLA) layers, per rank
@@ -142,7 +142,7 @@ struct LlamaCppSettings {
 
 /// The KV buffers llama.cpp reports ("llama_kv_cache: size = X MiB"), all layers on all devices.
 struct LlamaCppKvPrediction {
-    std::string engine_rules = "llama.cpp (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp)";
+    const char* engine_rules = "llama.cpp (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp)";  ///< static text
     std::int64_t full_cells = 0;      ///< cells per stream of the non-SWA cache (as llama.cpp prints them)
     std::int64_t swa_cells = 0;       ///< cells per stream of the SWA cache
     int streams = 1;                  ///< n_seq_max without --kv-unified, else 1; bytes cover all streams
@@ -167,7 +167,7 @@ struct SglangSettings {
 
 /// SGLang's token pool: "KV Cache is allocated. #tokens: N, K size: X GB, V size: Y GB" ("GB" = GiB).
 struct SglangKvPrediction {
-    std::string engine_rules = "SGLang (mem_cache/memory_pool.py)";
+    const char* engine_rules = "SGLang (mem_cache/memory_pool.py)";  ///< static text
     std::int64_t cell_size_bytes = 0;      ///< bytes per token per rank, all layers (incl. indexer)
     std::int64_t max_total_num_tokens = 0;
     std::int64_t k_bytes = 0, v_bytes = 0; ///< MHA: K and V buffers; MLA: latent in k_bytes, v_bytes 0

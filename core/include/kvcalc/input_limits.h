@@ -71,4 +71,11 @@ bool check_breakdown_limits(int layers, int ratio, std::int64_t head_dim, int bp
 /// the valid range; identical consecutive layers are reported once. Appends to `d`; returns false on any error.
 bool check_model_limits(const ModelSpec& model, const std::string& path, Diagnostics& d);
 
+/// The consistency the config.json reader enforces (hf_config.cpp), for an inline `model` object: the layer runs
+/// sum to num_hidden_layers; parallel_caches has one entry per layer or none; attention layers need
+/// num_attention_heads ≥ 1 (TP splits them), and no layer has more K/V heads than num_attention_heads;
+/// num_experts_per_tok ≤ num_experts (and 0 without experts). Errors (code "inconsistent") name `path` + the
+/// field, both values and the rule. Call after check_model_limits passed; returns false on any error.
+bool check_inline_model(const ModelSpec& model, const std::string& path, Diagnostics& d);
+
 }  // namespace kvcalc

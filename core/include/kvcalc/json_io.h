@@ -36,8 +36,8 @@ void to_json(nlohmann::json& j, const Diagnostic& d);
 void to_json(nlohmann::json& j, const Report& r);
 /// {"ok", "value", "value_rounded", "limiting_term", "bound", "diagnostics"}.
 void to_json(nlohmann::json& j, const SolveResult& r);
-/// {"gpu_index", "gpu", "cards", "valid", "runs", "verdict", "max_model_len", "max_concurrency", "limiting_term",
-/// "note"}.
+/// {"gpu_index", "gpu", "cards", "total_vram_bytes", "max_num_seqs", "kv_cache_dtype", "valid", "runs", "verdict",
+/// "max_model_len", "max_concurrency", "limiting_term", "note"}.
 void to_json(nlohmann::json& j, const ShopRow& r);
 /// {"budget_bytes", "points": [{"max_model_len", "demand_bytes", "verdict"}]}.
 void to_json(nlohmann::json& j, const DemandCurve& c);

@@ -74,8 +74,10 @@ struct AutoKvResolution {
 /// float32 or unstated config takes the first supported dtype, an unsupported one falls back to it. SGLang: the
 /// model dtype, float32 downcast to float16 (bfloat16 for Gemma; sglang/srt/configs/model_config.py
 /// _get_and_verify_dtype). llama.cpp: always f16 (common/arg.cpp --cache-type-k default).
+/// `checkpoint_kv_cache_dtype` (ModelSpec): under vLLM a checkpoint that quantizes its KV cache (ModelOpt
+/// kv_cache_quant_algo FP8, compressed-tensors kv_cache_scheme) makes auto store that format instead, with a note.
 AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view torch_dtype, std::string_view model_type,
-                                        int sm_x10);
+                                        int sm_x10, std::string_view checkpoint_kv_cache_dtype = {});
 
 /// Indexer-cache element size in 1/400 byte for --kv-breakdown's indexer_format
 /// (fp16/bf16 2, fp8_* / int8 1, fp4 / int4 0.5; constants.json indexer_format_bytes_per_element).

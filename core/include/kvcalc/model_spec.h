@@ -161,6 +161,10 @@ struct ModelSpec {
     /// config.json `torch_dtype` (or `dtype`): "bfloat16", "float16", "float32"; empty when not stated (the seed
     /// catalog's bf16 checkpoints). kv_cache_dtype "auto" resolves from it (kv_format.h resolve_auto_kv_format).
     std::string torch_dtype;
+    /// The cache dtype vLLM's kv_cache_dtype auto stores because the checkpoint quantizes the KV cache
+    /// ("fp8_e4m3" for a ModelOpt kv_cache_quant_algo FP8 or a compressed-tensors kv_cache_scheme); empty = the
+    /// model dtype (kv_format.h resolve_auto_kv_format). Read by read_hf_config from quantization_config.
+    std::string checkpoint_kv_cache_dtype;
     /// Parallel hybrids (Falcon-H1) keep a second cache beside each attention layer: entry i is layer i's
     /// Mamba state. Empty for every other model. The KV/state budget must sum `layers` and `parallel_caches`.
     std::vector<LayerCache> parallel_caches;

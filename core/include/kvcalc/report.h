@@ -9,8 +9,11 @@
 
 #include "kvcalc/buckets.h"
 #include "kvcalc/diagnostic.h"
+#include "kvcalc/load.h"
 
 namespace kvcalc {
+
+struct Deployment;
 
 /// PASS: fits with margin. TIGHT: boots, but the KV pool holds fewer than max_num_seqs full-length requests
 /// (the engine caps concurrency) or demand is within the error band of the budget (±1.5 GB for seed fits; the
@@ -120,7 +123,7 @@ struct ModelFact {
 /// What the chosen engine prints at start-up, predicted per rank from the budget's available_for_kv_bytes
 /// (vLLM) or from the same KV room (SGLang), or the KV buffers alone (llama.cpp). Zeros when not applicable.
 struct StartupPrediction {
-    std::string engine_rules;                   ///< which rules were applied (engine_rules.h)
+    std::string engine_rules;                   ///< which rules were applied (engine_rules.h); text (render_text)
     bool available = false;                     ///< false when the engine rules could not be applied (see notes)
     std::int64_t available_kv_bytes = 0;        ///< per rank: vLLM "Available KV cache memory", SGLang pool
     double available_kv_gib = 0.0;              ///< available_kv_bytes / 2^30
@@ -131,39 +134,50 @@ struct StartupPrediction {
     bool refuses_to_start = false;              ///< vLLM raises at start-up (not enough KV for one request)
     std::int64_t estimated_max_model_len = 0;   ///< vLLM's suggestion printed with the refusal (0 = none)
     std::int64_t llama_cpp_kv_total_bytes = 0;  ///< llama.cpp "llama_kv_cache: size" summed over caches, all devices
-    std::vector<std::string> notes;             ///< engine notes (hybrid token count, rounding, what is not modelled)
+    /// Engine notes (hybrid token count, rounding, what is not modelled); text (render_text).
+    std::vector<std::string> notes;
 };
 
-/// Everything predict() answers. When `ok` is false only `diagnostics` is meaningful.
+/// Everything predict() answers. When `ok` is false only `diagnostics` is meaningful. The fields marked "text"
+/// are the wording of the numbers: predict() writes them unless asked for ReportText::on_request, and then
+/// render_text(report) writes the same text from `deployment` and `load` (predict.h).
 struct Report {
     bool ok = false;
     Diagnostics diagnostics;
     ResolvedSettings settings;
     BudgetTerms terms;
     Verdict verdict = Verdict::fail;
-    std::string reason;                 ///< one line
+    std::string reason;                 ///< one line; text
     std::string limiting_term;          ///< largest per-card term ("weights", "kv_growing", ...)
-    std::vector<std::string> notes;     ///< advisory notes
+    std::vector<std::string> notes;     ///< advisory notes; text
     double effective_max_num_seqs = 0;  ///< full-length requests the granted pool holds (terms.max_concurrency)
     CacheBreakdown breakdown;
     std::vector<CacheBucket> buckets;
     std::vector<Term> term_list;         ///< term_list(terms)
     /// tensor_parallel_size 1..8 for this model, with reasons: per model, shared and immutable; never null when ok.
     std::shared_ptr<const std::vector<TpOption>> tp_options;
-    std::string command;                 ///< serve_command(): the engine's start command for this scenario
+    std::string command;                 ///< serve_command(): the engine's start command for this scenario; text
     std::string engine;                  ///< "vllm", "llama.cpp" or "sglang"
     /// true: the non-KV terms come from a seed family fit with ≥ 4 measured anchors. false: a projection
     /// (seed family with few anchors) or estimate_vllm_overheads (config.json / popular models, "uncalibrated").
     bool calibrated = false;
     std::int64_t error_band_bytes = 0;   ///< ± on the non-KV terms per card (1.5 GB for seed fits)
     /// Which model priced the non-KV terms: "calibrated fit (<family>)" or "vLLM <era> start-up accounting",
-    /// with the logs behind error_band_bytes.
+    /// with the logs behind error_band_bytes. Text.
     std::string non_kv_model;
-    std::vector<std::string> assumed_defaults;  ///< vLLM defaults applied to flags the user left unset
+    std::vector<std::string> assumed_defaults;  ///< vLLM defaults applied to flags the user left unset; text
     /// What the model was read as, with sources. Shared and immutable (catalog models reuse one list, which keeps
     /// predict() under a microsecond); never null when ok.
     std::shared_ptr<const std::vector<ModelFact>> model_facts;
     StartupPrediction startup;
+    /// The text fields are written (predict() with ReportText::all, or render_text()).
+    bool text_rendered = false;
+    /// What the report evaluated, for render_text(): the resolved deployment (shared and immutable) and the load.
+    /// Null when not ok.
+    std::shared_ptr<const Deployment> deployment;
+    Load load;
+    /// The scenario asked for draft / compressed / indexer breakdown estimates (a note says the verdict omits them).
+    bool breakdown_estimates = false;
 };
 
 }  // namespace kvcalc
