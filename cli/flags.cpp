@@ -362,14 +362,21 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         return out;
     }
     // A flag and its alias with different values (--max-num-seqs 4 --sequences 8) is a contradiction, not
-    // "last wins": the user meant one of them. Repeating one spelling still lets the last value win.
+    // "last wins": the user meant one of them. Repeating one spelling with another value lets the last win, as
+    // vLLM's argparse does, but says so (a pasted command line with a flag twice is easy to miss).
     std::map<const Flag*, const Given*> last;
     for (const auto& g : given) {
         auto [it, fresh] = last.emplace(g.flag, &g);
-        if (!fresh && !g.flag->metavar.empty() && it->second->spelled != g.spelled && it->second->value != g.value) {
-            out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
-                        " both set " + g.flag->field + "; give one value";
-            return out;
+        if (!fresh && !g.flag->metavar.empty() && it->second->value != g.value) {
+            if (it->second->spelled != g.spelled) {
+                out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
+                            " both set " + g.flag->field + "; give one value";
+                return out;
+            }
+            out.options.warnings.push_back(
+                {kvcalc::Severity::warning, "flag_repeated", g.flag->field,
+                 g.spelled + " is given twice (" + it->second->value + ", then " + g.value + "): the last, " + g.value +
+                     ", is used, as vLLM's argument parser does"});
         }
         it->second = &g;
     }

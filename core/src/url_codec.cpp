@@ -52,6 +52,43 @@ void warn(Diagnostics& d, const std::string& code, const std::string& field, con
     d.push_back({Severity::warning, code, field, message});
 }
 
+/// A link longer than this is cut in messages that quote it.
+std::string quoted(std::string_view text) {
+    constexpr std::size_t kShown = 80;
+    return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "…'" : "'");
+}
+
+/// The query part of what the user gave: a bare query is used as it is; a URL (a scheme "x://", a path "/…", a
+/// fragment "#…") has one only after a '?', and its '#fragment' is not part of it. `is_url_without_query` is set
+/// for a URL that has no '?'.
+std::string_view query_part(std::string_view text, bool& is_url_without_query) {
+    is_url_without_query = false;
+    const auto q = text.find('?');
+    const auto h = text.find('#');
+    if (q != std::string_view::npos && (h == std::string_view::npos || q < h)) {
+        text.remove_prefix(q + 1);
+        return text.substr(0, text.find('#'));
+    }
+    const auto scheme = text.find("://");
+    const bool url = (scheme != std::string_view::npos && scheme < text.find_first_of("&=")) ||
+                     (!text.empty() && (text.front() == '/' || text.front() == '#'));
+    if (url) {
+        is_url_without_query = true;
+        return {};
+    }
+    return text.substr(0, h);
+}
+
+/// Where a %-escape in `text` is malformed ("%" not followed by two hex digits), or npos.
+std::size_t bad_escape_at(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') continue;
+        if (i + 2 >= text.size() || hex_value(text[i + 1]) < 0 || hex_value(text[i + 2]) < 0) return i;
+        i += 2;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace
 
 std::string percent_encode(std::string_view text) {
@@ -102,10 +139,13 @@ std::string encode_query(const Scenario& s) {
     return out;
 }
 
-Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
-    Scenario s;
-    if (const auto q = query.find('?'); q != std::string_view::npos) query.remove_prefix(q + 1);
-    if (const auto h = query.find('#'); h != std::string_view::npos) query = query.substr(0, h);
+Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
+    bool url_without_query = false;
+    std::string_view query = query_part(text, url_without_query);
+    if (url_without_query)
+        warn(diagnostics, "url_no_query", "url",
+             "the link " + quoted(text) + " has no '?' part, so it carries no scenario (a kvcalc link reads "
+             "…/?v=" + std::to_string(kUrlVersion) + "&m=…&g=…; a '#fragment' is not read); the defaults are used");
 
     // Bounded work for any link: a repeated key warns once (not once per earlier copy), and at most
     // kMaxQueryBytes / kMaxQueryParameters are read.
@@ -115,44 +155,63 @@ Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
                  std::to_string(kMaxQueryBytes) + " are read (a kvcalc link is under 1,000)");
         query = query.substr(0, kMaxQueryBytes);
     }
-    std::vector<std::string> seen, repeated;
-    std::size_t parameters = 0;
+    struct Pair {
+        std::string_view raw;
+        std::string key, value;
+        bool decoded = false;
+    };
+    std::vector<Pair> pairs;
+    bool too_many = false;
     while (!query.empty()) {
-        if (++parameters > kMaxQueryParameters) {
-            warn(diagnostics, "url_too_many_parameters", "url",
-                 "the link has more than " + std::to_string(kMaxQueryParameters) +
-                     " parameters; the rest are ignored (a kvcalc link has at most " + std::to_string(rows().size() + 1) +
-                     ")");
+        if (pairs.size() >= kMaxQueryParameters) {
+            too_many = true;
             break;
         }
         const auto amp = query.find('&');
-        const std::string_view pair = query.substr(0, amp);
+        const std::string_view raw = query.substr(0, amp);
         query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-        if (pair.empty()) continue;
+        if (raw.empty()) continue;
+        Pair p;
+        p.raw = raw;
+        const auto eq = raw.find('=');
+        p.decoded = percent_decode(raw.substr(0, eq), p.key) &&
+                    (eq == std::string_view::npos || percent_decode(raw.substr(eq + 1), p.value));
+        pairs.push_back(std::move(p));
+    }
 
-        const auto eq = pair.find('=');
-        std::string key, value;
-        const bool key_ok = percent_decode(pair.substr(0, eq), key);
-        const bool value_ok = eq == std::string_view::npos || percent_decode(pair.substr(eq + 1), value);
-        if (!key_ok || !value_ok) {
-            warn(diagnostics, "url_bad_escape", "url", "URL parameter '" + std::string(pair) +
-                                                           "' has a malformed %-escape; ignored");
+    // The link version, wherever it stands.
+    for (const Pair& p : pairs) {
+        if (!p.decoded || p.key != "v") continue;
+        const auto v = parse_int(p.value);
+        if (!v || *v < 1) {
+            warn(diagnostics, "url_bad_value", "url.v",
+                 "URL key 'v' (link version) = '" + p.value + "' is not valid; expected " +
+                     std::to_string(kUrlVersion) + "; read as version " + std::to_string(kUrlVersion));
+        } else if (*v > kUrlVersion) {
+            warn(diagnostics, "url_future_version", "url.v",
+                 "URL key 'v' = '" + p.value + "' is newer than this build understands (version " +
+                     std::to_string(kUrlVersion) + "); keys are read as version " + std::to_string(kUrlVersion) +
+                     " and unknown ones ignored");
+        }
+    }
+    Scenario s;
+
+    std::vector<std::string> seen, repeated;
+    for (const Pair& p : pairs) {
+        if (!p.decoded) {
+            const std::size_t at = bad_escape_at(p.raw);
+            const std::string_view escape = at == std::string_view::npos ? p.raw : p.raw.substr(at, 3);
+            const auto eq = p.raw.find('=');
+            const std::string key = eq == std::string_view::npos ? std::string(p.raw) : std::string(p.raw.substr(0, eq));
+            warn(diagnostics, "url_bad_escape", "url." + key,
+                 "URL parameter " + quoted(p.raw) + " has a malformed %-escape " + quoted(escape) +
+                     ": '%' must be followed by two hex digits (':' is %3A, '%' itself %25); the parameter is "
+                     "ignored and its field read as absent");
             continue;
         }
-        if (is_reserved(key)) continue;
-        if (key == "v") {
-            const auto v = parse_int(value);
-            if (!v || *v < 1) {
-                warn(diagnostics, "url_bad_value", "url.v",
-                     "URL key 'v' (link version) = '" + value + "' is not valid; expected 1; read as version 1");
-            } else if (*v > kUrlVersion) {
-                warn(diagnostics, "url_future_version", "url.v",
-                     "URL key 'v' = '" + value + "' is newer than this build understands (version " +
-                         std::to_string(kUrlVersion) + "); keys are read as version " +
-                         std::to_string(kUrlVersion) + " and unknown ones ignored");
-            }
-            continue;
-        }
+        const std::string& key = p.key;
+        const std::string& value = p.value;
+        if (is_reserved(key) || key == "v") continue;
         const ScenarioField* row = nullptr;
         for (const ScenarioField* f : rows()) {
             if (key == f->url_key) row = f;
@@ -172,13 +231,18 @@ Scenario decode_query(std::string_view query, Diagnostics& diagnostics) {
             warn(diagnostics, "url_repeated_key", std::string("url.") + row->url_key,
                  "URL key '" + key + "' appears more than once; the last value is used");
         }
-        // set_field_from_text assigns only on success: a bad value keeps the default.
+        // set_field_from_text assigns only on success: a bad value leaves the field as an absent key leaves it.
         if (const FieldTextStatus st = set_field_from_text(*row, value, s); st != FieldTextStatus::ok) {
             warn(diagnostics, "url_bad_value", std::string("url.") + row->url_key,
                  "URL key '" + key + "' (" + row->name + ") = '" + value + "' " + field_status_text(*row, st) +
-                     "; expected " + field_valid_text(*row) + "; the default is kept");
+                     "; expected " + field_valid_text(*row) + "; read as absent (" + row->default_text + ")");
         }
     }
+    if (too_many)
+        warn(diagnostics, "url_too_many_parameters", "url",
+             "the link has more than " + std::to_string(kMaxQueryParameters) +
+                 " parameters; the rest are ignored (a kvcalc link has at most " + std::to_string(rows().size() + 1) +
+                 ")");
     return s;
 }
 

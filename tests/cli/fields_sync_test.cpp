@@ -296,6 +296,20 @@ TEST_SUITE("fields") {
         CHECK(kvcli::parse_args({"-np", "3"}).options.scenario.max_num_seqs == 3);
     }
 
+    TEST_CASE("a flag given twice with two values: the last is used, as vLLM's argparse does, with a warning") {
+        const auto r = kvcli::parse_args({"--max-model-len", "4096", "--tp", "2", "--max-model-len", "8192"});
+        REQUIRE(r.error.empty());
+        CHECK(r.options.scenario.max_model_len == 8192);
+        REQUIRE(r.options.warnings.size() == 1);
+        CHECK(r.options.warnings[0].code == "flag_repeated");
+        CHECK(contains(r.options.warnings[0].message, "--max-model-len"));
+        CHECK(contains(r.options.warnings[0].message, "4096"));
+        CHECK(contains(r.options.warnings[0].message, "8192"));
+        // the same value twice says nothing; a flag and its alias with two values stays an error
+        CHECK(kvcli::parse_args({"--tp", "2", "--tp", "2"}).options.warnings.empty());
+        CHECK(contains(kvcli::parse_args({"--max-num-seqs", "4", "--sequences", "8"}).error, "give one value"));
+    }
+
     TEST_CASE("flag messages: out of range says so, sizes name their unit, unknown flags suggest only near ones") {
         const auto big = kvcli::parse_args({"--max-ctx", "99999999999999999999"});
         CHECK(contains(big.error, "out of range"));

@@ -114,6 +114,44 @@ TEST_SUITE("url_codec") {
         CHECK(t.drafter == "a b");
     }
 
+    TEST_CASE("a URL without '?' carries no scenario: nothing from its path or fragment is read as keys") {
+        // QA: 'https://x/#%%%' was read as one key 'https://x/' (unknown) and a bare fragment as a query.
+        for (const char* link : {"https://x/#%%%", "https://x.example/kvcalc/", "#v=1&tp=2", "/kvcalc/index.html#tp=2"}) {
+            INFO(link);
+            Diagnostics d;
+            const Scenario s = decode_query(link, d);
+            REQUIRE(d.size() == 1);
+            CHECK(d[0].code == "url_no_query");
+            CHECK(d[0].message.find("has no '?' part") != std::string::npos);
+            CHECK(s == Scenario{});
+        }
+        // the query stops at '#', and a '?' inside the fragment is not a query
+        Diagnostics d;
+        CHECK(decode_query("https://x/?tp=2#frag?tp=4", d).tensor_parallel_size == 2);
+        CHECK(d.empty());
+        CHECK(decode_query("https://x/#frag?tp=4", d).tensor_parallel_size == 1);
+        CHECK(has_code(d, "url_no_query"));
+        // a bare query, with or without '?', is read as it is
+        Diagnostics b;
+        CHECK(decode_query("tp=2&n=2", b).gpus == 2);
+        CHECK(decode_query("?tp=4", b).tensor_parallel_size == 4);
+        CHECK(b.empty());
+    }
+
+    TEST_CASE("a malformed %-escape names the parameter, the escape and what a valid one is; the rest is read") {
+        for (const char* bad : {"v=1&tp=2&ctx=%%%", "v=1&tp=2&ctx=4%2", "v=1&tp=2&ctx=%zz1", "v=1&tp=2&ctx%=4"}) {
+            INFO(bad);
+            Diagnostics d;
+            const Scenario s = decode_query(bad, d);
+            REQUIRE(d.size() == 1);
+            CHECK(d[0].code == "url_bad_escape");
+            CHECK(d[0].field.rfind("url.ctx", 0) == 0);
+            CHECK(d[0].message.find("two hex digits") != std::string::npos);
+            CHECK(s.tensor_parallel_size == 2);
+            CHECK(s.max_model_len == Scenario{}.max_model_len);
+        }
+    }
+
     TEST_CASE("bad input becomes warnings naming key, value and what is valid; the default stays") {
         SUBCASE("unknown key") {
             Diagnostics d;

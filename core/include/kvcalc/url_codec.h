@@ -17,9 +17,11 @@ inline constexpr int kUrlVersion = 1;
 /// it is left out and only `model_id` travels; use url_unrepresentable() to warn the user.
 std::string encode_query(const Scenario& s);
 
-/// Decodes a query string (with or without leading '?'; a full URL is cut at its '?', a '#fragment' dropped).
-/// Unknown keys and bad values become warnings naming the key, the value and what is valid; that field keeps
-/// its default. Never throws. Keys reserved for front ends (embed, theme, unit, panel) are skipped silently.
+/// Decodes a query string: "v=1&m=…" or "?v=1&m=…" as it is; a URL (with a scheme, a leading '/' or '#') from
+/// its '?' to its '#' — a URL without '?' carries no scenario (a warning says so) and a '#fragment' is never read.
+/// Unknown keys, malformed %-escapes and bad values become warnings naming the key, the value and what is valid;
+/// that field is read as if it were absent (its default). Never throws. Keys reserved for front ends (embed,
+/// theme, unit, panel) are skipped silently.
 Scenario decode_query(std::string_view query, Diagnostics& diagnostics);
 
 /// Warnings for the parts of `s` that encode_query cannot carry (today: an inline ModelSpec).
