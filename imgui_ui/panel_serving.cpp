@@ -70,7 +70,7 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
     const EngineInfo* engine = find_engine(s.engine);
     const EngineId engine_id = engine ? engine->id : EngineId::vllm;
     const std::string preview = is_auto_kv_cache_dtype(s.kv_cache_dtype) && report.ok
-                                    ? report.settings.kv_cache_dtype  // "auto (bf16)"
+                                    ? std::string(report.settings.kv_cache_dtype)  // "auto (bf16)"
                                     : kv_format_label(s.kv_cache_dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
