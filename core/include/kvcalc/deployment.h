@@ -79,6 +79,13 @@ struct Deployment {
     /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
     bool allow_long_max_model_len = false;
     ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
+    /// Load settings the scenario left at 0 ("not given") that resolve() filled in as the engine would: the
+    /// report's assumed_defaults names them (vLLM's max_num_seqs and gpu_memory_utilization: non_kv.flags).
+    struct Assumed {
+        bool max_model_len = false;           ///< the engine's derived maximum (context_limit.h)
+        bool max_num_seqs = false;            ///< llama.cpp / SGLang: 1
+        bool gpu_memory_utilization = false;  ///< llama.cpp / SGLang: 0.90
+    } assumed;
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
     ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
     KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
