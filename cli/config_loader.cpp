@@ -2,15 +2,14 @@
 #include "config_loader.h"
 
 #include <cstdint>
+#include <string>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-namespace kvcli {
+#include "kvcalc/input_limits.h"
 
-/// Largest config.json --config reads: real ones are a few KB; this keeps /dev/zero or a mistaken
-/// checkpoint path from eating memory.
-constexpr std::uintmax_t kMaxConfigBytes = 16u << 20;
+namespace kvcli {
 
 std::string load_config(const std::string& path, kvcalc::Scenario& scenario) {
     std::error_code ec;
@@ -24,8 +23,12 @@ std::string load_config(const std::string& path, kvcalc::Scenario& scenario) {
     char buf[65536];
     while (f.read(buf, sizeof buf) || f.gcount() > 0) {
         text.append(buf, static_cast<std::size_t>(f.gcount()));
-        if (text.size() > kMaxConfigBytes)
-            return "--config: '" + path + "' is larger than 16 MiB; a config.json is a few KB (is this a weights file?)";
+        // The core's own cap on Scenario::config_json (input_limits.h), so the file is refused here, naming the flag
+        // and the path, before it could reach predict() as "config_json"; reading stops at the first byte past it.
+        if (text.size() > kvcalc::kMaxConfigJsonBytes)
+            return "--config: '" + path + "' is larger than " + std::to_string(kvcalc::kMaxConfigJsonBytes >> 20) +
+                   " MiB (" + std::to_string(kvcalc::kMaxConfigJsonBytes) +
+                   " bytes, the most kvcalc reads); a config.json is a few KB (is this a weights file?)";
     }
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         return "--config: '" + path + "' is empty; it should hold the model's config.json";

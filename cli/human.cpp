@@ -148,14 +148,11 @@ void print_startup(std::ostream& out, const kvcalc::Report& r) {
             out << "  GPU KV cache size: " << p.gpu_kv_cache_tokens << " tokens\n";
             out << "  Maximum concurrency for " << r.settings.max_model_len << " tokens per request: "
                 << kvcalc::concurrency_text(p.max_concurrency) << "x\n";
-            if (p.refuses_to_start) {
-                out << "  refuses to start";
-                if (p.estimated_max_model_len > 0)
-                    out << ": estimated maximum model length is " << p.estimated_max_model_len;
-                out << "\n";
-            }
+            if (p.refuses_to_start && p.estimated_max_model_len > 0)
+                out << "  estimated maximum model length is " << p.estimated_max_model_len << "\n";
         }
     }
+    if (p.refuses_to_start) out << "  stops: " << p.refusal << "\n";  // the core's words (startup_stop.cpp)
     for (const auto& n : p.notes) out << "  note: " << n << "\n";
     out << "\nCommand:\n" << r.command << "\n";
 }

@@ -66,14 +66,14 @@ void term_table(const App& app) {
 /// engine_rules.h): vLLM's available KV memory, KV cache size in tokens, maximum concurrency, or its refusal.
 void startup_numbers(const App& app) {
     const StartupPrediction& st = app.report.startup;
-    if (!st.available) {
+    if (!st.available && !st.refuses_to_start) {
         for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
         return;
     }
     ImGui::Text("Predicted %s start-up log:", app.report.engine.c_str());
     ImGui::Indent();
     for (const std::string& line : startup_lines(app))
-        text_wrapped(line, line.rfind("Refuses", 0) == 0 ? verdict_color(Verdict::fail, app.ui.dark_theme) : 0);
+        text_wrapped(line, st.refuses_to_start && line == st.refusal ? verdict_color(Verdict::fail, app.ui.dark_theme) : 0);
     for (const std::string& n : st.notes) text_dim(n);
     ImGui::Unindent();
     text_dim(st.engine_rules + "; KV per token per rank: " + format_count(st.kv_bytes_per_token) + " B");

@@ -143,7 +143,11 @@ std::string announcement(const App& app) {
 std::vector<std::string> startup_lines(const App& app) {
     std::vector<std::string> out;
     const StartupPrediction& st = app.report.startup;
-    if (!app.report.ok || !st.available) return out;
+    if (!app.report.ok) return out;
+    if (!st.available) {  // it stops before any KV line (no kernel for the cache dtype, weights too large)
+        if (st.refuses_to_start) out.push_back(st.refusal);
+        return out;
+    }
     const std::string& engine = app.report.engine;
     char buf[160];
     if (engine == "llama.cpp") {
@@ -160,7 +164,7 @@ std::vector<std::string> startup_lines(const App& app) {
         out.push_back(buf);
     }
     if (st.refuses_to_start) {
-        out.push_back("Refuses to start: not enough KV cache for one request");
+        out.push_back(st.refusal);  // the core's words for why it stops (startup_stop.cpp)
         if (st.estimated_max_model_len > 0)
             out.push_back("Estimated maximum model length: " + format_count(st.estimated_max_model_len));
     }

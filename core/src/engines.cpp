@@ -7,6 +7,7 @@
 
 #include "deploy_internal.h"
 #include "served_model.h"
+#include "startup_stop.h"
 #include "text.h"
 
 namespace kvcalc {
@@ -58,8 +59,24 @@ const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
     return f ? *f : format;
 }
 
+const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& format, const GpuSpec* card) {
+    if (!card) return nullptr;
+    const KvFormat* best = nullptr;
+    for (const KvFormat& f : kv_formats()) {
+        // A note on a format with no hardware floor is a caveat of its own (TurboQuant 3-bit: Qwen 3.6 only).
+        const bool caveat = f.min_sm_x10 == 0 && f.hardware_note[0] != '\0';
+        if (f.bpe_x400 < format.bpe_x400 || caveat || !engine_kv_spelling(engine, f.id).exact ||
+            kv_format_support(f, card) != KvSupport::runs)
+            continue;
+        if (!best || f.bpe_x400 < best->bpe_x400) best = &f;  // table order breaks ties (fp8_e5m2 before int8)
+    }
+    return best;
+}
+
 StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t, bool explain) {
-    return std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t, explain); }, d.plan);
+    StartupPrediction out = std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t, explain); }, d.plan);
+    detail::apply_startup_stop(d, load, t, out);  // the one rule of why it stops, for every engine
+    return out;
 }
 
 std::string serve_command(const Deployment& d, const Load& load) {

@@ -3,13 +3,12 @@
 #include "kvcalc/json_safety.h"
 
 #include <algorithm>
-#include <cctype>
-#include <tuple>
 
 #include "hf_config_context.h"
 #include "hf_config_json.h"
 #include "hf_config_keys.h"
 #include "hf_config_layers.h"
+#include "hf_config_quant.h"
 #include "kvcalc/model_traits.h"
 #include "kvcalc/param_count.h"
 
@@ -235,129 +234,9 @@ void read_recurrent_dims(KeyReader& keys, HfConfig& out) {
     }
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-/// True for what Python's `or` chain takes: not null, not false / 0, not an empty string, object or array.
-bool truthy(const nlohmann::json* v) {
-    if (!v || v->is_null()) return false;
-    if (v->is_boolean()) return v->get<bool>();
-    if (v->is_number()) return v->get<double>() != 0;
-    if (v->is_string() || v->is_object() || v->is_array()) return !v->empty() && !(v->is_string() && v->get<std::string>().empty());
-    return true;
-}
-
-const nlohmann::json* member(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    return it == j.end() ? nullptr : &*it;
-}
-
-/// The cache dtype vLLM stores for kv_cache_dtype auto when the checkpoint quantizes the KV cache, else "".
-/// ModelOpt (vllm/utils/torch_utils.py resolve_kv_cache_dtype_string → get_kv_cache_quant_algo_string): quant_method
-/// modelopt* (or producer.name modelopt, which _normalize_quantization_config turns into it); the first set of
-/// quantization.kv_cache_scheme, kv_cache_scheme, quantization.kv_cache_quant_algo, kv_cache_quant_algo; "fp8" in any
-/// case, or {dynamic: false, num_bits: 8, type: float}, maps to fp8_e4m3 (MODELOPT_TO_VLLM_KV_CACHE_DTYPE_MAP); any
-/// other value falls back to auto with vLLM's warning. compressed-tensors: a kv_cache_scheme makes Attention.__init__
-/// (vllm/model_executor/layers/attention/attention.py) switch an auto cache to "fp8", e4m3 on CUDA.
-std::string checkpoint_kv_dtype(KeyReader& keys, const nlohmann::json& q, const std::string& path) {
-    std::string method;
-    if (const auto* m = member(q, "quant_method"); m && m->is_string()) method = lower(m->get<std::string>());
-    if (const auto* p = member(q, "producer"); method.empty() && p && p->is_object()) {
-        if (const auto* n = member(*p, "name"); n && n->is_string() && n->get<std::string>() == "modelopt")
-            method = "modelopt";
-    }
-    if (method.rfind("modelopt", 0) == 0) {
-        const auto* inner_p = member(q, "quantization");
-        const nlohmann::json& inner = inner_p && inner_p->is_object() ? *inner_p : q;
-        const nlohmann::json* kv = nullptr;
-        std::string key;
-        for (auto [j, k, name] : {std::tuple{&inner, "kv_cache_scheme", "quantization.kv_cache_scheme"},
-                                  std::tuple{&q, "kv_cache_scheme", "kv_cache_scheme"},
-                                  std::tuple{&inner, "kv_cache_quant_algo", "quantization.kv_cache_quant_algo"},
-                                  std::tuple{&q, "kv_cache_quant_algo", "kv_cache_quant_algo"}}) {
-            if (truthy(member(*j, k))) {
-                kv = member(*j, k);
-                key = path + "." + (j == &q ? std::string(k) : std::string(name));
-                break;
-            }
-        }
-        if (!kv) return "";
-        bool fp8 = false;
-        if (kv->is_object()) {
-            const auto* dyn = member(*kv, "dynamic");
-            const auto* bits = member(*kv, "num_bits");
-            const auto* type = member(*kv, "type");
-            fp8 = dyn && dyn->is_boolean() && !dyn->get<bool>() && bits && bits->is_number_integer() &&
-                  bits->get<std::int64_t>() == 8 && type && type->is_string() && type->get<std::string>() == "float";
-        } else if (kv->is_string()) {
-            fp8 = lower(kv->get<std::string>()) == "fp8";
-        } else {
-            return "";
-        }
-        if (fp8) {
-            keys.note_source("kv_cache_quant", "config.json: " + key + " (ModelOpt)");
-            return "fp8_e4m3";
-        }
-        keys.warning("kv_quant_ignored", key,
-                     key + " is " + shown_value(*kv, 60) + ": vLLM knows only FP8 here, warns and keeps "
-                     "kv_cache_dtype auto in the model dtype");
-        return "";
-    }
-    if (method == "compressed-tensors" || method == "compressed_tensors") {
-        const auto* kv = member(q, "kv_cache_scheme");
-        if (!kv || kv->is_null()) return "";
-        keys.note_source("kv_cache_quant", "config.json: " + path + ".kv_cache_scheme (compressed-tensors)");
-        return "fp8_e4m3";
-    }
-    return "";
-}
-
 void read_dtype_and_quant(KeyReader& keys, HfArchitecture& h) {
     h.torch_dtype = keys.string({"torch_dtype", "dtype"}, "torch_dtype").value_or("");
-    std::string path;
-    const nlohmann::json* q = keys.raw({"quantization_config", "compression_config"}, path);
-    if (!q || !q->is_object()) return;
-    auto method = q->find("quant_method");
-    if (method != q->end() && method->is_string()) h.quant_method = method->get<std::string>();
-    h.kv_cache_quant = checkpoint_kv_dtype(keys, *q, path);
-    for (const char* k : {"bits", "w_bit", "num_bits", "weight_bits"}) {
-        auto b = q->find(k);
-        if (b == q->end() || !b->is_number_integer()) continue;
-        // Quantizers store 2–8 bits per weight (GPTQ/AWQ/HQQ/bitsandbytes); 16 means unquantized. Anything else is
-        // a typo, and reading it through get<int>() would wrap a huge value.
-        const bool in_range = b->is_number_unsigned() ? b->get<std::uint64_t>() <= 16 : b->get<std::int64_t>() >= 1 &&
-                                                                                         b->get<std::int64_t>() <= 16;
-        if (!in_range) {
-            keys.error("out_of_range", path + "." + k,
-                       path + "." + k + " is " + shown_value(*b) + ": weight bit widths are 1–16 (quantizers use 2–8)");
-            continue;
-        }
-        h.quant_bits = b->get<int>();
-    }
-    for (const char* k : {"group_size", "q_group_size"}) {
-        auto g = q->find(k);
-        if (g != q->end() && g->is_number_integer()) h.quant_group_size = g->get<int>();
-    }
-    // compressed-tensors keeps the weight scheme one level down: config_groups.<name>.weights.
-    auto groups = q->find("config_groups");
-    if (groups != q->end() && groups->is_object()) {
-        for (const auto& g : *groups) {
-            if (!g.is_object()) continue;
-            auto w = g.find("weights");
-            if (w == g.end() || !w->is_object()) continue;
-            auto nb = w->find("num_bits");
-            if (nb != w->end() && nb->is_number_integer() && h.quant_bits == 0) h.quant_bits = nb->get<int>();
-            auto gs = w->find("group_size");
-            if (gs != w->end() && gs->is_number_integer() && h.quant_group_size == 0) h.quant_group_size = gs->get<int>();
-            auto ty = w->find("type");
-            if (ty != w->end() && ty->is_string() && ty->get<std::string>() == "float" && h.quant_bits == 8) {
-                h.quant_method = "fp8";
-            }
-        }
-    }
-    keys.note_source("quantization", "config.json: " + path);
+    hf::read_quantization(keys, h);
 }
 
 /// Recurrent state of one linear-attention (Gated DeltaNet) layer, vLLM layout at TP=1:
@@ -545,6 +424,16 @@ HfConfig read_hf_config(std::string_view text) {
                                    "config.json must be a JSON object ({ … }), got " + std::string(root.type_name())});
         return out;
     }
+    for (const char* wrapper : {"text_config", "llm_config", "language_config"}) {
+        // transformers builds the sub-config from a dict (or None → the class default); anything else is a broken
+        // file, and reading on from the top level would price the vision wrapper's few keys as the model.
+        auto it = root.find(wrapper);
+        if (it == root.end() || it->is_null() || it->is_object()) continue;
+        out.diagnostics.push_back({Severity::error, "wrong_type", wrapper,
+                                   std::string(wrapper) + " is the " + it->type_name() + " " + shown_value(*it, 40) +
+                                       "; expected an object holding the language model's keys ({\"hidden_size\": …, "
+                                       "\"num_hidden_layers\": …}), or null / left out for a text-only model"});
+    }
     KeyReader keys(root, out.diagnostics, out.spec.provenance);
     {
         std::vector<std::pair<std::string, std::string>> non_finite;
@@ -576,9 +465,12 @@ HfConfig read_hf_config(std::string_view text) {
     int model_bytes = dtype_bytes(out.arch.torch_dtype);
     if (model_bytes == 0) {
         model_bytes = 2;
+        const std::string& d = out.arch.torch_dtype;
         keys.warning("assumed", "torch_dtype",
-                     "torch_dtype missing or not a float type (" + out.arch.torch_dtype +
-                         "): assumed bfloat16 (2 bytes) for the model dtype");
+                     (d.empty() ? std::string("torch_dtype missing")
+                                : "torch_dtype " + shown_value(nlohmann::json(d), 40) +
+                                      " is not a float type (valid: bfloat16, float16, float32)") +
+                         ": assumed bfloat16 (2 bytes) for the model dtype");
     }
     if (has_error(out.diagnostics) || s.num_hidden_layers == 0) return out;
     std::vector<std::string_view> archs(out.arch.architectures.begin(), out.arch.architectures.end());

@@ -1,6 +1,7 @@
 #include "hf_config_layers.h"
 #include "kvcalc/json_safety.h"
 
+#include <algorithm>
 #include <string>
 
 namespace kvcalc::hf {
@@ -81,6 +82,10 @@ bool from_hybrid_override_pattern(KeyReader& keys, int n, LayerPattern& p) {
     }
     p.kinds.assign(n, MixerKind::none);
     p.blocks = *pat;
+    // One warning for the whole string, however many layers are unknown: each distinct character once, with
+    // the layer indices it stands at.
+    std::vector<std::pair<char, std::string>> unknown;
+    int unknown_layers = 0;
     for (int i = 0; i < n; ++i) {
         const char c = (*pat)[static_cast<std::size_t>(i)];
         if (c == 'M') {
@@ -88,10 +93,25 @@ bool from_hybrid_override_pattern(KeyReader& keys, int n, LayerPattern& p) {
         } else if (c == '*') {
             p.kinds[i] = MixerKind::full;
         } else if (c != '-' && c != 'E') {
-            keys.warning("unknown_layer_type", field,
-                         field + " character '" + std::string(1, c) + "' at " + std::to_string(i) +
-                             " is not M (Mamba), * (attention), - (MLP) or E (experts); assumed no cache");
+            ++unknown_layers;
+            auto it = std::find_if(unknown.begin(), unknown.end(), [c](const auto& u) { return u.first == c; });
+            if (it == unknown.end()) {
+                unknown.emplace_back(c, std::to_string(i));
+            } else {
+                it->second += ", " + std::to_string(i);
+            }
         }
+    }
+    if (!unknown.empty()) {
+        std::string list;
+        for (const auto& [c, at] : unknown) {
+            list += (list.empty() ? "" : "; ") + shown_value(nlohmann::json(std::string(1, c)), 8) + " at layer " + at;
+        }
+        // vLLM's nemotron_h.py looks each character up in ALL_DECODER_LAYER_TYPES and fails on any other.
+        keys.warning("unknown_layer_type", field,
+                     field + " has " + std::to_string(unknown_layers) + " layer" + (unknown_layers == 1 ? "" : "s") +
+                         " with a character that is not M (Mamba), * (attention), - (MLP) or E (experts): " + list +
+                         "; those layers are priced as keeping no cache (vLLM's NemotronH refuses such a pattern)");
     }
     return true;
 }

@@ -119,7 +119,7 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
     else if (!m.calibrated)
         notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
                         " activation fit is a projection, so expect more than the ±1.5 GB error band");
-    if (t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
+    if (t.kv_dtype_runs && t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
         notes.push_back(cat("KV is cheap here: the pool could hold ", gb(t.available_for_kv_bytes), ", ",
                             gb(t.kv_requested_bytes), " requested — room for more max_num_seqs or max_model_len"));
     if (set.tensor_parallel_size > 4)
@@ -253,10 +253,11 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
         rep.ok = false;
         return rep;
     }
-    if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail) {
+    if (rep.startup.stop == StartupStop::kv_below_one_request && rep.verdict == Verdict::fail) {
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
-        const SolveResult fit = solve_max_model_len(d, load, FitCriterion::boots);
-        rep.startup.estimated_max_model_len = fit.ok ? std::min(fit.value, load.max_model_len - 1) : 0;
+        const SolveResult fit = load.max_model_len > 1 ? solve_max_model_len(d, load, FitCriterion::boots, load.max_model_len - 1)
+                                                       : SolveResult{};
+        rep.startup.estimated_max_model_len = fit.ok ? fit.value : 0;
     }
     rep.settings = d.settings;
     rep.settings.max_model_len = load.max_model_len;

@@ -112,6 +112,7 @@ void to_json(json& j, const Report& r) {
                     {"max_concurrency", p.max_concurrency},
                     {"num_kv_cache_groups", p.num_kv_cache_groups},
                     {"refuses_to_start", p.refuses_to_start},
+                    {"refusal", p.refusal},
                     {"estimated_max_model_len", p.estimated_max_model_len},
                     {"llama_cpp_kv_total_bytes", p.llama_cpp_kv_total_bytes},
                     {"notes", p.notes}};

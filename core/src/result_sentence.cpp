@@ -47,6 +47,18 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
     const std::string engine_name = engine ? engine->display_name : "the engine";
     if (!t.kv_dtype_runs) return r.reason + ".";  // no kernel for the cache dtype on this card: FAIL, not bytes
     if (r.verdict == Verdict::fail) {
+        // Why the engine stops is the start-up rule's (startup_stop.cpp): the sentence names the same cause.
+        if (r.startup.stop == StartupStop::weights_exceed_card)
+            return "The weights alone (" + b(t.weights_bytes + t.drafter_bytes) + " per card) are more than the card's " +
+                   b(s.vram_bytes) + ": " + engine_name + " runs out of memory while loading them.";
+        if (r.startup.stop == StartupStop::no_cache_memory) {
+            const std::string what = t.weights_bytes + t.drafter_bytes >= t.budget_bytes
+                                         ? "The weights alone (" + b(t.weights_bytes + t.drafter_bytes) + " per card) exceed"
+                                         : "The weights, activation peak and CUDA graphs (" + b(t.fixed_bytes) + " per card) fill";
+            const std::string stop = r.engine == "sglang" ? "SGLang loads the weights, then stops: not enough memory for its KV pool."
+                                                          : engine_name + " loads the model, then stops: no available memory for the cache blocks.";
+            return what + " the budget (" + b(t.budget_bytes) + ", gpu_memory_utilization × VRAM): " + stop;
+        }
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) + "): " +
                    engine_name + " cannot load the model.";

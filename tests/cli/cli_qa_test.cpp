@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -17,6 +18,7 @@
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/suggest.h"
+#include "kvcalc/input_limits.h"
 
 
 using clitest::Run;
@@ -53,6 +55,31 @@ std::string suggestion(const std::string& error) {
 }  // namespace
 
 TEST_SUITE("bad_input") {
+    TEST_CASE("--config past the core's config_json limit is refused naming --config and the path; CLI.md quotes it") {
+        const std::size_t limit = kvcalc::kMaxConfigJsonBytes;
+        const std::string mib = std::to_string(limit >> 20) + " MiB";
+        std::string text = "{" + std::string(limit - 2, ' ') + "}";  // exactly the limit: read and handed on
+        const std::string at = clitest::temp_path("at_limit.json");
+        std::ofstream(at, std::ios::binary) << text;
+        Run r = cli("--config " + clitest::shell_quote(at) + " --gpu h100-80gb --max-ctx 8192");
+        CHECK_FALSE(contains(r.err, "larger than"));
+        text.insert(1, " ");  // one byte over
+        const std::string over = clitest::temp_path("over_limit.json");
+        std::ofstream(over, std::ios::binary) << text;
+        r = cli("--config " + clitest::shell_quote(over) + " --gpu h100-80gb --max-ctx 8192");
+        CHECK(r.status == 2);
+        CHECK(contains(r.err, "--config"));
+        CHECK(contains(r.err, over));
+        CHECK(contains(r.err, "larger than " + mib));
+        CHECK_FALSE(contains(r.err, "config_json"));
+        // docs/CLI.md states the same number (and no other) for --config.
+        const std::string doc = clitest::read_file(std::string(KVCALC_TEST_DATA_DIR) + "/../../docs/CLI.md");
+        REQUIRE_FALSE(doc.empty());
+        CHECK(contains(doc, "(at most " + mib + ", `kMaxConfigJsonBytes`"));
+        CHECK(contains(doc, "over-" + std::to_string(limit >> 20) + "-MiB `--config`"));
+        CHECK_FALSE(contains(doc, "16 MiB"));
+    }
+
     TEST_CASE("QA: --modle gets 'did you mean --model?'; --frob gets no suggestion") {
         const Run r = cli("--modle qwen3.6-27b");
         CHECK(r.status == 2);

@@ -140,7 +140,8 @@ Verdict classify(const BudgetTerms& terms);
 const char* largest_term(const BudgetTerms& terms);
 
 /// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`. `explain` = false
-/// leaves out the wording (engine_rules, notes) and keeps the numbers.
+/// leaves out the wording (engine_rules, notes) and keeps the numbers; `stop` and its `refusal` are set either way
+/// (startup_stop.cpp: why the engine stops, the same rule for every engine).
 StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms,
                                 bool explain = true);
 
@@ -176,5 +177,10 @@ EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format);
 /// engine_kv_spelling names (vLLM q4_0 → nvfp4, q5_0 → fp8 = fp8_e4m3, q8_0 → bfloat16; llama.cpp fp8_* → q8_0,
 /// nvfp4 → q4_0; SGLang nvfp4 → fp8_e5m2).
 const KvFormat& engine_run_format(EngineId engine, const KvFormat& format);
+
+/// A KV format that `engine` stores as itself and that runs on `card` (kv_format_support) without a caveat of its
+/// own (TurboQuant 3-bit's model restriction): the one of `format`'s size per element, else the nearest larger one. nullptr when the card is
+/// unknown or none qualifies. What to use instead of a format without a kernel on the card.
+const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& format, const GpuSpec* card);
 
 }  // namespace kvcalc

@@ -51,6 +51,7 @@ struct HfArchitecture {
     std::string quant_method;               ///< quantization_config.quant_method ("fp8", "mxfp4", "awq", "gptq", …)
     int quant_bits = 0;                     ///< quantization_config bits / num_bits, 0 = not stated
     int quant_group_size = 0;               ///< quantization_config group_size, 0 = not stated
+    int quant_scale_bytes = 0;              ///< bytes of each group's scale: 0 = fp16 (GPTQ/AWQ), 4 = bitsandbytes fp32 absmax
     std::string kv_cache_quant;             ///< vLLM's auto cache dtype from the checkpoint ("fp8_e4m3"), else empty
 };
 

@@ -48,9 +48,11 @@ std::string weights_dtype_list();
 /// Weight bytes for `weights_dtype` in {"bf16", "fp16", "fp32", "fp8", "int8", "int4", "nvfp4", "mxfp4",
 /// "auto"}. Quantized formats apply to linear layers (attention, MLP, experts); embeddings, lm_head and norms
 /// stay bf16. Group scales: int4 adds one fp16 scale per 128 weights (GPTQ/AWQ, group 128 unless
-/// `arch.quant_group_size` says otherwise), nvfp4 one fp8 scale per 16, mxfp4 one e8m0 scale per 32 (applied to
+/// `arch.quant_group_size` says otherwise; bitsandbytes 4-bit: one fp32 absmax per 64, `arch.quant_scale_bytes` 4),
+/// nvfp4 one fp8 scale per 16, mxfp4 one e8m0 scale per 32 (applied to
 /// routed experts only, as gpt-oss ships), fp8/int8 one fp32 scale per output channel (negligible, ignored).
-/// "auto" reads `arch.quant_method`/`quant_bits` (quantization_config) and falls back to `arch.torch_dtype`.
+/// "auto" reads `arch.quant_method`/`quant_bits` (quantization_config) and falls back to `arch.torch_dtype` — with a
+/// warning naming the method when quantization_config names one kvcalc has no layout for (gguf, hqq, …).
 /// An unknown dtype returns 0 and an error diagnostic listing the valid names.
 struct WeightsEstimate {
     double bytes = 0.0;       ///< total across all GPUs

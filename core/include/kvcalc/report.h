@@ -120,6 +120,15 @@ struct ModelFact {
     std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads"
 };
 
+/// Why an engine stops at start-up instead of serving, in the order it meets them (startup_stop.cpp).
+enum class StartupStop {
+    none,                ///< it starts
+    kv_dtype_no_kernel,  ///< no attention kernel for the KV cache dtype on this card: the first forward pass fails
+    weights_exceed_card, ///< the weights per card are more than the card holds: out of memory while loading them
+    no_cache_memory,     ///< the fixed terms fill the budget: vLLM "No available memory for the cache blocks"
+    kv_below_one_request ///< some KV is left but not one max_model_len request's: vLLM's estimated maximum model length
+};
+
 /// What the chosen engine prints at start-up, predicted per rank from the budget's available_for_kv_bytes
 /// (vLLM) or from the same KV room (SGLang), or the KV buffers alone (llama.cpp). Zeros when not applicable.
 struct StartupPrediction {
@@ -131,7 +140,9 @@ struct StartupPrediction {
     std::int64_t gpu_kv_cache_tokens = 0;       ///< vLLM "GPU KV cache size: N tokens"; SGLang max_total_num_tokens
     double max_concurrency = 0.0;               ///< vLLM "Maximum concurrency for max_model_len tokens per request"
     int num_kv_cache_groups = 0;                ///< vLLM KV cache groups (> 1 for hybrid models)
-    bool refuses_to_start = false;              ///< vLLM raises at start-up (not enough KV for one request)
+    bool refuses_to_start = false;              ///< the engine stops at start-up (`stop` says why)
+    StartupStop stop = StartupStop::none;       ///< why it stops; none when it starts
+    std::string refusal;                        ///< the engine's error in its own terms; empty when it starts
     std::int64_t estimated_max_model_len = 0;   ///< vLLM's suggestion printed with the refusal (0 = none)
     std::int64_t llama_cpp_kv_total_bytes = 0;  ///< llama.cpp "llama_kv_cache: size" summed over caches, all devices
     /// Engine notes (hybrid token count, rounding, what is not modelled); text (render_text).

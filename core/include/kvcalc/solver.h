@@ -24,7 +24,7 @@ struct SolveResult {
     std::string limiting_term;   ///< largest per-card term at the answer
     /// What stops it: "budget", "max_position_embeddings" (the engine's derived maximum, context_limit.h),
     /// "max_model_len_limit" (2^27, predict's own limit),
-    /// "max_num_seqs_limit", "tp_limit".
+    /// "max_num_seqs_limit", "tp_limit", "kv_cache_dtype" (no kernel for it on the card: nothing boots).
     std::string bound;
     Diagnostics diagnostics;
 };
@@ -42,8 +42,12 @@ SolveResult solve_min_gpus(const Scenario& scenario, FitCriterion criterion = Fi
 
 /// The same solvers on a resolved deployment: `load` fixes everything but the searched quantity. They evaluate
 /// exactly what predict() evaluates, so the answer is accepted by the verdict and the next step is not.
+/// `limit` > 0 searches only up to that length (predict(): the longest below the one that does not boot, as vLLM's
+/// estimated maximum model length). The verdict need not be monotone in the length (vLLM's default
+/// max_num_batched_tokens follows max_num_seqs × max_model_len on short requests): the answer is the longest length
+/// it accepts.
 SolveResult solve_max_model_len(const Deployment& deployment, const Load& load,
-                                FitCriterion criterion = FitCriterion::boots);
+                                FitCriterion criterion = FitCriterion::boots, std::int64_t limit = 0);
 SolveResult solve_max_num_seqs(const Deployment& deployment, const Load& load);
 SolveResult solve_min_vram(const Deployment& deployment, const Load& load,
                            FitCriterion criterion = FitCriterion::boots);
