@@ -81,7 +81,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
     const int cards = s.gpus > 0 ? s.gpus : s.tensor_parallel_size;
     out << s.display_name << " (" << s.model_id << ", weights " << s.weights_variant << ") on " << cards << " x "
         << fmt("%.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
-        << (s.gpu.empty() ? "" : " " + s.gpu) << " per card\n";
+        << (s.gpu.empty() ? "" : " ") << s.gpu << " per card\n";
     // Each engine's own name for the share of VRAM it may use (llama.cpp has none: kvcalc keeps a margin).
     const bool vllm = r.engine == "vllm";
     const char* fraction = vllm ? "gpu_memory_utilization" : r.engine == "sglang" ? "mem_fraction_static"
@@ -178,7 +178,7 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
     out << "\nLayer cache buckets (identical layers merged)\n";
     out << fmt("  %-16s %6s %16s %12s %12s  %s\n", "kind", "layers", "B/token/card", "fixed GB", "priced GB", "cache");
     for (const auto& k : r.buckets) {
-        out << fmt("  %-16s %6d %16.2f %12.2f %12.2f  ", k.kind.c_str(), k.layer_count, k.bytes_per_token_per_card,
+        out << fmt("  %-16s %6d %16.2f %12.2f %12.2f  ", std::string(k.kind).c_str(), k.layer_count, k.bytes_per_token_per_card,
                    bytes_to_gb(k.fixed_bytes_per_card), bytes_to_gb(k.kv_bytes_per_card))
             << cache_text(k.cache) << "\n";
     }
@@ -209,7 +209,7 @@ void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
     for (const auto& f : fits) {  // the card, once: every preset runs on the same one at its own TP
         if (!f.report.ok) continue;
         const auto& s = f.report.settings;
-        out << "Every preset on " << (s.gpu.empty() ? std::string("cards of") : s.gpu + ",")
+        out << "Every preset on " << (s.gpu.empty() ? std::string("cards of") : std::string(s.gpu) + ",")
             << fmt(" %.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
             << " per card, each at its own tensor_parallel_size and settings\n\n";
         break;

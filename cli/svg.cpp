@@ -98,7 +98,7 @@ std::int64_t shortfall_of(const kvcalc::Report& r) {
 
 std::string title_of(const kvcalc::Report& r) {
     const auto& s = r.settings;
-    return s.display_name + " - " + s.kv_cache_dtype + ", ctx " + std::to_string(s.max_model_len) + ", seqs " +
+    return std::string(s.display_name) + " - " + std::string(s.kv_cache_dtype) + ", ctx " + std::to_string(s.max_model_len) + ", seqs " +
            std::to_string(s.max_num_seqs) + ", TP " + std::to_string(std::max(1, s.tensor_parallel_size)) + ": " +
            kvcalc::verdict_name(r.verdict);
 }

@@ -57,6 +57,11 @@ bool search_matches(const std::string& text, const std::string& query) {
     return true;
 }
 
+EngineContextLimit engine_context_limit(const Scenario& s, const ModelSpec& model) {
+    const EngineInfo* engine = find_engine(s.engine);
+    return context_limit(model, engine ? engine->id : EngineId::vllm);
+}
+
 std::string default_kv_cache_dtype() { return Scenario{}.kv_cache_dtype; }
 
 void apply_engine_defaults(Scenario& s) {
@@ -86,7 +91,7 @@ Scenario landing_scenario() {
 
 std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool keep_settings) {
     const std::vector<int> tp = valid_tensor_parallel_sizes(model);
-    const std::int64_t max_len = model.max_position_embeddings;
+    const std::int64_t max_len = engine_context_limit(s, model).max_model_len;
     const std::string name = model.display_name;
     if (inline_spec) {
         s.model = std::move(model);

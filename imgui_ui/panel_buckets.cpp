@@ -9,14 +9,14 @@ namespace kvcalc::ui {
 
 namespace {
 
-const char* kind_label(const std::string& kind) {
+const char* kind_label(std::string_view kind) {
     if (kind == "full_attention") return "full attention";
     if (kind == "sliding_window") return "sliding window";
     if (kind == "chunked_local_attention") return "chunked local attention";
     if (kind == "mla_latent") return "MLA latent";
     if (kind == "recurrent_state") return "recurrent state";
     if (kind == "none") return "no cache";
-    return kind.c_str();
+    return kind.data();  // the core's kind names are static, NUL-terminated text
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ void panel_buckets(App& app) {
     const ByteUnit u = app.ui.unit;
     ImGui::TextDisabled("Per card, at max_model_len %s × max_num_seqs %lld (kv_cache_dtype %s)",
                         format_count(r.settings.max_model_len).c_str(), static_cast<long long>(r.settings.max_num_seqs),
-                        r.settings.kv_cache_dtype.c_str());
+                        std::string(r.settings.kv_cache_dtype).c_str());
     const bool narrow = app.ui.narrow_layout;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("##buckets", narrow ? 4 : 6, flags)) return;

@@ -28,7 +28,7 @@ void panel_calibration(App& app) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const ResolvedSettings& rs = r.report.settings;  // name the boot by what was run, not by its table row
-        const std::string label = r.report.ok ? rs.display_name + " · " + short_tokens(rs.max_model_len) + " × " +
+        const std::string label = r.report.ok ? std::string(rs.display_name) + " · " + short_tokens(rs.max_model_len) + " × " +
                                                     std::to_string(rs.max_num_seqs)
                                               : r.model_id;
         ImGui::TextUnformatted(label.c_str());

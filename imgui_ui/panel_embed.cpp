@@ -10,10 +10,10 @@ namespace kvcalc::ui {
 void panel_embed(App& app) {
     const Report& r = app.report;
     if (r.ok) {
-        ImGui::TextWrapped("%s · %d × %s · max_model_len %s · max_num_seqs %lld · KV %s", r.settings.display_name.c_str(),
+        ImGui::TextWrapped("%s · %d × %s · max_model_len %s · max_num_seqs %lld · KV %s", std::string(r.settings.display_name).c_str(),
                            r.settings.tensor_parallel_size, gpu_name(r.settings).c_str(),
                            format_count(r.settings.max_model_len).c_str(), static_cast<long long>(r.settings.max_num_seqs),
-                           r.settings.kv_cache_dtype.c_str());
+                           std::string(r.settings.kv_cache_dtype).c_str());
         result_banner(app);
         result_bar(app);
     } else {

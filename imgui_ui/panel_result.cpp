@@ -70,7 +70,7 @@ void startup_numbers(const App& app) {
         for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
         return;
     }
-    ImGui::Text("Predicted %s start-up log:", app.report.engine.c_str());
+    ImGui::Text("Predicted %s start-up log:", std::string(app.report.engine).c_str());
     ImGui::Indent();
     for (const std::string& line : startup_lines(app))
         text_wrapped(line, st.refuses_to_start && line == st.refusal ? verdict_color(Verdict::fail, app.ui.dark_theme) : 0);

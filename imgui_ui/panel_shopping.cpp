@@ -48,7 +48,7 @@ bool panel_shopping(App& app) {
     const ResolvedSettings& set = app.report.settings;  // as the verdict resolved them ("auto (bf16)", 256)
     if (app.report.ok)
         text_dim("At max_model_len " + format_count(set.max_model_len) + ", max_num_seqs " +
-                 format_count(set.max_num_seqs) + ", kv_cache_dtype " + set.kv_cache_dtype +
+                 format_count(set.max_num_seqs) + ", kv_cache_dtype " + std::string(set.kv_cache_dtype) +
                  ". kvcalc has no prices: total VRAM stands in for cost. Tap a GPU to use it.");
     text_dim("\"Max context\" is the longest max_model_len that boots. PASS: the max_num_seqs you set all fit at full "
              "length (with max_num_seqs left to vLLM's default, a cap: one full-length request), with margin. TIGHT: "

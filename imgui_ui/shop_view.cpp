@@ -43,7 +43,7 @@ std::vector<ShopRow> shop_rows_in_order(const App& app) {
 
 std::string shop_caveat(const App& app, const GpuSpec& gpu) {
     if (gpu.sm_x10 == 0) return {};
-    std::string weights = app.report.settings.weights_variant;
+    std::string weights(app.report.settings.weights_variant);
     if (weights.empty())
         if (const ModelSpec* m = current_model(app.scenario))
             if (!m->weights.empty()) weights = m->weights.front().id;

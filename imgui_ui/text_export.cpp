@@ -37,7 +37,7 @@ std::vector<NamedTerm> budget_terms(const Report& r) {
             {"drafter", "Drafter weights", t.drafter_bytes}};
 }
 
-const char* term_label(const std::string& name) {
+const char* term_label(std::string_view name) {
     if (name == "weights") return "weights";
     if (name == "kv_growing") return "growing KV cache";
     if (name == "kv_sliding") return "sliding-window KV cache";
@@ -45,7 +45,7 @@ const char* term_label(const std::string& name) {
     if (name == "activation") return "activation peak";
     if (name == "cudagraph_workspace") return "CUDA graphs + workspace";
     if (name == "drafter") return "drafter weights";
-    return name.c_str();
+    return name.data();  // the core's term ids are static, NUL-terminated text
 }
 
 std::string gpu_name(const ResolvedSettings& s) {
@@ -71,7 +71,7 @@ std::string verdict_line(const App& app, int width) {
     // The two FAILs that are not about KV room say what they are about (the core's result_sentence cases), not
     // "needs 2.9 of 0.0 GiB KV" or a KV figure that would fit.
     if (!t.kv_dtype_runs) {
-        const std::string& dtype = r.settings.kv_cache_dtype;
+        const std::string dtype(r.settings.kv_cache_dtype);
         if (width <= 0) return std::string(v) + " · kv_cache_dtype " + dtype + " does not run on " + gpu_name(r.settings);
         if (width <= 2) return std::string(v) + " · " + dtype + " does not run on " + gpu_name(r.settings);
         return std::string(v) + " · " + dtype + " does not run on this card";
@@ -104,7 +104,7 @@ std::string verdict_line(const App& app, int width) {
 std::string page_title(const App& app) {
     const Report& r = app.report;
     if (!r.ok) return "Cannot evaluate — kvcalc";
-    return std::string(verdict_name(r.verdict)) + " · " + r.settings.display_name + " on " +
+    return std::string(verdict_name(r.verdict)) + " · " + std::string(r.settings.display_name) + " on " +
            std::to_string(r.settings.tensor_parallel_size) + "× " + gpu_name(r.settings) + " — kvcalc";
 }
 
@@ -118,10 +118,10 @@ std::string summary_text(const App& app) {
     }
     const ResolvedSettings& s = r.settings;
     const ByteUnit u = app.ui.unit;
-    return std::string(verdict_name(r.verdict)) + ": " + s.display_name + " on " + std::to_string(s.gpus) + " × " +
+    return std::string(verdict_name(r.verdict)) + ": " + std::string(s.display_name) + " on " + std::to_string(s.gpus) + " × " +
            gpu_name(s) + " (" + format_bytes(s.vram_bytes, u) + " each), tensor_parallel_size " +
            std::to_string(s.tensor_parallel_size) + ", max_model_len " + format_count(s.max_model_len) +
-           ", max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype + ". " +
+           ", max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + std::string(s.kv_cache_dtype) + ". " +
            verdict_sentence(app) + " Per card " + format_bytes(r.terms.total_bytes, u) + " of a " +
            format_bytes(r.terms.budget_bytes, u) + " budget; largest term: " + term_label(r.limiting_term) + ".";
 }
@@ -148,7 +148,7 @@ std::vector<std::string> startup_lines(const App& app) {
         if (st.refuses_to_start) out.push_back(st.refusal);
         return out;
     }
-    const std::string& engine = app.report.engine;
+    const std::string engine(app.report.engine);
     char buf[160];
     if (engine == "llama.cpp") {
         out.push_back("KV cache size (all devices): " + format_bytes(st.llama_cpp_kv_total_bytes, app.ui.unit));
@@ -175,10 +175,10 @@ std::string markdown_table(const App& app) {
     const Report& r = app.report;
     if (!r.ok) return "kvcalc: " + summary_text(app) + "\n";
     const ResolvedSettings& s = r.settings;
-    std::string out = "**kvcalc: " + std::string(verdict_name(r.verdict)) + "** — " + s.display_name + ", " +
+    std::string out = "**kvcalc: " + std::string(verdict_name(r.verdict)) + "** — " + std::string(s.display_name) + ", " +
                       std::to_string(s.tensor_parallel_size) + " × " + gpu_name(s) + ", " +
                       "max_model_len " + std::to_string(s.max_model_len) + ", max_num_seqs " +
-                      std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + s.kv_cache_dtype +
+                      std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + std::string(s.kv_cache_dtype) +
                       ", gpu_memory_utilization " + fixed2(s.gpu_memory_utilization) + "\n\n" + verdict_sentence(app) +
                       "\n\n| Per-card term | GB | GiB |\n|---|---:|---:|\n";
     auto row = [&](const std::string& label, std::int64_t bytes) {

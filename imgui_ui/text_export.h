@@ -19,7 +19,7 @@ struct NamedTerm {
 std::vector<NamedTerm> budget_terms(const Report& r);
 
 /// People's wording for a core term name ("kv_growing" → "KV cache (growing)"); the name itself when unknown.
-const char* term_label(const std::string& name);
+const char* term_label(std::string_view name);
 
 /// The verdict explained in one sentence: the core's result_sentence() in the chosen unit.
 std::string verdict_sentence(const App& app);

@@ -58,7 +58,7 @@ void share(std::vector<CacheBucket>& out, const unsigned char* member, unsigned 
 template <class T>
 struct Scratch {
     static constexpr std::size_t kInline = 8;
-    std::array<T, kInline> inline_values{};
+    std::array<T, kInline> inline_values;  // not zeroed: every entry used is written first (per call)
     std::vector<T> heap;
     T* data;
     Scratch(const Scratch&) = delete;
@@ -74,38 +74,55 @@ struct Scratch {
 
 }  // namespace
 
-std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
-                                       const KvFormat& format, int tp, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs, const PricedKv* priced) {
-    std::vector<CacheBucket> out(groups.size());
-    const std::size_t n = groups.size();
+BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
+                               int tp) {
+    BucketTemplate t;
+    t.rows.resize(groups.size());
+    t.footprints.resize(groups.size());
     std::int64_t raw_growing_x400 = 0;
-    // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
-    // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)
-    Scratch<long double> per_token(n), window_bytes(n), state(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < groups.size(); ++i) {
         const LayerGroup& g = groups[i];
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
-        const auto count = static_cast<long double>(g.count);
-        per_token[i] = static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * count;
-        window_bytes[i] = static_cast<long double>(f.window_x400_per_token) *
-                          static_cast<long double>(std::min(f.window_tokens, max_model_len)) * count;
-        state[i] = static_cast<long double>(f.state_bytes_per_sequence) * count;
-        CacheBucket& b = out[i];
+        t.footprints[i] = f;
+        CacheBucket& b = t.rows[i];
         b.kind = layer_cache_kind(g.cache);
         b.cache = g.cache;
         b.layer_count = g.count;
         raw_growing_x400 += f.growing_x400_per_token * g.count;
         b.bytes_per_token_per_card = static_cast<double>(f.growing_x400_per_token * g.count) / kBpeDenominator;
-        b.fixed_bytes_per_card =
-            ceil_div(f.window_x400_per_token * std::min(f.window_tokens, max_model_len) * g.count, kBpeDenominator) +
-            f.state_bytes_per_sequence * g.count * max_num_seqs;
     }
     // A measured per-token override rescales the growing buckets so the table adds up to what is priced.
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16 && raw_growing_x400 > 0) {
         const double scale = static_cast<double>(model_footprint(model, groups, format, tp).growing_x400_per_token) /
                              static_cast<double>(raw_growing_x400);
-        for (auto& b : out) b.bytes_per_token_per_card *= scale;
+        for (auto& b : t.rows) b.bytes_per_token_per_card *= scale;
+    }
+    return t;
+}
+
+std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
+                                       const KvFormat& format, int tp, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs, const PricedKv* priced) {
+    return cache_buckets(bucket_template(model, groups, format, tp), max_model_len, max_num_seqs, priced);
+}
+
+std::vector<CacheBucket> cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs, const PricedKv* priced) {
+    std::vector<CacheBucket> out = tmpl.rows;
+    const std::size_t n = out.size();
+    // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
+    // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)
+    Scratch<long double> per_token(n), window_bytes(n), state(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const LayerFootprint& f = tmpl.footprints[i];
+        CacheBucket& b = out[i];
+        const std::int64_t window = std::min(f.window_tokens, max_model_len);
+        const auto count = static_cast<long double>(b.layer_count);
+        per_token[i] = static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * count;
+        window_bytes[i] = static_cast<long double>(f.window_x400_per_token) * static_cast<long double>(window) * count;
+        state[i] = static_cast<long double>(f.state_bytes_per_sequence) * count;
+        b.fixed_bytes_per_card = ceil_div(f.window_x400_per_token * window * b.layer_count, kBpeDenominator) +
+                                 f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
     }
     if (!priced) return out;
     Scratch<unsigned char> member(n);
@@ -114,6 +131,7 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector
         if (state[i] > 0) member[i] = kRecurrent, any_recurrent = true;
         else if (window_bytes[i] > 0) member[i] = kSliding, any_sliding = true;
         else if (per_token[i] > 0) member[i] = kGrowing, any_growing = true;
+        else member[i] = 0;
     }
     if (priced->sliding_bytes == 0 || !any_sliding) {  // sliding layers priced at full length, with the rest
         for (std::size_t i = 0; i < n; ++i)

@@ -101,7 +101,7 @@ Verdict classify(const BudgetTerms& t) {
     return Verdict::pass;
 }
 
-std::vector<Term> term_list(const BudgetTerms& t) {
+TermList term_list(const BudgetTerms& t) {
     struct Row {
         std::string_view id, label;
         std::int64_t BudgetTerms::*bytes;
@@ -115,8 +115,7 @@ std::vector<Term> term_list(const BudgetTerms& t) {
         {"kv_sliding", "KV cache (sliding window)", &BudgetTerms::kv_sliding_bytes},
         {"recurrent_state", "Recurrent state", &BudgetTerms::recurrent_state_bytes},
     };
-    std::vector<Term> out;
-    out.reserve(std::size(kRows));
+    TermList out;
     for (const Row& r : kRows)
         if (t.*r.bytes != 0) out.push_back({r.id, r.label, t.*r.bytes});
     return out;

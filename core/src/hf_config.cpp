@@ -65,7 +65,21 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     s.num_attention_heads = a.heads;
     auto kv = keys.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"},
                            "num_key_value_heads", 1, kMaxHeads);
-    if (kv) {
+    const std::string& mt = out.arch.model_type;
+    if ((mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel") &&
+        keys.boolean({"multi_query"}, "multi_query").value_or(false) &&
+        !keys.boolean({"new_decoder_architecture"}, "new_decoder_architecture").value_or(false)) {
+        // Falcon-7B's config.json says multi_query true next to num_kv_heads 71: the model has one K/V head
+        // (vLLM falcon.py FalconAttention; FalconModelArchConfigConvertor.get_total_num_kv_heads returns 1 and
+        // ignores num_kv_heads unless new_decoder_architecture).
+        a.kv_heads = 1;
+        keys.info("derived", keys.prefix() + "num_key_value_heads",
+                  "multi_query true (and no new_decoder_architecture): one K/V head shared by all " +
+                      std::to_string(a.heads) + " query heads" +
+                      (kv && *kv != 1 ? ", as vLLM reads it; num_kv_heads " + std::to_string(*kv) + " is ignored"
+                                      : std::string()));
+        keys.note_source("num_key_value_heads", "multi_query (Falcon): 1");
+    } else if (kv) {
         a.kv_heads = static_cast<int>(*kv);
         // Grouped-query attention shares each K/V head among num_attention_heads / num_key_value_heads query heads
         // (transformers' repeat_kv; vLLM's Attention asserts num_heads % num_kv_heads == 0).

@@ -25,6 +25,14 @@ public:
             keys.raw({k}, path);
             rows_.push_back({k, keys.integer({k}, k, 1, kMaxTokens), path});
         }
+        // transformers' attribute_map makes config.max_position_embeddings read n_positions for these classes
+        // (GPT2Config, GPTBigCodeConfig, GPTJConfig, CodeGenConfig), so every engine's getattr sees it there.
+        const std::string& mt = keys.text_model_type();
+        if (!rows_[0].value && rows_[1].value &&
+            (mt == "gpt2" || mt == "gpt_bigcode" || mt == "gptj" || mt == "codegen")) {
+            rows_[0].value = rows_[1].value;
+            rows_[0].path = rows_[1].path;
+        }
     }
     std::optional<std::int64_t> value(std::string_view key) const {
         for (const auto& r : rows_)

@@ -15,6 +15,10 @@ const std::vector<ModelTypeTraits>& model_traits_table() {
         {"llama", "LlamaConfig", "llama/configuration_llama.py",
          R"({"vocab_size":32000,"hidden_size":4096,"intermediate_size":11008,"num_hidden_layers":32,
              "num_attention_heads":32,"max_position_embeddings":2048,"tie_word_embeddings":false})"},
+        // FalconConfig (transformers 5fd8edad): the Hub's falcon-7b config.json states no max_position_embeddings.
+        {"falcon", "FalconConfig", "falcon/configuration_falcon.py",
+         R"({"vocab_size":65024,"hidden_size":4544,"num_hidden_layers":32,"num_attention_heads":71,
+             "max_position_embeddings":2048,"multi_query":true,"new_decoder_architecture":false})"},
         {"mistral", "MistralConfig", "mistral/configuration_mistral.py",
          R"({"vocab_size":32000,"hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,
              "num_attention_heads":32,"num_key_value_heads":8,"max_position_embeddings":131072,

@@ -117,8 +117,8 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
                             gib_text(r.non_kv.error_band_bytes), " per card: ", a.band_basis));
     }
     else if (!m.calibrated)
-        notes.push_back(m.id + " has fewer than 4 measured anchors: the " + set.family +
-                        " activation fit is a projection, so expect more than the ±1.5 GB error band");
+        notes.push_back(cat(m.id, " has fewer than 4 measured anchors: the ", set.family,
+                            " activation fit is a projection, so expect more than the ±1.5 GB error band"));
     if (t.kv_dtype_runs && t.kv_requested_bytes > 0 && t.available_for_kv_bytes > t.kv_requested_bytes * 3 / 2)
         notes.push_back(cat("KV is cheap here: the pool could hold ", gb(t.available_for_kv_bytes), ", ",
                             gb(t.kv_requested_bytes), " requested — room for more max_num_seqs or max_model_len"));
@@ -145,7 +145,8 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
     // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
     // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
-    const std::int64_t head_dim = model_head_dim(*r.model);
+    const bool extras = s.compressed_layers > 0 || s.indexer_ratio_layers > 0;
+    const std::int64_t head_dim = extras ? model_head_dim(*r.model) : 0;  // per call: only when it is used
     const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
     const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
     const std::int64_t compressed_per_seq = sat_ceil_div(
@@ -153,10 +154,17 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
                 r.format->bpe_x400),
         kBpeDenominator);
     b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
-    const std::int64_t indexer_per_seq = sat_ceil_div(
-        sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} * (load.max_model_len / s.indexer_compress_ratio), indexer_dim),
-                indexer_bpe_x400(canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format))),
-        kBpeDenominator);
+    // The field row is looked up once and the spelling read only when there are indexer layers: this runs per
+    // predict() (with none, the product is 0 either way).
+    static const ScenarioField& indexer_field = *find_scenario_field("indexer_format");
+    const std::int64_t indexer_per_seq =
+        s.indexer_ratio_layers == 0
+            ? 0
+            : sat_ceil_div(sat_mul(sat_mul(std::int64_t{s.indexer_ratio_layers} *
+                                               (load.max_model_len / s.indexer_compress_ratio),
+                                           indexer_dim),
+                                   indexer_bpe_x400(canonical_choice(indexer_field, s.indexer_format))),
+                           kBpeDenominator);
     b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
     b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
@@ -220,6 +228,12 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
 
 Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
     Report rep;
+    if (!dp->tp_options || !dp->model_facts) {  // a deployment made by hand: the Report points at its lists
+        auto filled = std::make_shared<Deployment>(*dp);
+        if (!filled->tp_options) filled->tp_options = detail::shared_tensor_parallel_options(*filled->model);
+        if (!filled->model_facts) filled->model_facts = detail::shared_model_facts(*filled->model);
+        dp = std::move(filled);
+    }
     const Deployment& d = *dp;
     rep.diagnostics = check_load(d, load);
     if (has_error(rep.diagnostics)) return rep;
@@ -237,11 +251,13 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
-    rep.tp_options = d.tp_options ? d.tp_options : detail::shared_tensor_parallel_options(*d.model);
+    rep.buckets = d.buckets.rows.size() == d.groups.size()
+                      ? cache_buckets(d.buckets, load.max_model_len, priced_requests(load), &priced)
+                      : cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    rep.tp_options = d.tp_options.get();
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
-    rep.model_facts = d.model_facts ? d.model_facts : detail::shared_model_facts(*d.model);
+    rep.model_facts = d.model_facts.get();
     rep.startup = startup_lines(d, load, rep.terms, false);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {

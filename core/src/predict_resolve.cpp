@@ -334,25 +334,36 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     for (auto& x : d) diags.push_back(std::move(x));
     if (failed) return std::nullopt;
 
+    auto names = std::make_shared<DeploymentNames>();
+    names->model_id = r.model->id;
+    names->display_name = r.model->display_name;
+    names->family = activation->family;
+    names->weights_variant = weights_name;
+    names->gpu = r.gpu ? r.gpu->id : std::string();
+    names->kv_cache_dtype = r.kv_auto ? std::string("auto (") + r.format->name + ")" : std::string(r.format->name);
+    names->drafter = drafter ? drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
     ResolvedSettings& out = r.settings;
-    out.model_id = r.model->id;
-    out.display_name = r.model->display_name;
-    out.family = activation->family;
-    out.weights_variant = weights_name;
+    out.model_id = names->model_id;
+    out.display_name = names->display_name;
+    out.family = names->family;
+    out.weights_variant = names->weights_variant;
     out.weights_bytes_total = weights_total;
-    out.gpu = r.gpu ? r.gpu->id : std::string();
+    out.gpu = names->gpu;
     out.vram_bytes = vram;
     out.gpus = gpus;
     out.tensor_parallel_size = tp;
-    out.kv_cache_dtype = r.kv_auto ? std::string("auto (") + r.format->name + ")" : std::string(r.format->name);
+    out.kv_cache_dtype = names->kv_cache_dtype;
     fill_not_given(s, r);
     out.max_num_batched_tokens = s.max_num_batched_tokens;
-    out.drafter = drafter ? drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
+    out.drafter = names->drafter;
+    r.names = std::move(names);
+    r.max_model_len_limit = context_limit(*r.model, r.engine).max_model_len;
     out.drafter_bytes_total = drafter_total;
     out.num_speculative_tokens = spec_tokens;
     if (drafter) r.drafter = *drafter;
     r.run_format = &engine_run_format(r.engine, *r.format);
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
+    r.buckets = bucket_template(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
     resolve_non_kv(s, *era, activation, r);
     r.tp_options = shared_tensor_parallel_options(*r.model);
@@ -422,9 +433,11 @@ Diagnostics check_load(const Deployment& r, const Load& load) {
     check_load_range(d, len, load.max_model_len);
     check_load_range(d, seqs, load.max_num_seqs);
     if (r.model) {
-        const EngineContextLimit limit = context_limit(*r.model, r.engine);
-        if (limit.max_model_len > 0 && load.max_model_len > limit.max_model_len)
-            check_context_limit(d, *r.model, r.engine, limit, load.max_model_len, r.allow_long_max_model_len);
+        const std::int64_t most = r.max_model_len_limit >= 0 ? r.max_model_len_limit
+                                                             : context_limit(*r.model, r.engine).max_model_len;
+        if (most > 0 && load.max_model_len > most)
+            check_context_limit(d, *r.model, r.engine, context_limit(*r.model, r.engine), load.max_model_len,
+                                r.allow_long_max_model_len);
     }
     if (load.vram_bytes <= 0)
         error(d, "out_of_range", "vram_gb", "VRAM per card must be positive, got " + std::to_string(load.vram_bytes) + " B");

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kvcalc/kv_format.h"
@@ -12,7 +13,7 @@ namespace kvcalc {
 
 /// One row of the buckets table: `layer_count` layers with the same LayerCache value.
 struct CacheBucket {
-    std::string kind;                       ///< "full_attention", "sliding_window", "mla_latent", "recurrent_state", "none"
+    std::string_view kind;                  ///< static text: "full_attention", "sliding_window", "mla_latent", "recurrent_state", "none"
     LayerCache cache;                       ///< the catalog value (TP=1 facts)
     int layer_count = 0;
     double bytes_per_token_per_card = 0.0;  ///< growing bytes per token per sequence on one card (exact rational)
@@ -42,6 +43,21 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& f
 /// shares add up to the three inputs exactly.
 std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
                                        const KvFormat& format, int tp, std::int64_t max_model_len,
+                                       std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
+
+/// The load-independent part of the buckets of one model × format × TP: the rows (kind, cache, count, growing bytes
+/// per token) and each row's per-card footprint. A Deployment keeps one, so that predict() only prices the load.
+struct BucketTemplate {
+    std::vector<CacheBucket> rows;            ///< kv_bytes_per_card and fixed_bytes_per_card are 0 here
+    std::vector<LayerFootprint> footprints;   ///< per row: one layer's footprint on one card (layer_footprint)
+};
+
+/// bucket_template() for groups made by group_layers(model). Requires a valid tp.
+BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
+                               int tp);
+
+/// cache_buckets() from a template: the same rows at max_model_len and max_num_seqs (and `priced` shares).
+std::vector<CacheBucket> cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
                                        std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
 
 /// Name of a LayerCache alternative ("full_attention", ...).

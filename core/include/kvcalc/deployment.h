@@ -61,6 +61,13 @@ struct NonKvModel {
     Load batched_at;
 };
 
+/// The text behind a deployment's ResolvedSettings views (model id, display name, family, weights variant, GPU id,
+/// kv_cache_dtype as shown, drafter). Immutable once resolved and shared by every copy of the Deployment and every
+/// Report of it, so that a Report carries the settings' text without copying it.
+struct DeploymentNames {
+    std::string model_id, display_name, family, weights_variant, gpu, kv_cache_dtype, drafter;
+};
+
 /// A Scenario with every look-up done and every deployment-level input validated. Owns what it refers to
 /// (the model is shared; formats, GPUs and activation fits are rows of immutable tables), so it can be copied,
 /// stored and evaluated at any Load.
@@ -79,6 +86,10 @@ struct Deployment {
     /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
     bool allow_long_max_model_len = false;
     ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
+    std::shared_ptr<const DeploymentNames> names;  ///< owns the text settings' views point into
+    /// The engine's derived maximum max_model_len for the model (context_limit(*model, engine).max_model_len),
+    /// kept because check_load() asks at every solver step; -1 = not computed (check_load computes it).
+    std::int64_t max_model_len_limit = -1;
     /// Load settings the scenario left at 0 ("not given") that resolve() filled in as the engine would: the
     /// report's assumed_defaults names them (vLLM's max_num_seqs and gpu_memory_utilization: non_kv.flags).
     struct Assumed {
@@ -88,6 +99,7 @@ struct Deployment {
     } assumed;
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
     ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
+    BucketTemplate buckets;                ///< bucket_template(*model, groups, *format, TP): the buckets table's rows
     KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
     NonKvModel non_kv;
     std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request

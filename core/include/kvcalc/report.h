@@ -1,5 +1,6 @@
 // Report: the per-card budget terms, the verdict and the cache breakdown for one Scenario.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -75,12 +76,33 @@ struct Term {
     std::int64_t bytes;      ///< per card; KV terms as granted
 };
 
+/// The non-zero per-card terms of a report, in subtraction order, held inline (at most one of each of the seven
+/// terms): iterate it like a vector. Inline because predict() fills one per call and a heap list cost more
+/// than the terms themselves.
+class TermList {
+public:
+    static constexpr std::size_t kCapacity = 7;
+    const Term* begin() const { return items_; }
+    const Term* end() const { return items_ + size_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Term& operator[](std::size_t i) const { return items_[i]; }
+    /// Appends a term; a list already holding kCapacity terms is left as it is (term_list() adds each id once).
+    void push_back(const Term& t) {
+        if (size_ < kCapacity) items_[size_++] = t;
+    }
+
+private:
+    Term items_[kCapacity]{};
+    std::size_t size_ = 0;
+};
+
 /// The non-zero terms of `t` that make up total_bytes, in subtraction order.
-std::vector<Term> term_list(const BudgetTerms& t);
+TermList term_list(const BudgetTerms& t);
 
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
 struct CacheBreakdown {
-    std::string layout;                 ///< "dense_gqa", "hybrid_mamba", "sliding_window", "mla", "compressed_sparse"
+    std::string_view layout;            ///< static text: "dense_gqa", "hybrid_mamba", "sliding_window", "mla", "compressed_sparse"
     std::int64_t growing_kv_bytes = 0;  ///< requested growing KV
     std::int64_t sliding_kv_bytes = 0;
     std::int64_t recurrent_state_bytes = 0;
@@ -90,16 +112,18 @@ struct CacheBreakdown {
     std::int64_t subtotal_bytes = 0;
 };
 
-/// The settings after defaults, presets and catalog look-ups.
+/// The settings after defaults, presets and catalog look-ups. The text fields view text the deployment owns
+/// (Deployment::names, shared by every copy of it and every Report of it) or static tables: they are valid as long
+/// as the Report or the Deployment they came from lives. Copy them into a std::string to keep them longer.
 struct ResolvedSettings {
-    std::string model_id, display_name, family;
-    std::string weights_variant;
+    std::string_view model_id, display_name, family;
+    std::string_view weights_variant;
     std::int64_t weights_bytes_total = 0;
-    std::string gpu;                    ///< empty when VRAM was given as a number
+    std::string_view gpu;               ///< empty when VRAM was given as a number
     std::int64_t vram_bytes = 0;        ///< per card
     int gpus = 0;
     int tensor_parallel_size = 0;
-    std::string kv_cache_dtype;
+    std::string_view kv_cache_dtype;    ///< the format's name, "auto (bf16)" when the engine picked it
     std::int64_t max_model_len = 0;
     std::int64_t max_num_seqs = 0;
     /// max_num_seqs is vLLM's default for the card (left unset): a cap on the batch, and the KV the verdict asks
@@ -107,10 +131,10 @@ struct ResolvedSettings {
     bool max_num_seqs_is_default = false;
     double gpu_memory_utilization = 0.0;
     std::optional<std::int64_t> max_num_batched_tokens;
-    std::string drafter;                ///< empty when none
+    std::string_view drafter;           ///< empty when none; "custom" for drafter_gb alone
     std::int64_t drafter_bytes_total = 0;
     int num_speculative_tokens = 0;
-    std::string vllm_version;           ///< the vLLM era priced (vllm_accounting.h VllmEraRules::id)
+    std::string_view vllm_version;      ///< the vLLM era priced (vllm_accounting.h VllmEraRules::id)
 };
 
 /// One model fact for display, with where it came from (config.json key path, catalog source, estimate).
@@ -159,16 +183,17 @@ struct Report {
     BudgetTerms terms;
     Verdict verdict = Verdict::fail;
     std::string reason;                 ///< one line; text
-    std::string limiting_term;          ///< largest per-card term ("weights", "kv_growing", ...)
+    std::string_view limiting_term;     ///< largest per-card term ("weights", "kv_growing", ...); static text
     std::vector<std::string> notes;     ///< advisory notes; text
     double effective_max_num_seqs = 0;  ///< full-length requests the granted pool holds (terms.max_concurrency)
     CacheBreakdown breakdown;
     std::vector<CacheBucket> buckets;
-    std::vector<Term> term_list;         ///< term_list(terms)
-    /// tensor_parallel_size 1..8 for this model, with reasons: per model, shared and immutable; never null when ok.
-    std::shared_ptr<const std::vector<TpOption>> tp_options;
+    TermList term_list;                  ///< term_list(terms)
+    /// tensor_parallel_size 1..8 for this model, with reasons: per model, owned by `deployment` (valid while the
+    /// Report lives); never null when ok.
+    const std::vector<TpOption>* tp_options = nullptr;
     std::string command;                 ///< serve_command(): the engine's start command for this scenario; text
-    std::string engine;                  ///< "vllm", "llama.cpp" or "sglang"
+    std::string_view engine;             ///< "vllm", "llama.cpp" or "sglang"; static text
     /// true: the non-KV terms come from a seed family fit with ≥ 4 measured anchors. false: a projection
     /// (seed family with few anchors) or estimate_vllm_overheads (config.json / popular models, "uncalibrated").
     bool calibrated = false;
@@ -177,9 +202,9 @@ struct Report {
     /// with the logs behind error_band_bytes. Text.
     std::string non_kv_model;
     std::vector<std::string> assumed_defaults;  ///< vLLM defaults applied to flags the user left unset; text
-    /// What the model was read as, with sources. Shared and immutable (catalog models reuse one list, which keeps
-    /// predict() under a microsecond); never null when ok.
-    std::shared_ptr<const std::vector<ModelFact>> model_facts;
+    /// What the model was read as, with sources. Owned by `deployment` (catalog models share one list per model);
+    /// valid while the Report lives; never null when ok.
+    const std::vector<ModelFact>* model_facts = nullptr;
     StartupPrediction startup;
     /// The text fields are written (predict() with ReportText::all, or render_text()).
     bool text_rendered = false;
