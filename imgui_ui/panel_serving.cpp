@@ -151,11 +151,7 @@ bool engine_picker(UiState& ui, Scenario& s) {
     for (const char* e : kEngines) {
         ImGui::SameLine();
         if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
-            s.engine = e;
-            if (s.engine != "vllm") {  // only vLLM has "not given" (0) defaults in kvcalc
-                if (s.max_num_seqs == 0) s.max_num_seqs = 1;
-                if (s.gpu_memory_utilization == 0) s.gpu_memory_utilization = 0.9;
-            }
+            s.engine = e;  // 0 = "not given" holds for every engine (the core fills in the engine's default)
             changed = true;
         }
     }
@@ -269,10 +265,15 @@ bool panel_context(App& app) {
     ImGui::TextUnformatted("max_model_len");
     help_marker(app.ui, "Longest request (prompt + output) in tokens. Tap a size, type the exact number, or step by "
                         "powers of two.");
+    // 0 = not given (the model's maximum): shown as the length the report priced; an edit makes it explicit.
+    std::int64_t len = s.max_model_len != 0 ? s.max_model_len : app.report.ok ? app.report.settings.max_model_len : hi;
     const bool changed =
-        context_editor(app.ui, &s.max_model_len, std::min(kSliderMinModelLen, hi), hi, model_max,
+        context_editor(app.ui, &len, std::min(kSliderMinModelLen, hi), hi, model_max,
                        model ? model->display_name : "", limit.source);
-    if (changed) s.compose.clear();
+    if (changed) {
+        s.max_model_len = len;
+        s.compose.clear();
+    }
     return changed;
 }
 
