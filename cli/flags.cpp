@@ -451,8 +451,6 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             return out;
         }
     }
-    o.max_model_len_defaulted = !given_flag("--max-model-len") && !given_flag("--from-url") && !given_flag("--compose") &&
-                                o.scenario.max_model_len == kvcalc::Scenario{}.max_model_len;
     return out;
 }
 

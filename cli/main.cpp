@@ -280,22 +280,6 @@ int main(int argc, char** argv) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
         if (!error.empty()) return bad_input(error);
     }
-    if (o.max_model_len_defaulted) {
-        kvcalc::Diagnostics ignored;
-        const auto model = kvcalc::scenario_model(o.scenario, ignored);
-        // The engine's own default (context_limit.h), e.g. vLLM's YaRN-scaled length or LongRoPE's original.
-        const kvcalc::EngineInfo* engine = kvcalc::find_engine(o.scenario.engine);
-        const kvcalc::EngineContextLimit limit =
-            model ? kvcalc::context_limit(*model, engine ? engine->id : kvcalc::EngineId::vllm)
-                  : kvcalc::EngineContextLimit{};
-        if (limit.default_max_model_len > 0 && o.scenario.max_model_len > limit.default_max_model_len) {
-            o.scenario.max_model_len = limit.default_max_model_len;
-            print_diagnostics({{Severity::warning, "max_model_len_default", "max_model_len",
-                                "--max-ctx not given: using the engine's default max_model_len " +
-                                    std::to_string(limit.default_max_model_len) + " (" + limit.source + ")"}},
-                              Severity::warning);
-        }
-    }
     switch (o.mode) {
         case kvcli::Mode::list_models:
         case kvcli::Mode::list_gpus:

@@ -25,9 +25,6 @@ struct Options {
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json
     std::string fit_target;      ///< --fit MODEL[:PRESET] as given
-    /// No --max-ctx, link or preset chose max_model_len: main() lowers the Scenario default to the model's
-    /// max_position_embeddings when that is smaller, as vLLM does when --max-model-len is not given.
-    bool max_model_len_defaulted = false;
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
 };
 

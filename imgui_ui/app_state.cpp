@@ -75,6 +75,7 @@ std::string state_json(const App& app) {
     j["model_status"] = app.ui.model_status;
     j["share_blocker"] = share_blocker(app);
     j["startup_lines"] = startup_lines(app);
+    j["notes"] = app.report.notes;
     const Derived& d = app.derived;
     j["solver"] = {{"max_model_len", d.max_len.ok ? d.max_len.value : 0},
                    {"max_model_len_rounded", d.max_len.ok ? d.max_len.value_rounded : 0},
@@ -105,18 +106,21 @@ std::string state_json(const App& app) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// A link's max_model_len beyond the model's limit: set to the limit, with a warning that names the way out.
+/// A link's max_model_len beyond the engine's derived maximum for the model (the core's context_limit, rope scaling
+/// included): set to that limit, with a warning that names the way out. A link that asks for a longer context on
+/// purpose (allow_long_max_model_len) keeps it.
 void clamp_link_context(App& app) {
     const ModelSpec* model = current_model(app.scenario);
-    if (!model || model->max_position_embeddings <= 0 || app.scenario.max_model_len <= model->max_position_embeddings)
-        return;
+    if (!model || app.scenario.allow_long_max_model_len) return;
+    const EngineContextLimit limit = engine_context_limit(app.scenario, *model);
+    if (limit.max_model_len <= 0 || app.scenario.max_model_len <= limit.max_model_len) return;
     app.url_warnings.push_back(
         {Severity::warning, "max_model_len_too_long", "ctx",
          "ctx=" + std::to_string(app.scenario.max_model_len) + " is above " + model->display_name +
-             "'s max_position_embeddings " + format_count(model->max_position_embeddings) +
-             ": set to that. vLLM refuses a longer context unless rope scaling is configured or "
-             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set."});
-    app.scenario.max_model_len = model->max_position_embeddings;
+             "'s derived maximum " + format_count(limit.max_model_len) + " (" + limit.source +
+             "): set to that. The engine refuses a longer context unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 "
+             "(SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) is set."});
+    app.scenario.max_model_len = limit.max_model_len;
 }
 
 }  // namespace

@@ -4,8 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/param_count.h"
+#include "kvcalc/deployment.h"
 #include "model_lookup.h"
 
 namespace kvcalc::ui {
@@ -19,45 +18,44 @@ std::string compact_json(const std::string& text) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// `_name_or_path` when the file names its repository (the Hub writes it), else "".
-std::string name_or_path(const std::string& compact) {
-    const nlohmann::json j = nlohmann::json::parse(compact, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return {};
-    const auto it = j.find("_name_or_path");
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 }  // namespace
 
 bool apply_config_text(App& app, const std::string& text, const std::string& source, bool from_link) {
-    HfConfig config = read_hf_config(text);
+    // The core builds the model, the same way it builds the CLI's --config and the JSON API's config_json
+    // (scenario_model: read_hf_config, the widths vLLM's profile run uses, the weights estimate), so the page
+    // prices a pasted file exactly as they do. Only the names shown here are the page's own.
+    Scenario probe;
+    probe.config_json = text;
+    Diagnostics diagnostics;
+    const std::shared_ptr<const ModelSpec> built = scenario_model(probe, diagnostics);
     std::string problems;
-    for (const Diagnostic& d : config.diagnostics) problems += "• " + d.message + "\n";
-    if (has_error(config.diagnostics)) {
-        app.ui.model_status = "This config.json cannot be used:\n" + problems;
+    bool weights_missing = false;
+    for (const Diagnostic& d : diagnostics) {
+        problems += "• " + d.message + "\n";
+        weights_missing = weights_missing || d.code == "weights_unknown";
+    }
+    if (!built) {
+        app.ui.model_status = weights_missing ? "Read the layers, but could not price the weights (missing widths):\n" +
+                                                    problems + "Pick a catalog model, or set the weights size by hand."
+                                              : "This config.json cannot be used:\n" + problems;
         app.ui.model_status_is_error = true;
         return false;
     }
     const bool from_hub = source != "paste" && source != "clipboard" && source != "link";
     const std::string compact = compact_json(text);
-    const std::string repo = from_hub ? source : name_or_path(compact);
-    ModelSpec spec = std::move(config.spec);
-    spec.id = repo.empty() ? "pasted-config" : repo;
-    spec.display_name = repo.empty() ? "Pasted config.json (" + config.arch.model_type + ")" : repo;
-    spec.family = "generic";
-    spec.calibrated = false;
-    const WeightsEstimate w = estimate_weights(count_parameters(spec, config.arch), config.arch, "auto");
-    for (const Diagnostic& d : w.diagnostics) problems += "• " + d.message + "\n";
-    if (w.bytes <= 0.0) {
-        app.ui.model_status = "Read the layers, but could not price the weights (missing widths):\n" + problems +
-                              "Pick a catalog model, or set the weights size by hand.";
-        app.ui.model_status_is_error = true;
-        return false;
+    ModelSpec spec = *built;
+    // The Hub repository: the one fetched from, else the file's _name_or_path when it names one (the core's
+    // reading, hub_id_from_config; a local folder is none). Without one the id stays the core's, so the command
+    // gets the same placeholder folder as the CLI's.
+    const std::string built_repo = spec.weights.empty() ? std::string() : spec.weights.front().hf_repo;
+    const std::string repo = from_hub ? source : built_repo;
+    if (!repo.empty()) {
+        spec.id = repo;
+        for (WeightsVariant& w : spec.weights) w.hf_repo = repo;
     }
-    // The serve command names the weights' repository: the file's own, else a placeholder to fill in.
-    spec.weights.push_back({w.dtype, w.bytes / 1e9, repo.empty() ? "<your-model>" : repo, {}, w.basis});
+    const std::string model_type = spec.model_type.empty() ? std::string("config.json") : spec.model_type;
+    spec.display_name = repo.empty() ? "Pasted config.json (" + model_type + ")" : repo;
     spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
-    spec.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     app.ui.model_note = switch_model(app.scenario, std::move(spec), true, from_link);
     app.ui.pasted_config = compact;
     app.ui.pasted_source = source;

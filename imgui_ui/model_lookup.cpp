@@ -12,7 +12,6 @@ namespace kvcalc::ui {
 
 namespace {
 
-constexpr double kOtherEngineUtilization = 0.90;  ///< llama.cpp / SGLang: kvcalc's share of VRAM for the pool
 constexpr std::int64_t kLandingContext = 32768;
 
 std::string count_text(std::int64_t n) {
@@ -58,15 +57,21 @@ bool search_matches(const std::string& text, const std::string& query) {
     return true;
 }
 
-std::string default_kv_cache_dtype() { return std::string(kAutoKvCacheDtype); }
+EngineContextLimit engine_context_limit(const Scenario& s, const ModelSpec& model) {
+    const EngineInfo* engine = find_engine(s.engine);
+    return context_limit(model, engine ? engine->id : EngineId::vllm);
+}
+
+std::string default_kv_cache_dtype() { return Scenario{}.kv_cache_dtype; }
 
 void apply_engine_defaults(Scenario& s) {
-    const bool vllm = s.engine.empty() || s.engine == "vllm";
+    // The scenario's own defaults (the CLI's and the JSON API's): 0 = "not given", which the core resolves as the
+    // engine does for the card and release (predict_resolve.cpp, vllm_accounting.h).
+    static const Scenario defaults{};
     s.compose.clear();
-    s.kv_cache_dtype = default_kv_cache_dtype();
-    // vLLM: 0 = "not given", which the core resolves as vLLM does for the card and release (vllm_accounting.h).
-    s.gpu_memory_utilization = vllm ? 0.0 : kOtherEngineUtilization;
-    s.max_num_seqs = vllm ? 0 : 1;
+    s.kv_cache_dtype = defaults.kv_cache_dtype;
+    s.gpu_memory_utilization = defaults.gpu_memory_utilization;
+    s.max_num_seqs = defaults.max_num_seqs;
     s.max_num_batched_tokens.reset();
     s.drafter.clear();
     s.mtp.reset();
@@ -86,7 +91,7 @@ Scenario landing_scenario() {
 
 std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool keep_settings) {
     const std::vector<int> tp = valid_tensor_parallel_sizes(model);
-    const std::int64_t max_len = model.max_position_embeddings;
+    const std::int64_t max_len = engine_context_limit(s, model).max_model_len;
     const std::string name = model.display_name;
     if (inline_spec) {
         s.model = std::move(model);
@@ -114,7 +119,8 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
                  " is longer)";
         s.max_model_len = max_len;
     } else {
-        kept += (kept.empty() ? "" : ", ") + std::string("max_model_len ") + count_text(s.max_model_len);
+        kept += (kept.empty() ? "" : ", ") + std::string("max_model_len ") +
+                (s.max_model_len == 0 ? std::string("= its maximum") : count_text(s.max_model_len));
     }
     return name + ": serving settings set to vLLM's defaults (" + reset + ")" +
            (kept.empty() ? "." : "; kept " + kept + ".");

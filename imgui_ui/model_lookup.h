@@ -4,12 +4,18 @@
 #include <string>
 
 #include "kvcalc/catalog.h"
+#include "kvcalc/context_limit.h"
 #include "kvcalc/scenario.h"
 
 namespace kvcalc::ui {
 
 /// The scenario's inline model when set, else the catalog entry for model_id; nullptr when unknown.
 inline const ModelSpec* current_model(const Scenario& s) { return s.model ? &*s.model : find_model(s.model_id); }
+
+/// The longest max_model_len the scenario's engine accepts for `model`: the core's derived maximum
+/// (context_limit.h: rope scaling, model_max_length, each engine's own rule), with its source. max_model_len 0 when
+/// unknown.
+EngineContextLimit engine_context_limit(const Scenario& s, const ModelSpec& model);
 
 /// kv_cache_dtype every engine uses when none is given: `auto`, the model's dtype (the core resolves it per card).
 std::string default_kv_cache_dtype();
@@ -30,7 +36,7 @@ Scenario landing_scenario();
 
 /// Makes `model` the scenario's model: a catalog id (`inline_spec` false) or an inline spec (true, e.g. a pasted
 /// config.json). Resets the serving settings to vLLM's defaults (apply_engine_defaults), keeps max_model_len when the
-/// new model accepts it and otherwise sets the model's maximum, and fits tensor_parallel_size to the model.
+/// new model accepts it and otherwise sets the engine's derived maximum (engine_context_limit), and fits tensor_parallel_size to the model.
 /// `keep_settings` (opening a link that carries a config.json) only swaps the model. Returns a sentence saying
 /// what was reset and what was kept ("" when nothing changed), for the model panel.
 std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool keep_settings = false);

@@ -8,6 +8,7 @@
 #include "kvcalc/gpu_catalog.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/vllm_accounting.h"
+#include "kvcalc/vllm_defaults.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "widgets.h"
@@ -150,11 +151,7 @@ bool engine_picker(UiState& ui, Scenario& s) {
     for (const char* e : kEngines) {
         ImGui::SameLine();
         if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
-            s.engine = e;
-            if (s.engine != "vllm") {  // only vLLM has "not given" (0) defaults in kvcalc
-                if (s.max_num_seqs == 0) s.max_num_seqs = 1;
-                if (s.gpu_memory_utilization == 0) s.gpu_memory_utilization = 0.9;
-            }
+            s.engine = e;  // 0 = "not given" holds for every engine (the core fills in the engine's default)
             changed = true;
         }
     }
@@ -213,15 +210,23 @@ bool panel_serving(App& app) {
                         "v0.21).");
     clamp_note(app.ui, "gpu_memory_utilization");
 
+    const bool vllm = s.engine.empty() || s.engine == "vllm";  // vLLM's flag: the other engines have no such setting
     bool batched = s.max_num_batched_tokens.has_value();
-    if (ImGui::Checkbox("max_num_batched_tokens", &batched)) {
-        s.max_num_batched_tokens = batched ? std::optional<std::int64_t>(8192) : std::nullopt;
+    if (vllm && ImGui::Checkbox("max_num_batched_tokens", &batched)) {
+        // Starts at what vLLM would use here: the core's default for this card, release and load.
+        const std::int64_t start = app.report.ok && app.report.deployment
+                                       ? vllm_max_num_batched_tokens(*app.report.deployment, app.report.load)
+                                       : 0;
+        s.max_num_batched_tokens = batched ? std::optional<std::int64_t>(start > 0 ? start : static_cast<std::int64_t>(field_row("max_num_batched_tokens").min))
+                                           : std::nullopt;
         changed = true;
     }
-    record_hitbox(app.ui, "max_num_batched_tokens_on");
-    help_marker(app.ui, "Chunked-prefill batch. Unset = vLLM's default; only hybrid (Gated DeltaNet) models price its "
-                        "scratch.");
-    if (s.max_num_batched_tokens) {
+    if (vllm) {
+        record_hitbox(app.ui, "max_num_batched_tokens_on");
+        help_marker(app.ui, "Chunked-prefill batch. Unset = vLLM's default for the card; only hybrid (Gated DeltaNet) "
+                            "models price its scratch.");
+    }
+    if (vllm && s.max_num_batched_tokens) {
         ImGui::SetNextItemWidth(em * 10);
         changed |= stepper(app.ui, "tokens##batched", field_row("max_num_batched_tokens"), &*s.max_num_batched_tokens, 1024);
     }
@@ -252,15 +257,23 @@ bool panel_serving(App& app) {
 bool panel_context(App& app) {
     Scenario& s = app.scenario;
     const ModelSpec* model = current_model(s);
-    const std::int64_t model_max = model && model->max_position_embeddings > 0 ? model->max_position_embeddings : 0;
+    // The core's derived maximum for this engine (rope scaling included), not max_position_embeddings.
+    const EngineContextLimit limit = model ? engine_context_limit(s, *model) : EngineContextLimit{};
+    const std::int64_t model_max = s.allow_long_max_model_len ? 0 : limit.max_model_len;
     const std::int64_t hi = model_max > 0 ? model_max : kSliderMaxModelLen;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("max_model_len");
     help_marker(app.ui, "Longest request (prompt + output) in tokens. Tap a size, type the exact number, or step by "
                         "powers of two.");
+    // 0 = not given (the model's maximum): shown as the length the report priced; an edit makes it explicit.
+    std::int64_t len = s.max_model_len != 0 ? s.max_model_len : app.report.ok ? app.report.settings.max_model_len : hi;
     const bool changed =
-        context_editor(app.ui, &s.max_model_len, std::min(kSliderMinModelLen, hi), hi, model_max, model ? model->display_name : "");
-    if (changed) s.compose.clear();
+        context_editor(app.ui, &len, std::min(kSliderMinModelLen, hi), hi, model_max,
+                       model ? model->display_name : "", limit.source);
+    if (changed) {
+        s.max_model_len = len;
+        s.compose.clear();
+    }
     return changed;
 }
 

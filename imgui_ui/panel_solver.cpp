@@ -15,9 +15,13 @@ namespace {
 bool answer(UiState& ui, const char* what, const SolveResult& r, const std::string& value_text, const char* apply_id,
             const char* hitbox) {
     if (!r.ok) {
+        // The error that ends the search (nothing_fits names the cache dtype when the card has no kernel for it),
+        // not a warning about the scenario that came before it.
+        const auto why = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::error; });
         ImGui::Text("%s: ", what);
         ImGui::SameLine(0, 0);
-        text_dim(r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message);
+        text_dim(why != r.diagnostics.end() ? why->message : r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message);
         return false;
     }
     const bool applied = tap_button(ui, apply_id);

@@ -308,7 +308,7 @@ std::string short_tokens(std::int64_t tokens) {
 }
 
 bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int64_t hi, std::int64_t model_max,
-                    const std::string& model_name) {
+                    const std::string& model_name, const std::string& limit_source) {
     const ScenarioField& field = field_row("max_model_len");
     const std::int64_t step_hi = model_max > 0 ? model_max : static_cast<std::int64_t>(field.max);
     const std::int64_t before = *tokens;
@@ -346,8 +346,9 @@ bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int
     const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(em * 7.5f);
     const std::string above = model_max > 0
-        ? "max_model_len is limited to " + model_name + "'s max_position_embeddings " + format_count(model_max) +
-              ", so it was set to that. vLLM refuses a longer context unless the model is run with rope scaling "
+        ? "max_model_len is limited to " + model_name + "'s derived maximum " + format_count(model_max) +
+              (limit_source.empty() ? std::string() : " (" + limit_source + ")") +
+              ", so it was set to that. vLLM refuses a longer context unless the config.json adds rope scaling "
               "(a rope_scaling / --hf-overrides entry, e.g. YaRN) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, "
               "which risks wrong output"
         : std::string();

@@ -60,10 +60,11 @@ bool touch_slider(UiState& ui, const char* label, float* value, float lo, float 
 
 /// max_model_len: a logarithmic slider over [slider_lo, slider_hi] (touch-guarded), an exact entry with the scenario
 /// table's range (int_field) and power-of-two − / +, and chips for the usual contexts (4K … 128K and the model's
-/// maximum). `model_max` 0 = the model states no limit. Typed values above the model's maximum are set to it with a
-/// note naming rope scaling and VLLM_ALLOW_LONG_MAX_MODEL_LEN.
+/// maximum). `model_max` 0 = no limit: the engine's derived maximum from the core (context_limit.h), whose
+/// `limit_source` the note quotes. Typed values above it are set to it with a note naming rope scaling and
+/// VLLM_ALLOW_LONG_MAX_MODEL_LEN.
 bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t slider_lo, std::int64_t slider_hi,
-                    std::int64_t model_max, const std::string& model_name);
+                    std::int64_t model_max, const std::string& model_name, const std::string& limit_source = {});
 
 /// The next power of two above `value` (`up`) or below it, within [lo, hi].
 std::int64_t power_of_two_step(std::int64_t value, bool up, std::int64_t lo, std::int64_t hi);

@@ -66,12 +66,12 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     auto kv = keys.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"},
                            "num_key_value_heads", 1, kMaxHeads);
     const std::string& mt = out.arch.model_type;
-    if ((mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel") &&
-        keys.boolean({"multi_query"}, "multi_query").value_or(false) &&
-        !keys.boolean({"new_decoder_architecture"}, "new_decoder_architecture").value_or(false)) {
+    const bool falcon = mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel";
+    if ((falcon || mt == "gpt_bigcode") && keys.boolean({"multi_query"}, "multi_query").value_or(false) &&
+        !(falcon && keys.boolean({"new_decoder_architecture"}, "new_decoder_architecture").value_or(false))) {
         // Falcon-7B's config.json says multi_query true next to num_kv_heads 71: the model has one K/V head
         // (vLLM falcon.py FalconAttention; FalconModelArchConfigConvertor.get_total_num_kv_heads returns 1 and
-        // ignores num_kv_heads unless new_decoder_architecture).
+        // ignores num_kv_heads unless new_decoder_architecture). StarCoder (gpt_bigcode.py GPTBigCodeAttention) too.
         a.kv_heads = 1;
         keys.info("derived", keys.prefix() + "num_key_value_heads",
                   "multi_query true (and no new_decoder_architecture): one K/V head shared by all " +

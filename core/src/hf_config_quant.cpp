@@ -289,8 +289,10 @@ void read_quantization(KeyReader& keys, HfArchitecture& h) {
     }
     for (const char* k : {"group_size", "q_group_size"}) {
         auto g = q->find(k);
-        if (g != q->end() && g->is_number_integer() && g->get<std::int64_t>() > 0 && g->get<std::int64_t>() <= 1 << 20)
-            h.quant_group_size = g->get<int>();
+        if (g == q->end() || !g->is_number_integer()) continue;
+        const std::int64_t v = g->get<std::int64_t>();
+        // -1: one scale per output channel (GPTQConfig / AwqConfig "per-column quantization").
+        if ((v > 0 && v <= 1 << 20) || v == -1) h.quant_group_size = static_cast<int>(v);
     }
     // compressed-tensors keeps the weight scheme one level down: config_groups.<name>.weights.
     auto groups = q->find("config_groups");

@@ -6,7 +6,7 @@
 namespace kvcalc::hf {
 
 /// Reads `quantization_config` (or `compression_config`) into h.quant_method / quant_bits / quant_group_size /
-/// quant_scale_bytes and h.kv_cache_quant. Follows what vLLM's quantization configs read from the dict
+/// quant_scale_bytes and h.kv_cache_quant (quant_group_size -1 = one scale per output channel). Follows what vLLM's quantization configs read from the dict
 /// (vllm/model_executor/layers/quantization/*.py from_config): GPTQ `bits`, AWQ `w_bit` / `bits`, compressed-tensors
 /// `config_groups.*.weights.num_bits`, bitsandbytes `load_in_4bit` / `load_in_8bit`, ModelOpt `quant_algo`.
 /// Errors name the key, the value and what is valid: a non-object quantization_config, a `bits` that is not a whole

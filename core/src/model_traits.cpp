@@ -19,6 +19,10 @@ const std::vector<ModelTypeTraits>& model_traits_table() {
         {"falcon", "FalconConfig", "falcon/configuration_falcon.py",
          R"({"vocab_size":65024,"hidden_size":4544,"num_hidden_layers":32,"num_attention_heads":71,
              "max_position_embeddings":2048,"multi_query":true,"new_decoder_architecture":false})"},
+        // GPTBigCodeConfig (transformers 05ff2e98): multi_query defaults to true (StarCoder), n_positions to 1024.
+        {"gpt_bigcode", "GPTBigCodeConfig", "gpt_bigcode/configuration_gpt_bigcode.py",
+         R"({"vocab_size":50257,"n_positions":1024,"n_embd":768,"n_layer":12,"n_head":12,"multi_query":true,
+             "tie_word_embeddings":true})"},
         {"mistral", "MistralConfig", "mistral/configuration_mistral.py",
          R"({"vocab_size":32000,"hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,
              "num_attention_heads":32,"num_key_value_heads":8,"max_position_embeddings":131072,

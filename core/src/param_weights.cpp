@@ -9,6 +9,7 @@ namespace {
 double linear_bytes_per_weight(const std::string& dtype, int group_size, int scale_bytes, bool zero_points) {
     if (dtype == "fp8" || dtype == "int8") return 1.0;
     if (dtype == "int4") {
+        if (group_size < 0) return 0.5;  // per-channel scales (group_size -1): a few bytes per row, negligible
         const double g = group_size > 0 ? group_size : 128.0;
         const double scale = scale_bytes > 0 ? scale_bytes : 2.0;  // fp16 (GPTQ/AWQ); bitsandbytes absmax is fp32
         return 0.5 + scale / g + (zero_points ? 0.5 / g : 0.0);   // scale (+ 4-bit zero) per group

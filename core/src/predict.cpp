@@ -196,23 +196,22 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.notes.clear();
     rep.notes.reserve(6);
     add_notes(rep.breakdown_estimates, d, load, rep.terms, explained, rep.notes);
-    rep.assumed_defaults.clear();
+    // Settings left unset, as the engine fills them in: resolve()'s (length, KV dtype, other engines' load),
+    // then vLLM's accounting's.
+    rep.assumed_defaults = detail::load_assumed_defaults(d);
     if (d.engine == EngineId::vllm) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
                                            explained.band_basis, ")")
                                      : cat("calibrated fit (", d.settings.family, ", measured boots)");
-        rep.assumed_defaults = explained.assumed_defaults;
-        if (!accounted) {  // the fit prices activation; only the flags' defaults apply
-            std::erase_if(rep.assumed_defaults, [](const std::string& x) {
-                return x.rfind("max_num_batched_tokens", 0) == 0 || x.rfind("block_size", 0) == 0;
-            });
-        }
-        if (!rep.assumed_defaults.empty()) {
-            std::string list;
-            for (const auto& x : rep.assumed_defaults) list += (list.empty() ? "" : "; ") + x;
-            rep.notes.push_back("assumed vLLM defaults: " + list);
-        }
+        for (const auto& x : explained.assumed_defaults)  // a calibrated fit prices activation: only the flags apply
+            if (accounted || (x.rfind("max_num_batched_tokens", 0) != 0 && x.rfind("block_size", 0) != 0))
+                rep.assumed_defaults.push_back(x);
+    }
+    if (!rep.assumed_defaults.empty()) {
+        std::string list;
+        for (const auto& x : rep.assumed_defaults) list += (list.empty() ? "" : "; ") + x;
+        rep.notes.push_back(cat("assumed ", engine_info(d.engine).display_name, " defaults: ", list));
     }
     StartupPrediction worded = startup_lines(d, load, rep.terms, true);
     rep.startup.engine_rules = std::move(worded.engine_rules);
@@ -302,7 +301,7 @@ Report predict(const Scenario& scenario, ReportText text) {
     if (!d) {
         Report failed;
         failed.diagnostics = std::move(early);
-        for (auto& x : check_load(Deployment{}, {scenario.max_model_len, 1, 1})) {
+        for (auto& x : check_load(Deployment{}, {scenario.max_model_len != 0 ? scenario.max_model_len : 1, 1, 1})) {
             // resolve() range-checks max_model_len too: one problem, one diagnostic.
             const bool said = std::any_of(failed.diagnostics.begin(), failed.diagnostics.end(),
                                           [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; });

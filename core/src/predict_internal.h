@@ -30,6 +30,11 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 /// (its max_num_batched_tokens). false when `s` fails a check resolve() makes on the load; `d` is then unusable.
 bool rebind_load(const Scenario& s, const ActivationFit* fit, Deployment& d);
 
+/// The report's assumed_defaults for what resolve() filled in itself (Deployment::assumed, kv_cache_dtype auto):
+/// "max_model_len 131072 (not given: vLLM's default, the model's derived maximum, max_position_embeddings
+/// 131072)". vLLM's own defaults (max_num_seqs, gpu_memory_utilization, …) come from explain_non_kv.
+std::vector<std::string> load_assumed_defaults(const Deployment& d);
+
 /// resolve(s) through a small per-thread cache of resolved deployments (resolve_cache.cpp): the shared result
 /// is never changed afterwards; nullptr with the errors in `diags` when the scenario does not resolve.
 std::shared_ptr<const Deployment> resolve_shared(const Scenario& s, Diagnostics& diags);

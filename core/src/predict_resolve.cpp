@@ -77,11 +77,36 @@ void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
     if (v < f.min || v > f.max) error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
 }
 
-/// The sentinel 0 of a field whose default only vLLM has.
-void vllm_only_zero(Diagnostics& d, const char* name) {
-    const ScenarioField& f = *find_scenario_field(name);
-    error(d, "out_of_range", f.name,
-          std::string(f.name) + " = 0 (the vLLM default) needs engine vllm; expected " + field_valid_text(f));
+/// llama.cpp and SGLang without a utilization flag: kvcalc sizes their pool from this share of the card.
+/// llama.cpp has no such flag (it allocates what -c asks for); SGLang derives mem_fraction_static from the card at
+/// start-up (server_args.py), which kvcalc does not model. vLLM's own default is per release (vllm_accounting.h).
+constexpr double kOtherEngineUtilization = 0.90;
+/// llama.cpp's -np default (common/common.h n_parallel = 1); SGLang's --max-running-requests is derived from the
+/// pool, a cap like vLLM's default, of which one full-length request is priced.
+constexpr std::int64_t kOtherEngineSeqs = 1;
+
+/// The length the engine serves when max_model_len is not given (context_limit.h default_max_model_len: vLLM
+/// ModelConfig._get_and_verify_max_len with max_model_len None, SGLang context_length None, llama.cpp n_ctx_train).
+std::int64_t not_given_max_model_len(const Deployment& r) {
+    return r.model ? context_limit(*r.model, r.engine).default_max_model_len : 0;
+}
+
+/// The load settings a user left at 0 ("not given"), as the engine fills them in: max_model_len from the model,
+/// and for llama.cpp and SGLang max_num_seqs and gpu_memory_utilization. vLLM's own max_num_seqs and
+/// gpu_memory_utilization depend on the card and release: bind_non_kv fills them (vllm_accounting.h) and says so
+/// in the report's assumed_defaults.
+void fill_not_given(const Scenario& s, Deployment& r) {
+    ResolvedSettings& out = r.settings;
+    r.assumed = {};
+    r.assumed.max_model_len = s.max_model_len == 0;
+    out.max_model_len = s.max_model_len != 0 ? s.max_model_len : not_given_max_model_len(r);
+    out.max_num_seqs = s.max_num_seqs;
+    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    if (r.engine == EngineId::vllm) return;
+    r.assumed.max_num_seqs = out.max_num_seqs == 0;
+    r.assumed.gpu_memory_utilization = out.gpu_memory_utilization == 0;
+    if (out.max_num_seqs == 0) out.max_num_seqs = kOtherEngineSeqs;
+    if (out.gpu_memory_utilization == 0) out.gpu_memory_utilization = kOtherEngineUtilization;
 }
 
 }  // namespace
@@ -146,10 +171,12 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 
     // Every number's range comes from the field table, the same check the URL codec and the CLI flags make.
     check_scenario_fields(s, d);
-    // 0 = vLLM's default (only vLLM has one kvcalc knows).
-    const bool vllm_engine = r.engine == EngineId::vllm;
-    if (!vllm_engine && s.max_num_seqs == 0) vllm_only_zero(d, "max_num_seqs");
-    if (!vllm_engine && s.gpu_memory_utilization == 0) vllm_only_zero(d, "gpu_memory_utilization");
+    // max_model_len 0 = the engine's derived maximum for the model: the model must state one.
+    if (r.model && s.max_model_len == 0 && not_given_max_model_len(r) <= 0)
+        error(d, "max_model_len_unknown", "max_model_len",
+              "max_model_len is not given and " + (r.model->id.empty() ? std::string("the model") : r.model->id) +
+                  " states no context length (max_position_embeddings) to derive it from; give max_model_len (" +
+                  field_valid_text(*find_scenario_field("max_model_len")) + ")");
     const std::optional<VllmEra> era = parse_vllm_version(s.vllm_version);
     if (!era)
         error(d, "vllm_version_unknown", "vllm_version",
@@ -326,9 +353,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     out.gpus = gpus;
     out.tensor_parallel_size = tp;
     out.kv_cache_dtype = names->kv_cache_dtype;
-    out.max_model_len = s.max_model_len;
-    out.max_num_seqs = s.max_num_seqs;
-    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    fill_not_given(s, r);
     out.max_num_batched_tokens = s.max_num_batched_tokens;
     out.drafter = names->drafter;
     r.names = std::move(names);
@@ -354,18 +379,16 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 }
 
 bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment& r) {
-    // The load checks resolve() makes (the field table's ranges, 0 = vLLM's default for vLLM only); check_load()
-    // does the rest. A failing load is resolved afresh so that its errors come in resolve()'s order.
+    // The load checks resolve() makes (the field table's ranges, 0 = not given); check_load() does the rest. A
+    // failing load is resolved afresh so that its errors come in resolve()'s order.
     static const ScenarioField* const len = find_scenario_field("max_model_len");
     static const ScenarioField* const seqs = find_scenario_field("max_num_seqs");
     if (!field_number_ok(*len, static_cast<double>(s.max_model_len)) ||
         !field_number_ok(*seqs, static_cast<double>(s.max_num_seqs)) ||
-        (r.engine != EngineId::vllm && s.max_num_seqs == 0))
+        (s.max_model_len == 0 && not_given_max_model_len(r) <= 0))
         return false;
     ResolvedSettings& out = r.settings;
-    out.max_model_len = s.max_model_len;
-    out.max_num_seqs = s.max_num_seqs;
-    out.gpu_memory_utilization = s.gpu_memory_utilization;
+    fill_not_given(s, r);
     out.max_num_batched_tokens = s.max_num_batched_tokens;
     bind_non_kv(s, activation, r);
     // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it).
@@ -375,6 +398,29 @@ bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment&
         if (has_error(plan_diags)) return false;
     }
     return true;
+}
+
+std::vector<std::string> load_assumed_defaults(const Deployment& d) {
+    std::vector<std::string> out;
+    const std::string engine = engine_info(d.engine).display_name;
+    if (d.kv_auto && d.format)
+        out.push_back(std::string("kv_cache_dtype auto = ") + d.format->name + " (the model's dtype on this card; " +
+                      engine + "'s default)");
+    if (d.assumed.max_model_len && d.model) {
+        const EngineContextLimit limit = context_limit(*d.model, d.engine);
+        out.push_back("max_model_len " + std::to_string(d.settings.max_model_len) + " (not given: " + engine +
+                      "'s default, the model's derived maximum, " + limit.source + ")");
+    }
+    if (d.assumed.max_num_seqs)
+        out.push_back(d.engine == EngineId::llama_cpp
+                          ? "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)"
+                          : "max_num_seqs 1 (SGLang's --max-running-requests is a cap derived from the pool; one "
+                            "full-length request is priced)");
+    if (d.assumed.gpu_memory_utilization)
+        out.push_back(d.engine == EngineId::llama_cpp
+                          ? "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"
+                          : "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)");
+    return out;
 }
 
 }  // namespace detail

@@ -232,6 +232,18 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
     return true;
 }
 
+/// An engine's derived context (model_spec.h EngineContextLimit): {max_model_len, default_max_model_len, source}.
+void read_context(const json& v, EngineContextLimit& c, Diagnostics& d, const std::string& path) {
+    if (!v.is_object()) return type_error(d, path, "an object", v);
+    for (const auto& [key, x] : v.items()) {
+        const std::string f = path + "." + key;
+        if (key == "max_model_len") get_int(x, c.max_model_len, d, f);
+        else if (key == "default_max_model_len") get_int(x, c.default_max_model_len, d, f);
+        else if (key == "source") get_str(x, c.source, d, f);
+        else d.push_back({Severity::warning, "unknown_key", f, "unknown key \"" + key + "\" ignored"});
+    }
+}
+
 }  // namespace
 
 void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& path) {
@@ -314,6 +326,12 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"num_kv_shared_layers", [&](const json& v, const std::string& f) { get_int(v, m.num_kv_shared_layers, d, f); }},
         {"num_parameters", [&](const json& v, const std::string& f) { get_int(v, m.num_parameters, d, f); }},
         {"vocab_size", [&](const json& v, const std::string& f) { get_int(v, m.vocab_size, d, f); }},
+        {"torch_dtype", [&](const json& v, const std::string& f) { get_str(v, m.torch_dtype, d, f); }},
+        {"checkpoint_kv_cache_dtype",
+         [&](const json& v, const std::string& f) { get_str(v, m.checkpoint_kv_cache_dtype, d, f); }},
+        {"vllm_context", [&](const json& v, const std::string& f) { read_context(v, m.vllm_context, d, f); }},
+        {"sglang_context", [&](const json& v, const std::string& f) { read_context(v, m.sglang_context, d, f); }},
+        {"llama_cpp_context", [&](const json& v, const std::string& f) { read_context(v, m.llama_cpp_context, d, f); }},
         {"intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.intermediate_size, d, f); }},
         {"moe_intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.moe_intermediate_size, d, f); }},
         {"rotary_dim", [&](const json& v, const std::string& f) { get_int(v, m.rotary_dim, d, f); }},
@@ -493,6 +511,17 @@ void to_json(json& j, const ModelSpec& m) {
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
     // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.
     if (!m.model_type.empty()) j["model_type"] = m.model_type;
+    // kv_cache_dtype auto resolves from these, max_model_len 0 from the contexts: written when the model has them.
+    if (!m.torch_dtype.empty()) j["torch_dtype"] = m.torch_dtype;
+    if (!m.checkpoint_kv_cache_dtype.empty()) j["checkpoint_kv_cache_dtype"] = m.checkpoint_kv_cache_dtype;
+    const auto context = [&](const char* key, const EngineContextLimit& c) {
+        if (c != EngineContextLimit{})
+            j[key] = json{{"max_model_len", c.max_model_len}, {"default_max_model_len", c.default_max_model_len},
+                          {"source", c.source}};
+    };
+    context("vllm_context", m.vllm_context);
+    context("sglang_context", m.sglang_context);
+    context("llama_cpp_context", m.llama_cpp_context);
 }
 
 void to_json(json& j, const Scenario& s) {

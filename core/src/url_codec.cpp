@@ -139,6 +139,30 @@ std::string encode_query(const Scenario& s) {
     return out;
 }
 
+Scenario url_version_1_defaults() {
+    Scenario s;
+    s.kv_cache_dtype = "fp8_e5m2";
+    s.max_model_len = 180000;
+    s.max_num_seqs = 1;
+    s.gpu_memory_utilization = 0.95;
+    return s;
+}
+
+namespace {
+
+/// What an absent key means in a link of `version`: the field table's default, or for a version 1 link the seed
+/// CLI's value where that differs.
+std::string absent_text(const ScenarioField& f, int version) {
+    if (version == 1) {
+        static const Scenario v1 = url_version_1_defaults();
+        if (!field_is_default(f, v1))
+            if (auto t = field_text(f, v1)) return *t + ", a version 1 link's default";
+    }
+    return f.default_text;
+}
+
+}  // namespace
+
 Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
     bool url_without_query = false;
     std::string_view query = query_part(text, url_without_query);
@@ -179,22 +203,32 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
         pairs.push_back(std::move(p));
     }
 
-    // The link version, wherever it stands.
+    // The link version decides what an absent key means (url_codec.h): read it first, wherever it stands. A link
+    // with keys but no 'v' is an old one (version 1 wrote it, but trimmed links drop it); one with no scenario
+    // key at all (nothing, or only the page's reserved keys) means today's defaults.
+    bool has_v = false, has_keys = false;
+    for (const Pair& p : pairs) {
+        has_v = has_v || (p.decoded && p.key == "v");
+        has_keys = has_keys || !p.decoded || (p.key != "v" && !is_reserved(p.key));
+    }
+    int version = has_keys && !has_v ? 1 : kUrlVersion;
     for (const Pair& p : pairs) {
         if (!p.decoded || p.key != "v") continue;
         const auto v = parse_int(p.value);
         if (!v || *v < 1) {
             warn(diagnostics, "url_bad_value", "url.v",
-                 "URL key 'v' (link version) = '" + p.value + "' is not valid; expected " +
+                 "URL key 'v' (link version) = '" + p.value + "' is not valid; expected 1 or " +
                      std::to_string(kUrlVersion) + "; read as version " + std::to_string(kUrlVersion));
         } else if (*v > kUrlVersion) {
             warn(diagnostics, "url_future_version", "url.v",
                  "URL key 'v' = '" + p.value + "' is newer than this build understands (version " +
                      std::to_string(kUrlVersion) + "); keys are read as version " + std::to_string(kUrlVersion) +
                      " and unknown ones ignored");
+        } else {
+            version = static_cast<int>(*v);
         }
     }
-    Scenario s;
+    Scenario s = version == 1 ? url_version_1_defaults() : Scenario{};
 
     std::vector<std::string> seen, repeated;
     for (const Pair& p : pairs) {
@@ -235,7 +269,7 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
         if (const FieldTextStatus st = set_field_from_text(*row, value, s); st != FieldTextStatus::ok) {
             warn(diagnostics, "url_bad_value", std::string("url.") + row->url_key,
                  "URL key '" + key + "' (" + row->name + ") = '" + value + "' " + field_status_text(*row, st) +
-                     "; expected " + field_valid_text(*row) + "; read as absent (" + row->default_text + ")");
+                     "; expected " + field_valid_text(*row) + "; read as absent (" + absent_text(*row, version) + ")");
         }
     }
     if (too_many)

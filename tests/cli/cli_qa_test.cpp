@@ -263,7 +263,9 @@ TEST_SUITE("engine") {
         // Qwen3 8B, 32K, 64 sequences on an RTX 3090: the pool holds 2.845... requests; floored it read 2.84 next
         // to vLLM's %.2f "2.85x".
         for (const char* gpu : {"rtx-3090", "rtx-4090", "l4", "a100-40gb"}) {
-            const Run r = cli(std::string("--model qwen3-8b --max-ctx 32768 --max-num-seqs 64 --gpu ") + gpu);
+            // fp8_e5m2 at 0.95, the seed CLI's settings the pool above was worked at
+            const Run r = cli(std::string("--model qwen3-8b --max-ctx 32768 --max-num-seqs 64 --kv-format fp8_e5m2 "
+                                          "--mem-util 0.95 --gpu ") + gpu);
             INFO(std::string(gpu), "\n", r.out);
             const auto pool = r.out.find("Full-length requests the pool holds: ");
             const auto vllm = r.out.find("tokens per request: ");
@@ -326,8 +328,12 @@ TEST_SUITE("svg") {
         }
         CHECK(drawings > 100);
         // The QA case: 24 GiB = 25.77 GB, and the budget 0.95 × that = 24.48 GB, 4.4 px apart on the plot.
-        kvcalc::Scenario qa;
+        kvcalc::Scenario qa;  // at the seed CLI's settings, as the QA ran it
         qa.gpu = "rtx-3090";
+        qa.kv_cache_dtype = "fp8_e5m2";
+        qa.max_model_len = 180000;
+        qa.max_num_seqs = 1;
+        qa.gpu_memory_utilization = 0.95;
         const kvcli::SvgLayout l = kvcli::svg_layout(kvcalc::predict(qa));
         int found = 0;
         for (const auto& t : l.texts) found += t.text == "VRAM 25.77 GB" || t.text == "budget 24.48 GB";

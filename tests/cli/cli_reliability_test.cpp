@@ -118,12 +118,13 @@ TEST_SUITE("reliability") {
 // QA breaker: a link's problem names the link key; empty values and contradictions are errors.
 TEST_SUITE("bad_input") {
     TEST_CASE("--from-url: a value predict() rejects is an error naming the link key, exit 2") {
-        const Run r = kvcalc("--from-url 'v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0'");
+        // Llama 3.1 8B's 32 attention heads and 8 KV heads: tensor_parallel_size 3 splits neither.
+        const Run r = kvcalc("--from-url 'v=2&m=llama-3.1-8b&g=rtx-4090&ctx=8192&tp=3'");
         CHECK(r.status == 2);
-        CHECK(contains(r.err, "link key \"seqs\""));
-        CHECK_FALSE(contains(r.err, "--max-num-seqs"));
+        CHECK(contains(r.err, "link key \"tp\""));
+        CHECK_FALSE(contains(r.err, "--tensor-parallel-size"));
         // A flag typed with the link overrides it: no link error, the run goes on.
-        const Run fixed = kvcalc("--from-url 'v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0' --max-num-seqs 2");
+        const Run fixed = kvcalc("--from-url 'v=2&m=llama-3.1-8b&g=rtx-4090&ctx=8192&tp=3' --tp 2 --gpus 2");
         CHECK_FALSE(contains(fixed.err, "link key"));
         CHECK(fixed.status != 2);
     }

@@ -177,8 +177,8 @@ TEST_SUITE("bad_input") {
         check_bad("--vram 2x", {"--vram", "2x", "number"});
         check_bad("--vram nan", {"--vram", "nan"});
         check_bad("--mem-util 1.5", {"--mem-util", "1.5", "(0, 1]"});    // out of range
-        check_bad("--max-ctx 0", {"--max-ctx", "0"});                    // quirk 7: no silent default
-        check_bad("--max-num-seqs 0 --engine llama.cpp", {"--max-num-seqs", "0"});  // 0 = vLLM's default, vLLM only
+        check_bad("--max-ctx -1", {"--max-ctx", "-1"});                  // 0 is "not given": the model's maximum
+        check_bad("--max-num-seqs -1 --engine llama.cpp", {"--max-num-seqs", "-1"});
         check_bad("--vllm-version 0.x", {"--vllm-version", "0.x", "0.17-0.20"});
         check_bad("--sequences -2", {"--max-num-seqs", "-2"});
         check_bad("--model gpt-9", {"--model", "gpt-9", "qwen3.6-27b"});  // unknown names list the valid ones
@@ -215,7 +215,7 @@ TEST_SUITE("url") {
             REQUIRE_MESSAGE(at != std::string::npos, linked.out);
             std::string link = linked.out.substr(at + 6);
             while (!link.empty() && link.back() == '\n') link.pop_back();
-            CHECK(link.rfind("https://example.org/kvcalc/?v=1", 0) == 0);
+            CHECK(link.rfind("https://example.org/kvcalc/?v=2", 0) == 0);
             const Run direct = kvcalc(args + " --json");
             const Run decoded = kvcalc("--from-url " + clitest::shell_quote(link) + " --json");
             CHECK(decoded.status == direct.status);
@@ -226,7 +226,7 @@ TEST_SUITE("url") {
     TEST_CASE("--url with --json keeps stdout one document (link on stderr)") {
         const Run r = kvcalc(std::string(kDualTurbo20) + " --json --url https://x.example/");
         one_document(r);
-        CHECK(contains(r.err, "https://x.example/?v=1"));
+        CHECK(contains(r.err, "https://x.example/?v=2"));
     }
     TEST_CASE("a link with unknown keys opens with a warning") {
         const Run r = kvcalc("--from-url 'https://x.example/?v=1&tp=2&colour=red&theme=dark'");
@@ -310,7 +310,7 @@ TEST_SUITE("help") {
             const bool listed = contains(r.out, std::string(f) + " ") || contains(r.out, std::string(f) + ",");
             CHECK_MESSAGE(listed, f);
         }
-        CHECK(contains(r.out, "Default: 180000"));
+        CHECK(contains(r.out, "Default: 0 = the model's maximum"));  // vLLM's default, not the seed's 180000
         CHECK(contains(r.out, "decimal GB"));
         CHECK(contains(kvcalc("--version").out, "kvcalc "));
     }
@@ -355,7 +355,7 @@ TEST_SUITE("hostile_input") {
         CHECK(kvcalc("--json --from-url '?v=1&dr=%ff&wv=%fe'").status == 2);
         CHECK(kvcalc("--config /dev/zero").status == 2);
         CHECK(kvcalc("--config /").status == 2);
-        CHECK(kvcalc("--solve-max-ctx --max-ctx 0").status == 2);
+        CHECK(kvcalc("--solve-max-ctx --max-ctx -1").status == 2);
     }
 }
 
@@ -376,12 +376,13 @@ TEST_SUITE("fit_shop") {
         CHECK(kvcalc("--fit no-such-model").status == 2);
         CHECK(contains(kvcalc("--fit llama-3.1-8b --card h100-80gb --max-ctx 32768").out, "Largest max_model_len that boots here"));
     }
-    TEST_CASE("without --max-ctx a model shorter than the default length gets its own maximum, as vLLM does") {
-        // Llama 3.1 8B's config.json: max_position_embeddings 131072 (below the 180,000 default).
+    TEST_CASE("without --max-ctx a model gets its own derived maximum, as vLLM does, and the report says so") {
+        // Llama 3.1 8B's config.json: max_position_embeddings 131072.
         const Run r = kvcalc("--fit llama-3.1-8b --card rtx-4090 --json");
         CHECK(r.status != 2);
         CHECK(contains(r.out, "\"max_model_len\": 131072"));
-        CHECK(contains(r.err, "max_position_embeddings 131072"));
+        CHECK(contains(r.out, "max_model_len 131072 (not given: vLLM's default, the model's derived maximum, "
+                              "max_position_embeddings 131072)"));
         // An explicit length above the model's limit is still an error naming both numbers.
         CHECK(kvcalc("--model llama-3.1-8b --max-ctx 180000").status == 2);
     }

@@ -89,7 +89,7 @@ TEST_SUITE("fields") {
                 }
                 // link
                 kvcalc::Diagnostics ud;
-                const kvcalc::Scenario from_link = kvcalc::decode_query(std::string("v=1&") + f.url_key + "=" + text, ud);
+                const kvcalc::Scenario from_link = kvcalc::decode_query(std::string("v=2&") + f.url_key + "=" + text, ud);
                 if (p.valid) {
                     CHECK(ud.empty());
                     CHECK(kvcalc::field_text(f, from_link) == text);
@@ -126,7 +126,7 @@ TEST_SUITE("fields") {
             const std::string list = f.choices.list();
             const std::string bad = "no-such-" + std::string(f.name);
             kvcalc::Diagnostics ud;
-            kvcalc::decode_query(std::string("v=1&") + f.url_key + "=" + bad, ud);
+            kvcalc::decode_query(std::string("v=2&") + f.url_key + "=" + bad, ud);
             REQUIRE(ud.size() == 1);
             CHECK(contains(ud[0].message, list));
             const kvcli::ParseResult r = kvcli::parse_args({f.cli_flag, bad});
@@ -266,7 +266,7 @@ TEST_SUITE("fields") {
             const auto vllm = kvcli::parse_args({t[0], t[2]});
             const auto old = kvcli::parse_args({t[1], t[2]});
             CHECK(vllm.error.empty());
-            CHECK(kvcalc::encode_query(vllm.options.scenario) != "v=1");
+            CHECK(kvcalc::encode_query(vllm.options.scenario) != "v=2");
             CHECK(kvcalc::encode_query(vllm.options.scenario) == kvcalc::encode_query(old.options.scenario));
         }
         const auto a = kvcli::parse_args({"--max-model-len", "32768", "--tensor-parallel-size", "2", "--kv-cache-dtype",

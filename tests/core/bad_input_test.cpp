@@ -73,8 +73,6 @@ TEST_SUITE("bad input") {
         };
         const Case cases[] = {
             {"v=1&m=llama-3.1-8b&g=rtx-4090&vram=20&ctx=8192", "url.g", "vram_ambiguous"},
-            {"v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0", "url.seqs", "out_of_range"},
-            {"v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=sglang&util=0", "url.util", "out_of_range"},
             {"v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&tp=2&n=1", "url.n", "gpus_below_tp"},
             {"m=llama-3.1-8b&mtp=1", "url.mtp", "mtp_unavailable"},
             // Qwen 3.6 27B states max_position_embeddings 262,144; 2^27 is inside the field's range but not the model's.
@@ -108,8 +106,8 @@ TEST_SUITE("bad input") {
         CHECK(count(d, "kv_format_unknown", "kv_cache_dtype") == 1);
         CHECK(count(d, "out_of_range", "max_num_seqs") == 1);
         CHECK(count(d, "out_of_range", "gpu_memory_utilization") == 1);
-        for (const std::int64_t len : {std::int64_t{-5}, std::int64_t{-1}, std::int64_t{0},
-                                       std::numeric_limits<std::int64_t>::max()}) {
+        // 0 is "not given" (the model's derived maximum), not an error.
+        for (const std::int64_t len : {std::int64_t{-5}, std::int64_t{-1}, std::numeric_limits<std::int64_t>::max()}) {
             INFO(len);
             const Diagnostics e = scenario_errors(scenario_of(json{{"max_model_len", len}}));
             CHECK(count(e, "out_of_range", "max_model_len") == 1);  // was reported twice
@@ -120,7 +118,10 @@ TEST_SUITE("bad input") {
         Diagnostics d;
         const Scenario s = decode_query("v=1&util=1e-400", d);
         CHECK(count(d, "url_bad_value", "url.util") == 1);
-        CHECK(s.gpu_memory_utilization == Scenario{}.gpu_memory_utilization);
+        CHECK(s.gpu_memory_utilization == 0.95);  // read as absent: a version 1 link's 0.95
+        Diagnostics d2;
+        CHECK(decode_query("v=2&util=1e-400", d2).gpu_memory_utilization == 0);  // version 2: the engine's default
+        CHECK(count(d2, "url_bad_value", "url.util") == 1);
         Diagnostics zero;
         decode_query("v=1&util=0", zero);  // typed as 0: the sentinel
         CHECK(count(zero, "url_bad_value", "url.util") == 0);

@@ -52,6 +52,23 @@ TEST_SUITE("hf_config: transformers defaults") {
         CHECK(first_kv_heads(c.spec) == 71);
     }
 
+    TEST_CASE("StarCoder (gpt_bigcode): multi_query means one K/V head; n_positions 8192 is the length") {
+        // bigcode/starcoder's config.json shape, length and attention keys.
+        const HfConfig c = read_hf_config(R"({"activation_function":"gelu_pytorch_tanh",
+            "architectures":["GPTBigCodeForCausalLM"],"model_type":"gpt_bigcode","multi_query":true,"n_embd":6144,
+            "n_head":48,"n_inner":24576,"n_layer":40,"n_positions":8192,"torch_dtype":"float32","vocab_size":49152})");
+        REQUIRE_FALSE(has_error(c.diagnostics));
+        CHECK(first_kv_heads(c.spec) == 1);  // vLLM gpt_bigcode.py: total_num_kv_heads = 1 when multi_query
+        CHECK(c.arch.head_dim == 128);       // 6144 / 48
+        CHECK(context_limit(c.spec, EngineId::vllm).max_model_len == 8192);
+        CHECK(context_limit(c.spec, EngineId::sglang).max_model_len == 8192);
+        // multi_query false: one K/V head per query head.
+        const HfConfig mha = read_hf_config(R"({"model_type":"gpt_bigcode","multi_query":false,"n_embd":768,
+            "n_head":12,"n_layer":2,"n_positions":1024,"vocab_size":50257})");
+        REQUIRE_FALSE(has_error(mha.diagnostics));
+        CHECK(first_kv_heads(mha.spec) == 12);
+    }
+
     TEST_CASE("GPT-2: n_positions is max_position_embeddings (GPT2Config.attribute_map) for every engine") {
         // openai-community/gpt2's config.json length and shape keys.
         const HfConfig c = read_hf_config(R"({"activation_function":"gelu_new","architectures":["GPT2LMHeadModel"],

@@ -123,6 +123,15 @@ TEST_SUITE("hf_config: quantization_config forms") {
         CHECK(linear_bytes_per_weight(c.arch) == doctest::Approx(0.5 + 2.0 / 128 + 0.5 / 128));
     }
 
+    TEST_CASE("group_size -1 (one scale per output channel) prices the 4-bit weights alone") {
+        // transformers GPTQConfig / AwqConfig: "-1 uses per-column quantization".
+        const auto c = kvcalc::read_hf_config(with_quant(
+            "llama-3.1-8b.json", {{"quant_method", "gptq"}, {"bits", 4}, {"group_size", -1}, {"desc_act", true}}));
+        REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
+        CHECK(c.arch.quant_group_size == -1);
+        CHECK(linear_bytes_per_weight(c.arch) == doctest::Approx(0.5));
+    }
+
     TEST_CASE("AWQ without bits reads as AwqConfig's default 4 with a warning; GPTQ without bits is an error") {
         const auto awq = kvcalc::read_hf_config(
             with_quant("mistral-7b-instruct.json", {{"quant_method", "awq"}, {"group_size", 128}, {"zero_point", true}}));

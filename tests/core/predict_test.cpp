@@ -128,18 +128,15 @@ TEST_SUITE("predict") {
             CHECK(has_code(predict(s), "out_of_range", "gpu_memory_utilization"));
         }
         s = Scenario{};
-        s.max_model_len = 0;
+        s.max_model_len = -1;  // 0 is "not given"
         CHECK(has_code(predict(s), "out_of_range", "max_model_len"));
         s = Scenario{};
         s.max_num_seqs = -1;
         CHECK(has_code(predict(s), "out_of_range", "max_num_seqs"));
-        s = Scenario{};  // 0 means "vLLM's default" for vLLM only
+        s = Scenario{};
         s.engine = "llama.cpp";
-        s.max_num_seqs = 0;
+        s.max_num_seqs = -1;
         CHECK(has_code(predict(s), "out_of_range", "max_num_seqs"));
-        s.max_num_seqs = 1;
-        s.gpu_memory_utilization = 0;
-        CHECK(has_code(predict(s), "out_of_range", "gpu_memory_utilization"));
         s = Scenario{};
         s.vllm_version = "0.x";
         CHECK(has_code(predict(s), "vllm_version_unknown", "vllm_version"));

@@ -9,6 +9,7 @@
 
 #include "kvcalc/json_io.h"
 #include "kvcalc/predict.h"
+#include "seed_cli.h"
 #include "kvcalc/solver.h"
 
 using namespace kvcalc;
@@ -132,8 +133,7 @@ TEST_SUITE("predict wiring") {
     }
 
     TEST_CASE("seed models keep the seed math and stay calibrated") {
-        Scenario s;  // qwen3.6-27b defaults
-        const Report r = predict(s);
+        const Report r = predict(seed_cli_scenario());  // qwen3.6-27b at the seed CLI's settings
         REQUIRE(r.ok);
         CHECK(r.calibrated);
         CHECK(r.error_band_bytes == kTightBandBytes);
@@ -321,6 +321,8 @@ TEST_SUITE("predict wiring") {
         s.gpu = "rtx-4090";
         s.kv_cache_dtype = "fp8_e4m3";
         s.max_model_len = 32768;
+        s.max_num_seqs = 1;  // the hand-worked numbers below
+        s.gpu_memory_utilization = 0.95;
         const SolveResult len = solve_max_model_len(s);
         REQUIRE(len.ok);
         // Hand-worked (vLLM 0.21+, max_num_seqs 1, max_num_batched_tokens min(2048, 1 × 32768)):

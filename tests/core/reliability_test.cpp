@@ -148,7 +148,8 @@ TEST_SUITE("reliability") {
         // 22.8e9; fixed = weights 1e9 + generic-dense activation 1.5e9 + CUDA graphs (0.5 + 0.95) e9 = 3.95e9,
         // leaving 18.85e9: 48 tokens (18,493,347,936 B) boot, 49 (18,878,626,018 B) do not.
         const Scenario s = from_json_text(R"({"model":{"num_attention_heads":83647,"layers":[{"kind":"full_attention",)"
-                                          R"("num_key_value_heads":83647,"head_dim":2303}],"weights":[{"size_gb":1}]},"max_model_len":8})");
+                                          R"("num_key_value_heads":83647,"head_dim":2303}],"weights":[{"size_gb":1}]},"max_model_len":8,)"
+                                          R"("kv_cache_dtype":"fp8_e5m2","max_num_seqs":1,"gpu_memory_utilization":0.95})");
         const SolveResult r = solve_max_model_len(s);
         REQUIRE(r.ok);
         CHECK(r.value == 48);
@@ -214,6 +215,9 @@ TEST_SUITE("reliability") {
         s.config_json = tiny_config("").replace(tiny_config("").find("4096"), 4, "1000000000");
         s.weights_gb = 1.0;
         s.vram_gb = 80.0;
+        s.kv_cache_dtype = "fp8_e5m2";  // 1 B per element, one sequence: the numbers below
+        s.max_num_seqs = 1;
+        s.max_model_len = 4096;  // the solver's starting point (not given, it would be the config's 1e9)
         const SolveResult r = solve_max_model_len(s);
         REQUIRE(r.ok);
         // 2 layers × 1 head × 16 dims × 1 B = 32 B per token: 2^27 tokens are 4.3 GB, so the limit binds.
@@ -249,7 +253,7 @@ TEST_SUITE("reliability") {
         s.compose = "q";
         s.model_id = "llama-3.1-8b";
         s.max_model_len = 8192;
-        CHECK(encode_query(s) == "v=1&m=llama-3.1-8b&ctx=8192");
+        CHECK(encode_query(s) == "v=2&m=llama-3.1-8b&ctx=8192");
         CHECK(count_code(url_unrepresentable(s), "url_compose_dropped") == 1);
         Scenario p = find_preset("qwen3.6-27b:minimal")->scenario;
         Diagnostics d;
@@ -299,6 +303,9 @@ TEST_SUITE("reliability") {
         // so only −6,240 B of the delta applies.
         Scenario s;
         s.model_id = "qwen3.6-27b";
+        s.kv_cache_dtype = "fp8_e5m2";  // the seed's settings the numbers were worked at
+        s.max_num_seqs = 1;
+        s.gpu_memory_utilization = 0.95;
         s.max_model_len = 1;
         s.max_num_batched_tokens = 1;
         const Report r = predict(s);

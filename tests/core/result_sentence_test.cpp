@@ -68,7 +68,7 @@ TEST_SUITE("result_sentence") {
     }
 
     TEST_CASE("an invalid scenario has no sentence (its diagnostics speak)") {
-        Scenario s = llama_8b("rtx-4090", 0);
+        Scenario s = llama_8b("rtx-4090", -1);  // 0 is "not given"
         const Report r = predict(s);
         REQUIRE_FALSE(r.ok);
         CHECK(result_sentence(r).empty());

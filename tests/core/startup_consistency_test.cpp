@@ -10,6 +10,7 @@
 #include "kvcalc/predict.h"
 #include "kvcalc/result_sentence.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/vllm_defaults.h"
 
 using namespace kvcalc;
 
@@ -230,5 +231,45 @@ TEST_SUITE("max_model_len solver where the fixed terms shrink with the length") 
         }
         MESSAGE("checked ", checked, " small-card answers");
         CHECK(checked > 20);
+    }
+}
+
+TEST_SUITE("vLLM's defaults as the page offers them") {
+    // vllm/engine/arg_utils.py get_batch_defaults: `vllm serve` takes 2,048 batched tokens on cards under 70 GiB and
+    // on the A100, 8,192 on larger ones; never more than max_num_seqs × max_model_len.
+    std::int64_t default_batched(const char* gpu, std::int64_t seqs, std::int64_t len) {
+        Scenario s;
+        s.model_id = "qwen3-8b";
+        s.gpu = gpu;
+        s.max_num_seqs = seqs;
+        s.max_model_len = len;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.deployment);
+        return vllm_max_num_batched_tokens(*r.deployment, r.load);
+    }
+
+    TEST_CASE("max_num_batched_tokens unset: the card's default, capped by the batch") {
+        CHECK(default_batched("rtx-3090", 0, 8192) == 2048);
+        CHECK(default_batched("a100-80gb", 0, 8192) == 2048);
+        CHECK(default_batched("h100-80gb", 0, 8192) == 8192);
+        CHECK(default_batched("h100-80gb", 2, 1024) == 2048);  // 2 sequences × 1,024 tokens
+    }
+
+    TEST_CASE("set: the user's value; other engines have none") {
+        Scenario s;
+        s.model_id = "qwen3-8b";
+        s.gpu = "rtx-3090";
+        s.max_model_len = 8192;
+        s.max_num_batched_tokens = 4096;
+        Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(vllm_max_num_batched_tokens(*r.deployment, r.load) == 4096);
+        s.engine = "sglang";
+        s.max_num_seqs = 1;
+        s.max_num_batched_tokens.reset();
+        r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(vllm_max_num_batched_tokens(*r.deployment, r.load) == 0);
     }
 }

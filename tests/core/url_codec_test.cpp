@@ -29,11 +29,12 @@ bool has_code(const Diagnostics& d, const std::string& code) {
 
 TEST_SUITE("url_codec") {
     TEST_CASE("a default scenario is just the version") {
-        CHECK(encode_query(Scenario{}) == "v=1");
+        CHECK(encode_query(Scenario{}) == "v=2");
         Diagnostics d;
-        const Scenario s = decode_query("?v=1", d);
+        CHECK(decode_query("?v=2", d) == Scenario{});
+        CHECK(decode_query("", d) == Scenario{});  // the page opened without a query
+        CHECK(decode_query("?embed=1&theme=dark", d) == Scenario{});  // only the page's own keys
         CHECK(d.empty());
-        CHECK(s.model_id == Scenario{}.model_id);
     }
 
     TEST_CASE("only changed fields, short keys, table order") {
@@ -41,7 +42,7 @@ TEST_SUITE("url_codec") {
         s.vram_gb = 20;
         s.gpu_memory_utilization = 0.82;
         s.max_model_len = 65536;
-        CHECK(encode_query(s) == "v=1&vram=20&ctx=65536&util=0.82");
+        CHECK(encode_query(s) == "v=2&vram=20&ctx=65536&util=0.82");
     }
 
     TEST_CASE("round trips") {
@@ -139,7 +140,7 @@ TEST_SUITE("url_codec") {
     }
 
     TEST_CASE("a malformed %-escape names the parameter, the escape and what a valid one is; the rest is read") {
-        for (const char* bad : {"v=1&tp=2&ctx=%%%", "v=1&tp=2&ctx=4%2", "v=1&tp=2&ctx=%zz1", "v=1&tp=2&ctx%=4"}) {
+        for (const char* bad : {"v=2&tp=2&ctx=%%%", "v=2&tp=2&ctx=4%2", "v=2&tp=2&ctx=%zz1", "v=2&tp=2&ctx%=4"}) {
             INFO(bad);
             Diagnostics d;
             const Scenario s = decode_query(bad, d);
@@ -171,12 +172,12 @@ TEST_SUITE("url_codec") {
                                       {"util=nan", "gpu_memory_utilization"}, {"ctx=12abc", "max_model_len"}};
             for (const auto& c : cases) {
                 Diagnostics d;
-                const Scenario s = decode_query(c[0], d);
+                const Scenario s = decode_query(std::string("v=2&") + c[0], d);
                 REQUIRE_MESSAGE(d.size() == 1, c[0]);
                 CHECK(d[0].code == "url_bad_value");
                 CHECK_MESSAGE(d[0].message.find(c[1]) != std::string::npos, d[0].message);
                 CHECK_MESSAGE(d[0].message.find("expected") != std::string::npos, d[0].message);
-                CHECK_MESSAGE(encode_query(s) == "v=1", c[0]);  // the field kept its default
+                CHECK_MESSAGE(encode_query(s) == "v=2", c[0]);  // the field kept its default
             }
         }
         SUBCASE("the valid choices are listed") {
@@ -187,7 +188,7 @@ TEST_SUITE("url_codec") {
         }
         SUBCASE("future version and bad escapes") {
             Diagnostics d;
-            const Scenario s = decode_query("v=2&tp=2&dr=%zz&x=%4", d);
+            const Scenario s = decode_query("v=3&tp=2&dr=%zz&x=%4", d);
             CHECK(has_code(d, "url_future_version"));
             CHECK(has_code(d, "url_bad_escape"));
             CHECK(s.tensor_parallel_size == 2);
@@ -301,13 +302,44 @@ TEST_SUITE("url_codec old links") {
             "ihd=128&ixf=fp8_e4m3",
             "v=1&m=llama-3.1-8b&vgib=23.5&e=llama.cpp&wd=int4&vv=0.19",
         };
-        for (const char* link : links) {
+        // Version 1's absent keys meant the seed CLI's settings; the same scenario re-encodes as version 2 with
+        // those written out, and that link reads back to the same scenario.
+        const char* as_v2[] = {
+            "v=2&c=qwen3.6-27b%3Adual-turbo&vram=20&tp=2&kv=turboquant_3bit_nc&ctx=262144&seqs=4&util=0.82&mtp=1&"
+            "dr=qwen-mtp-builtin",
+            "v=2&c=qwen3.6-27b%3Adual-turbo&vram=20&kv=fp8_e5m2&ctx=180000&seqs=1&util=0.82",
+            "v=2&m=gemma-4-31b&wgb=17.123456789&g=rtx-3090&n=4&tp=2&kv=fp8_e4m3&ctx=262144&seqs=3&util=0.9&mnbt=4096&"
+            "mtp=0&dr=some%20drafter%20%26%20co&dgb=1.25&nst=3&dkv=1&dkvgb=0.1&cl=30&cr=64&chd=512&irl=30&icr=8&"
+            "ihd=128&ixf=fp8_e4m3",
+            "v=2&m=llama-3.1-8b&vgib=23.5&kv=fp8_e5m2&ctx=180000&seqs=1&util=0.95&e=llama.cpp&wd=int4&vv=0.19",
+        };
+        for (std::size_t i = 0; i < std::size(links); ++i) {
+            INFO(links[i]);
             Diagnostics d;
-            const Scenario s = decode_query(link, d);
-            CHECK_MESSAGE(d.empty(), link);
-            CHECK(encode_query(s) == link);
+            const Scenario s = decode_query(links[i], d);
+            CHECK(d.empty());
+            CHECK(encode_query(s) == as_v2[i]);
+            Diagnostics d2;
+            CHECK(decode_query(as_v2[i], d2) == s);
+            CHECK(d2.empty());
         }
+        // The second link as it decoded before version 2: only vram, util and the label set, the rest the seed's.
+        Scenario before;
+        before.compose = "qwen3.6-27b:dual-turbo";
+        before.vram_gb = 20;
+        before.gpu_memory_utilization = 0.82;
+        before.kv_cache_dtype = "fp8_e5m2";
+        before.max_model_len = 180000;
+        before.max_num_seqs = 1;
         Diagnostics d;
+        CHECK(decode_query(links[1], d) == before);
+        // A trimmed old link without 'v' is still an old link.
+        CHECK(decode_query("c=qwen3.6-27b%3Adual-turbo&vram=20&util=0.82", d) == before);
+        // A bad value in a version 1 link says what its absence means there.
+        Diagnostics bad;
+        CHECK(decode_query("v=1&seqs=-4", bad).max_num_seqs == 1);
+        REQUIRE(bad.size() == 1);
+        CHECK(bad[0].message.find("read as absent (1, a version 1 link's default)") != std::string::npos);
         const Scenario t = decode_query(links[0], d);
         CHECK(t.compose == "qwen3.6-27b:dual-turbo");
         CHECK(t.vram_gb == 20.0);

@@ -11,7 +11,7 @@ const createKvcalcCore = require(path.resolve(here, '../../build/wasm-release/si
 const core = await createKvcalcCore();
 
 // The link `kvcalc --model qwen3.6-27b --compose dual-turbo --vram 20 --mem-util 0.82 --url BASE` prints.
-const dualTurbo = 'v=1&c=qwen3.6-27b%3Adual-turbo&vram=20&tp=2&kv=turboquant_3bit_nc&ctx=262144&seqs=4&util=0.82&mtp=1&dr=qwen-mtp-builtin';
+const dualTurbo = 'v=2&c=qwen3.6-27b%3Adual-turbo&vram=20&tp=2&kv=turboquant_3bit_nc&ctx=262144&seqs=4&util=0.82&mtp=1&dr=qwen-mtp-builtin';
 
 test('decodeQuery reads a CLI link into the scenario, with no diagnostics', () => {
   const out = JSON.parse(core.decodeQuery(dualTurbo));
@@ -27,6 +27,19 @@ test('decodeQuery reads a CLI link into the scenario, with no diagnostics', () =
   assert.equal(out.scenario.drafter, 'qwen-mtp-builtin');
 });
 
+// docs/URL.md: a version 1 link's absent keys meant the seed CLI's settings (fp8_e5m2, 180000, 1, 0.95).
+test('decodeQuery reads an old v=1 link as it was read before version 2', () => {
+  const out = JSON.parse(core.decodeQuery('v=1&c=qwen3.6-27b%3Adual-turbo&vram=20&util=0.82'));
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.diagnostics, []);
+  assert.equal(out.scenario.kv_cache_dtype, 'fp8_e5m2');
+  assert.equal(out.scenario.max_model_len, 180000);
+  assert.equal(out.scenario.max_num_seqs, 1);
+  assert.equal(out.scenario.gpu_memory_utilization, 0.82);
+  const again = JSON.parse(core.encodeQuery(JSON.stringify(out.scenario)));
+  assert.equal(again.query, 'v=2&c=qwen3.6-27b%3Adual-turbo&vram=20&kv=fp8_e5m2&ctx=180000&seqs=1&util=0.82');
+});
+
 test('decodeQuery accepts a whole URL and skips the front-end keys (embed) silently', () => {
   const out = JSON.parse(core.decodeQuery('https://kvcalc.github.io/kvcalc/embed.html?' + dualTurbo + '&embed=1#x'));
   assert.equal(out.ok, true);
@@ -35,7 +48,7 @@ test('decodeQuery accepts a whole URL and skips the front-end keys (embed) silen
 });
 
 test('decodeQuery turns an unknown key and a bad value into warnings, keeping the defaults', () => {
-  const out = JSON.parse(core.decodeQuery('v=1&nope=3&tp=banana'));
+  const out = JSON.parse(core.decodeQuery('v=2&nope=3&tp=banana'));
   assert.equal(out.ok, true);
   assert.equal(out.scenario.tensor_parallel_size, 1);
   const fields = out.diagnostics.map((d) => d.severity + ':' + d.field);
@@ -66,8 +79,8 @@ test('encodeQuery writes the CLI link byte for byte (vram=20, not 2e+01)', () =>
 test('encodeQuery applies a compose preset and writes only non-default keys', () => {
   const enc = JSON.parse(core.encodeQuery(JSON.stringify({ schema: 1, model_id: 'gemma-4-31b', tensor_parallel_size: 2 })));
   assert.equal(enc.ok, true);
-  assert.equal(enc.query, 'v=1&m=gemma-4-31b&tp=2');
-  assert.equal(JSON.parse(core.encodeQuery('{}')).query, 'v=1');
+  assert.equal(enc.query, 'v=2&m=gemma-4-31b&tp=2');
+  assert.equal(JSON.parse(core.encodeQuery('{}')).query, 'v=2');
 });
 
 test('encodeQuery errors are data: malformed JSON, wrong types, an inline model warns', () => {
@@ -88,8 +101,8 @@ test('encodeQuery errors are data: malformed JSON, wrong types, an inline model 
 // docs/URL.md's contract: what evaluate would reject is a decode warning naming the link key (QA breaker cases).
 test('decodeQuery warns, naming the key, about a link that evaluate would reject', () => {
   for (const [query, field, code] of [
-    ['v=1&m=llama-3.1-8b&g=rtx-4090&vram=20&ctx=8192', 'url.g', 'vram_ambiguous'],
-    ['v=1&m=llama-3.1-8b&g=rtx-4090&ctx=8192&e=llama.cpp&seqs=0', 'url.seqs', 'out_of_range'],
+    ['v=2&m=llama-3.1-8b&g=rtx-4090&vram=20&ctx=8192', 'url.g', 'vram_ambiguous'],
+    ['v=2&m=llama-3.1-8b&g=rtx-4090&ctx=8192&tp=3', 'url.tp', 'tp_invalid'],
     ['m=llama-3.1-8b&mtp=1', 'url.mtp', 'mtp_unavailable'],
   ]) {
     const out = JSON.parse(core.decodeQuery(query));

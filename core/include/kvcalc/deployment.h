@@ -90,6 +90,13 @@ struct Deployment {
     /// The engine's derived maximum max_model_len for the model (context_limit(*model, engine).max_model_len),
     /// kept because check_load() asks at every solver step; -1 = not computed (check_load computes it).
     std::int64_t max_model_len_limit = -1;
+    /// Load settings the scenario left at 0 ("not given") that resolve() filled in as the engine would: the
+    /// report's assumed_defaults names them (vLLM's max_num_seqs and gpu_memory_utilization: non_kv.flags).
+    struct Assumed {
+        bool max_model_len = false;           ///< the engine's derived maximum (context_limit.h)
+        bool max_num_seqs = false;            ///< llama.cpp / SGLang: 1
+        bool gpu_memory_utilization = false;  ///< llama.cpp / SGLang: 0.90
+    } assumed;
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
     ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
     BucketTemplate buckets;                ///< bucket_template(*model, groups, *format, TP): the buckets table's rows

@@ -8,8 +8,11 @@
 
 namespace kvcalc {
 
-/// One serving question: model × hardware × vLLM settings. Defaults follow the seed CLI
-/// (reference/constants.json cli_defaults) except where docs/DIFFERENCES.md says otherwise.
+/// One serving question: model × hardware × vLLM settings. The serving settings default to what the engine does
+/// when its flag is not given (vLLM's: --kv-cache-dtype auto, --max-model-len from the model, --max-num-seqs and
+/// --gpu-memory-utilization from the card and release; docs/CLI.md "Defaults"), so the CLI, the JSON API and the
+/// page answer the same question the same way. The seed CLI's values (fp8_e5m2, 180000, 1, 0.95) are what its
+/// calibration runs set, and those rows set them explicitly.
 struct Scenario {
     // --- model ---
     std::string model_id = "qwen3.6-27b";      ///< catalog id; ignored when `model` is set
@@ -34,10 +37,12 @@ struct Scenario {
     std::string engine = "vllm";
     // --- vLLM serving settings ---
     int tensor_parallel_size = 1;
-    std::string kv_cache_dtype = "fp8_e5m2";
-    std::int64_t max_model_len = 180000;       ///< tokens
-    std::int64_t max_num_seqs = 1;             ///< 0 = vLLM's default for the card (vllm_accounting.h)
-    double gpu_memory_utilization = 0.95;      ///< (0, 1]; 0 = the vLLM version's default (0.90, 0.92 from 0.21)
+    /// "auto" = the model's dtype (vLLM/SGLang --kv-cache-dtype auto, llama.cpp -ctk f16); any engine's spelling
+    /// is read (canonical_kv_cache_dtype).
+    std::string kv_cache_dtype = "auto";
+    std::int64_t max_model_len = 0;            ///< tokens; 0 = the engine's derived maximum (context_limit.h)
+    std::int64_t max_num_seqs = 0;             ///< 0 = the engine's default (vLLM: per card, vllm_accounting.h)
+    double gpu_memory_utilization = 0.0;       ///< (0, 1]; 0 = the engine's default (vLLM 0.90, 0.92 from 0.21)
     std::optional<std::int64_t> max_num_batched_tokens;  ///< unset = vLLM's default (seed families: no scratch delta)
     /// Price a max_model_len above the model's derived maximum (context_limit.h), as the engine does with
     /// VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1); a warning says

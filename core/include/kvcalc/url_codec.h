@@ -9,18 +9,25 @@
 
 namespace kvcalc {
 
-/// Version written as "v=1". A query with a higher version is still read, with a warning.
-inline constexpr int kUrlVersion = 1;
+/// Version written as "v=2". Version 2 links leave out vLLM's defaults (scenario.h); version 1 links were written
+/// when the defaults were the seed CLI's (kv_cache_dtype fp8_e5m2, max_model_len 180000, max_num_seqs 1,
+/// gpu_memory_utilization 0.95) and are read from those, so an old link keeps its meaning. A query with a higher
+/// version is still read, with a warning.
+inline constexpr int kUrlVersion = 2;
 
-/// Encodes only the fields that differ from a default Scenario, as "v=1&k=v&..." with short stable keys
+/// The scenario a version 1 link's absent keys meant: the seed CLI's defaults.
+Scenario url_version_1_defaults();
+
+/// Encodes only the fields that differ from a default Scenario, as "v=2&k=v&..." with short stable keys
 /// (table order, values percent-encoded). An inline `model` (e.g. from a config.json) cannot be carried:
 /// it is left out and only `model_id` travels; use url_unrepresentable() to warn the user.
 std::string encode_query(const Scenario& s);
 
-/// Decodes a query string: "v=1&m=…" or "?v=1&m=…" as it is; a URL (with a scheme, a leading '/' or '#') from
+/// Decodes a query string: "v=2&m=…" or "?v=2&m=…" as it is; a URL (with a scheme, a leading '/' or '#') from
 /// its '?' to its '#' — a URL without '?' carries no scenario (a warning says so) and a '#fragment' is never read.
 /// Unknown keys, malformed %-escapes and bad values become warnings naming the key, the value and what is valid;
-/// that field is read as if it were absent (its default). Never throws. Keys reserved for front ends (embed,
+/// that field is read as if it were absent (its default). A link without 'v', or with v=1, starts from
+/// url_version_1_defaults(); v=2 (or a bad or newer 'v', with a warning) from a default Scenario. Never throws. Keys reserved for front ends (embed,
 /// theme, unit, panel) are skipped silently.
 Scenario decode_query(std::string_view query, Diagnostics& diagnostics);
 
