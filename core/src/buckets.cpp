@@ -58,12 +58,12 @@ void share(std::vector<CacheBucket>& out, const unsigned char* member, unsigned 
 template <class T>
 struct Scratch {
     static constexpr std::size_t kInline = 8;
-    std::array<T, kInline> inline_values;  // not zeroed: every entry used is written first (per call)
+    T inline_values[kInline];  // not zeroed: every entry used is written first (per call)
     std::vector<T> heap;
-    T* data;
+    T* data = inline_values;
     Scratch(const Scratch&) = delete;
     Scratch& operator=(const Scratch&) = delete;
-    explicit Scratch(std::size_t n) : data(inline_values.data()) {
+    explicit Scratch(std::size_t n) {
         if (n > kInline) {
             heap.assign(n, T{});
             data = heap.data();
