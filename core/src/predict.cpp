@@ -224,10 +224,9 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.text_rendered = true;
 }
 
-}  // namespace
-
-Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
-    Report rep;
+// predict() at a load into `rep` (a default Report): the one body of both predict() overloads.
+void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load,
+                 ReportText text) {
     if (!dp->tp_options || !dp->model_facts) {  // a deployment made by hand: the Report points at its lists
         auto filled = std::make_shared<Deployment>(*dp);
         if (!filled->tp_options) filled->tp_options = detail::shared_tensor_parallel_options(*filled->model);
@@ -236,10 +235,10 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
     }
     const Deployment& d = *dp;
     rep.diagnostics = check_load(d, load);
-    if (has_error(rep.diagnostics)) return rep;
+    if (has_error(rep.diagnostics)) return;
     const int tp = d.settings.tensor_parallel_size;
     rep.terms = evaluate(d, load);
-    if (too_large(rep.terms, load, rep.diagnostics)) return rep;
+    if (too_large(rep.terms, load, rep.diagnostics)) return;
     rep.ok = true;
     rep.verdict = classify(rep.terms);
     rep.engine = engine_info(d.engine).name;
@@ -267,7 +266,7 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
                                        " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
                                        "overflow: lower max_model_len or max_num_seqs"});
         rep.ok = false;
-        return rep;
+        return;
     }
     if (rep.startup.stop == StartupStop::kv_below_one_request && rep.verdict == Verdict::fail) {
         // The length that boots, from the same terms as the verdict (the non-KV fit may shrink with the length).
@@ -283,6 +282,13 @@ Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, c
     rep.load = load;
     if (text == ReportText::all) write_text(rep, d, load);
     rep.deployment = std::move(dp);
+}
+
+}  // namespace
+
+Report predict(const Scenario& scenario, std::shared_ptr<const Deployment> dp, const Load& load, ReportText text) {
+    Report rep;
+    fill_report(rep, scenario, std::move(dp), load, text);
     return rep;
 }
 
@@ -298,19 +304,21 @@ void render_text(Report& rep) {
 Report predict(const Scenario& scenario, ReportText text) {
     Diagnostics early;
     std::shared_ptr<const Deployment> d = detail::resolve_shared(scenario, early);
+    // One named Report on every path, so that it is built in place (a Report is large: a moved copy and its
+    // destruction cost as much as pricing the KV).
+    Report rep;
     if (!d) {
-        Report failed;
-        failed.diagnostics = std::move(early);
+        rep.diagnostics = std::move(early);
         for (auto& x : check_load(Deployment{}, {scenario.max_model_len != 0 ? scenario.max_model_len : 1, 1, 1})) {
             // resolve() range-checks max_model_len too: one problem, one diagnostic.
-            const bool said = std::any_of(failed.diagnostics.begin(), failed.diagnostics.end(),
+            const bool said = std::any_of(rep.diagnostics.begin(), rep.diagnostics.end(),
                                           [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; });
-            if (!said) failed.diagnostics.push_back(std::move(x));
+            if (!said) rep.diagnostics.push_back(std::move(x));
         }
-        return failed;
+        return rep;
     }
     const Load load = d->load();
-    Report rep = predict(scenario, std::move(d), load, text);  // built in place: a Report is large
+    fill_report(rep, scenario, std::move(d), load, text);
     if (!early.empty()) {
         early.insert(early.end(), rep.diagnostics.begin(), rep.diagnostics.end());
         rep.diagnostics = std::move(early);
