@@ -12,14 +12,17 @@
 
 namespace kvcalc {
 
-const std::vector<EngineInfo>& engines() {
-    static const std::vector<EngineInfo> table{
-        {EngineId::vllm, "vllm", "vLLM", {}},
-        {EngineId::llama_cpp, "llama.cpp", "llama.cpp", {"llama-cpp", "llamacpp", "llama_cpp"}},
-        {EngineId::sglang, "sglang", "SGLang", {}},
-    };
-    return table;
-}
+namespace {
+constexpr const char* kLlamaCppAliases[] = {"llama-cpp", "llamacpp", "llama_cpp"};
+// A constant table (no function-local static): engine_info() runs a few times per predict().
+constexpr EngineInfo kEngines[] = {
+    {EngineId::vllm, "vllm", "vLLM", {}},
+    {EngineId::llama_cpp, "llama.cpp", "llama.cpp", kLlamaCppAliases},
+    {EngineId::sglang, "sglang", "SGLang", {}},
+};
+}  // namespace
+
+std::span<const EngineInfo> engines() { return kEngines; }
 
 const EngineInfo* find_engine(std::string_view name) {
     if (name.empty()) return &engines().front();
@@ -31,7 +34,7 @@ const EngineInfo* find_engine(std::string_view name) {
     return nullptr;
 }
 
-const EngineInfo& engine_info(EngineId id) { return engines()[static_cast<std::size_t>(id)]; }
+const EngineInfo& engine_info(EngineId id) { return kEngines[static_cast<std::size_t>(id)]; }
 
 EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
     switch (engine) {
@@ -111,7 +114,8 @@ std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvS
         const KvFormat* x = find_engine_kv_dtype(spelling);
         return std::string(x ? x->bpe_exact : "?");
     };
-    const std::string priced = bytes(s.k) + (s.v != s.k ? "/" + bytes(s.v) : std::string());
+    std::string priced = bytes(s.k);
+    if (s.v != s.k) priced.append("/").append(bytes(s.v));
     return std::string(engine) + " has no KV cache format " + f.name + " (" + f.bpe_exact +
            " B per element): priced as its nearest, " + s.k + (s.v != s.k ? "/" + s.v : std::string()) + " (" +
            priced + " B per element); the command uses that stand-in";

@@ -68,7 +68,7 @@ void apply_startup_stop(const Deployment& d, const Load& load, const BudgetTerms
         stopped.refuses_to_start = true;
         out = std::move(stopped);
     }
-    out.refusal = refusal_text(d, load, t, out.stop);
+    if (out.stop != StartupStop::none) out.refusal = refusal_text(d, load, t, out.stop);  // runs per predict()
 }
 
 }  // namespace kvcalc::detail

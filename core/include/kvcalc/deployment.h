@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -167,11 +168,11 @@ struct EngineInfo {
     EngineId id;
     const char* name;                  ///< Scenario::engine value and Report::engine ("vllm", "llama.cpp", "sglang")
     const char* display_name;          ///< "vLLM", "llama.cpp", "SGLang"
-    std::vector<const char*> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
+    std::span<const char* const> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
 };
 
 /// Every engine kvcalc prices, in EngineId order.
-const std::vector<EngineInfo>& engines();
+std::span<const EngineInfo> engines();
 /// The engine for a name or alias (case-insensitive; empty = vllm); nullptr when unknown.
 const EngineInfo* find_engine(std::string_view name);
 /// The table row of an id.
