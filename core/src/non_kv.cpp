@@ -38,9 +38,11 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
     // Numbers only: the wording (assumed defaults, band basis) is written by predict() (explain_non_kv). A seed
     // fit prices its own non-KV terms and needs only vLLM's defaults for the flags left unset.
     const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit
-    m.accounting = accounted ? vllm_account(m.dims, m.device, f, m.era,
-                                            ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false)
-                             : vllm_resolve_defaults(m.device, f, m.era, false);
+    if (accounted)
+        m.accounting = vllm_account(m.dims, m.device, f, m.era,
+                                    ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false);
+    else  // in place: only the defaults' fields are kept for a seed fit, and this runs at every new load
+        vllm_resolve_defaults_into(m.device, f, m.era, false, m.accounting);
     // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
     set.max_num_seqs = m.accounting.max_num_seqs;
     set.gpu_memory_utilization = m.accounting.gpu_memory_utilization;

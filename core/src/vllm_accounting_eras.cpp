@@ -168,9 +168,18 @@ std::optional<std::string> vllm_version_note(std::string_view text) {
 }
 
 VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFlags& f, VllmEra era, bool explain) {
-    const VllmEraRules& rules = vllm_era_rules(era);
     VllmAccounting a;
+    vllm_resolve_defaults_into(device, f, era, explain, a);
+    return a;
+}
+
+void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& f, VllmEra era, bool explain,
+                                VllmAccounting& a) {
+    const VllmEraRules& rules = vllm_era_rules(era);
     a.era = era;
+    a.assumed_defaults.clear();
+    a.cudagraph_capture_sizes = 0;
+    a.full_cudagraphs = 0;
     const std::int64_t len = std::max<std::int64_t>(f.max_model_len, 1);
 
     // get_batch_defaults (arg_utils.py): ≥ 70 GiB cards whose name lacks "a100" get the large batch defaults
@@ -274,7 +283,6 @@ VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFl
             a.full_cudagraphs = static_cast<int>(count_upto(decode) + (extra && m <= decode ? 1 : 0));
         }
     }
-    return a;
 }
 
 }  // namespace kvcalc
