@@ -1,10 +1,14 @@
 // resolve() through a small per-thread cache. A deployment's look-ups, validation, layer groups and per-model
 // lists do not depend on the load (max_model_len, max_num_seqs), which is what a user changes most; a scenario
 // that differs from a cached one only there re-binds the cached deployment to its load (rebind_load) instead of
-// resolving from scratch. Every other field is part of the key (Scenario::operator==), so a changed config_json,
+// resolving from scratch. Every other field is part of the key (same_but_load), so a changed config_json,
 // model, GPU, format or TP resolves afresh. Per thread: no locks, and the page (WebAssembly) has one thread.
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "kvcalc/input_limits.h"
@@ -37,16 +41,64 @@ Cache& cache() {
     return c;
 }
 
-// Scenario equality ignoring the load fields, without copying either side: the stored key takes the query's load
-// for the comparison.
-bool same_but_load(Scenario& key, const Scenario& s) {
-    const auto len = key.max_model_len, seqs = key.max_num_seqs;
-    key.max_model_len = s.max_model_len;
-    key.max_num_seqs = s.max_num_seqs;
-    const bool same = key == s;
-    key.max_model_len = len;
-    key.max_num_seqs = seqs;
-    return same;
+// Text equality without a library call: the key's strings are short ids (a model, a GPU, a dtype), compared
+// eight bytes at a time. The cache compares a whole Scenario per predict(), where std::string's operator== and
+// memcmp calls cost more than pricing the KV.
+template <class Word>
+[[gnu::always_inline]] inline bool same_word(const char* x, const char* y) {
+    Word u, v;
+    std::memcpy(&u, x, sizeof u);
+    std::memcpy(&v, y, sizeof v);
+    return u == v;
+}
+[[gnu::always_inline]] inline bool same_text(const std::string& a, const std::string& b) {
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* x = a.data();
+    const char* y = b.data();
+    // Whole words, then the last word again (overlapping): no byte loop for the tail.
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            if (!same_word<std::uint64_t>(x + i, y + i)) return false;
+        return same_word<std::uint64_t>(x + n - 8, y + n - 8);
+    }
+    if (n >= 4) return same_word<std::uint32_t>(x, y) && same_word<std::uint32_t>(x + n - 4, y + n - 4);
+    if (n >= 2) return same_word<std::uint16_t>(x, y) && same_word<std::uint16_t>(x + n - 2, y + n - 2);
+    return n == 0 || x[0] == y[0];
+}
+bool same(const std::string& a, const std::string& b) { return same_text(a, b); }
+template <class T>
+bool same(const T& a, const T& b) {
+    return a == b;
+}
+
+template <class Tuple, std::size_t... I>
+bool all_same(const Tuple& x, const Tuple& y, std::index_sequence<I...>) {
+    return (same(std::get<I>(x), std::get<I>(y)) && ...);
+}
+
+// Scenario equality ignoring the load fields (max_model_len, max_num_seqs). The structured binding names every
+// field: a field added to Scenario fails to compile here until it is made part of the key.
+bool same_but_load(const Scenario& key, const Scenario& s) {
+    const auto fields = [](const Scenario& c) {
+        const auto& [model_id, model, config_json, weights_dtype, compose, weights_variant, weights_gb, gpu, vram_gb,
+                     vram_gib, gpus, engine, tensor_parallel_size, kv_cache_dtype, max_model_len, max_num_seqs,
+                     gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version, mtp,
+                     drafter, drafter_gb, num_speculative_tokens, include_draft_kv, draft_kv_gb, compressed_layers,
+                     compression_ratio, compressed_head_dim, indexer_ratio_layers, indexer_compress_ratio,
+                     indexer_head_dim, indexer_format] = c;
+        (void)max_model_len;  // the load: a hit re-binds the deployment to it
+        (void)max_num_seqs;
+        // Cheap and most often changed first; config_json (kilobytes) and the inline model last.
+        return std::tie(tensor_parallel_size, gpus, vram_gb, vram_gib, gpu_memory_utilization, max_num_batched_tokens,
+                        allow_long_max_model_len, mtp, drafter_gb, num_speculative_tokens, weights_gb,
+                        include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
+                        indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
+                        engine, weights_dtype, compose, weights_variant, vllm_version, drafter, indexer_format,
+                        config_json, model);
+    };
+    const auto x = fields(key), y = fields(s);
+    return all_same(x, y, std::make_index_sequence<std::tuple_size_v<decltype(x)>>{});
 }
 
 std::shared_ptr<const Deployment> resolve_and_keep(Cache& c, const Scenario& s, Diagnostics& diags) {
@@ -89,7 +141,7 @@ std::shared_ptr<const Deployment> resolve_shared(const Scenario& s, Diagnostics&
             hit.key.max_model_len = s.max_model_len;
             hit.key.max_num_seqs = s.max_num_seqs;
         }
-        diags.insert(diags.end(), hit.diagnostics.begin(), hit.diagnostics.end());
+        if (!hit.diagnostics.empty()) diags.insert(diags.end(), hit.diagnostics.begin(), hit.diagnostics.end());
         return hit.deployment;
     }
     return resolve_and_keep(c, s, diags);

@@ -22,7 +22,7 @@ constexpr double kTritonSamplerBytes = 14.2;
 constexpr double kSortSamplerBytes = 37.5;
 
 // clang-format off
-const std::vector<VllmEraRules> kEras{
+constexpr VllmEraRules kEras[] = {  // a constant table: vllm_era_rules() runs several times per predict()
     // V0 worker: util × total − (weights + torch peak + non-torch) (vllm/worker/worker.py
     // determine_num_available_blocks, #10511/#11809). Its profile run hardly shows the sampler: R1-Distill-Qwen-14B
     // on 2 × RTX 4090 (vllm issue #13061) peaks at 0.19 GiB with 256 rows × 152,064 vocab, at most ≈ 5 B per
@@ -105,14 +105,14 @@ std::string with_count(const char* name, std::int64_t v, const std::string& why)
 
 }  // namespace
 
-const std::vector<VllmEraRules>& vllm_eras() { return kEras; }
+std::span<const VllmEraRules> vllm_eras() { return kEras; }
 
 const VllmEraRules& vllm_era_rules(VllmEra era) {
     // The table is in VllmEra order; the scan covers a table that is not.
-    if (const auto i = static_cast<std::size_t>(era); i < kEras.size() && kEras[i].era == era) return kEras[i];
+    if (const auto i = static_cast<std::size_t>(era); i < std::size(kEras) && kEras[i].era == era) return kEras[i];
     for (const auto& e : kEras)
         if (e.era == era) return e;
-    return kEras.back();
+    return kEras[std::size(kEras) - 1];
 }
 
 std::string vllm_era_ids() {
@@ -153,7 +153,7 @@ std::optional<std::string> vllm_version_note(std::string_view text) {
     int major = 0, minor = 0, patch = 0;
     if (!major_minor(s, major, minor, &patch)) return std::nullopt;
     // Older than the oldest era's first release (V0 from 0.6.5): priced, but by rules it predates.
-    const VllmEraRules& oldest = kEras.front();
+    const VllmEraRules& oldest = kEras[0];
     int old_major = 0, old_minor = 0, old_patch = 0;
     major_minor(oldest.first_release, old_major, old_minor, &old_patch);
     if (std::tie(major, minor, patch) < std::tie(old_major, old_minor, old_patch))

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,7 +46,7 @@ struct VllmEraRules {
 };
 
 /// Every era, oldest first.
-const std::vector<VllmEraRules>& vllm_eras();
+std::span<const VllmEraRules> vllm_eras();
 /// The rules of one era.
 const VllmEraRules& vllm_era_rules(VllmEra era);
 /// Reads a vLLM version: a release ("0.19", "v0.19.1", "0.8.5"), an era id ("0.17-0.20", "0.21+", "V0"),
