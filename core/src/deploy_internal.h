@@ -52,10 +52,17 @@ struct VllmDtype {
     bool exact;
 };
 VllmDtype vllm_dtype(KvFormatId id);
+/// One max_model_len request at a plan and KV memory, as price_kv() found it: its bytes (vllm_request_split) and
+/// the concurrency the pool holds (free blocks / blocks per request), so that the start-up lines reuse them.
+struct VllmRequestCost {
+    std::int64_t kv_needed_bytes = 0;
+    double max_concurrency = 0.0;
+};
 /// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector); `explain` =
-/// false leaves out notes and engine_rules.
+/// false leaves out notes and engine_rules. `known`: the request's cost at this plan, length and memory, already
+/// priced (nullptr: computed here by the same functions).
 VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
-                                       int ranks, bool explain = true);
+                                       int ranks, bool explain = true, const VllmRequestCost* known = nullptr);
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);

@@ -5,6 +5,7 @@
 
 #include "deploy_internal.h"
 #include "served_model.h"
+#include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc::detail {
@@ -80,7 +81,7 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
     t.recurrent_state_bytes = one.mamba_bytes * asked;
     t.kv_requested_bytes = t.kv_one_sequence_bytes * asked;
     t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
-    const std::int64_t blocks = vllm_blocks_per_request(p, load.max_model_len, batched);
+    const std::int64_t blocks = one.blocks;  // vllm_blocks_per_request at the same length and batch
     t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /
                                          static_cast<double>(blocks)
                                    : 0.0;
@@ -103,8 +104,12 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     StartupPrediction out;
     const VllmDtype dtype = vllm_dtype(d.format->id);
     // Every rank has the same KV memory here (the budget is per card).
+    // `t` is evaluate(d, load): price_kv() priced one request at this plan and memory (unless the load is past
+    // what kvcalc computes, which predict() reports as too large).
+    const VllmRequestCost priced{t.kv_one_sequence_bytes, t.max_concurrency};
     VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
-                                               d.settings.tensor_parallel_size, explain);
+                                               d.settings.tensor_parallel_size, explain,
+                                               t.kv_one_sequence_bytes < kMaxBytes ? &priced : nullptr);
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
     if (explain)
         out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine

@@ -220,7 +220,9 @@ VllmRequestSplit vllm_request_split(const VllmPlan& p, std::int64_t max_len, std
     if (batched <= 0) batched = p.max_num_batched_tokens;
     VllmRequestSplit out;
     for (const auto& t : p.types) {
-        const std::int64_t b = t.groups * blocks_for(t, max_len, p, batched) * p.page_size_bytes * p.group_size;
+        const std::int64_t blocks = t.groups * blocks_for(t, max_len, p, batched);
+        out.blocks += blocks;
+        const std::int64_t b = blocks * p.page_size_bytes * p.group_size;
         switch (t.kind) {
             case Kind::full: out.full_bytes += b; break;
             case Kind::sliding:
@@ -263,7 +265,7 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
 }
 
 VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
-                                               int ranks, bool explain) {
+                                               int ranks, bool explain, const VllmRequestCost* known) {
     VllmKvPrediction p;
     if (!plan.diagnostics.empty()) {
         p.diagnostics = plan.diagnostics;
@@ -287,9 +289,15 @@ VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_
     p.page_size_bytes = plan.page_size_bytes;
     p.num_blocks = vllm_num_blocks(plan, p.available_kv_bytes);
     p.gpu_kv_cache_tokens = p.num_blocks / p.num_kv_cache_groups * plan.min_block;
-    const std::int64_t blocks_per_req = vllm_blocks_per_request(plan, max_len);
-    p.max_concurrency = blocks_per_req > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(blocks_per_req) : 0;
-    p.kv_needed_bytes = vllm_request_bytes(plan, max_len);
+    if (known) {
+        p.max_concurrency = known->max_concurrency;
+        p.kv_needed_bytes = known->kv_needed_bytes;
+    } else {
+        const std::int64_t blocks_per_req = vllm_blocks_per_request(plan, max_len);
+        p.max_concurrency =
+            blocks_per_req > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(blocks_per_req) : 0;
+        p.kv_needed_bytes = vllm_request_bytes(plan, max_len);
+    }
     if (p.available_kv_bytes <= 0) {
         p.refuses_to_start = true;
         if (explain)

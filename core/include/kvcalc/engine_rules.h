@@ -99,6 +99,7 @@ std::int64_t vllm_request_bytes(const VllmPlan& plan, std::int64_t max_model_len
 /// vllm_request_bytes split by layer kind (the three sum to it).
 struct VllmRequestSplit {
     std::int64_t full_bytes = 0, sliding_bytes = 0, mamba_bytes = 0;
+    std::int64_t blocks = 0;  ///< blocks of one request over all groups (vllm_blocks_per_request)
 };
 VllmRequestSplit vllm_request_split(const VllmPlan& plan, std::int64_t max_model_len,
                                     std::int64_t max_num_batched_tokens = 0);
