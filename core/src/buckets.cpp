@@ -22,8 +22,8 @@ const char* layer_cache_kind(const LayerCache& cache) {
                       cache);
 }
 
-std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
-                                       std::int64_t max_model_len, std::int64_t max_num_seqs) {
+BucketList cache_buckets(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len,
+                        std::int64_t max_num_seqs) {
     return cache_buckets(model, group_layers(model), format, tp, max_model_len, max_num_seqs);
 }
 
@@ -34,7 +34,7 @@ enum : unsigned char { kGrowing = 1, kSliding = 2, kRecurrent = 4 };
 
 /// Splits `total` over the buckets whose `member` mask has `which`, by `weight` (floor of each share, the rest to
 /// the last member).
-void share(std::vector<CacheBucket>& out, const unsigned char* member, unsigned char which, const long double* weight,
+void share(BucketList& out, const unsigned char* member, unsigned char which, const long double* weight,
            std::int64_t total) {
     const std::size_t n = out.size();
     long double sum = 0;
@@ -100,15 +100,14 @@ BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGr
     return t;
 }
 
-std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
-                                       const KvFormat& format, int tp, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs, const PricedKv* priced) {
+BucketList cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format, int tp,
+                        std::int64_t max_model_len, std::int64_t max_num_seqs, const PricedKv* priced) {
     return cache_buckets(bucket_template(model, groups, format, tp), max_model_len, max_num_seqs, priced);
 }
 
-std::vector<CacheBucket> cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs, const PricedKv* priced) {
-    std::vector<CacheBucket> out = tmpl.rows;
+BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                        const PricedKv* priced) {
+    BucketList out(tmpl.rows);
     const std::size_t n = out.size();
     // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
     // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)

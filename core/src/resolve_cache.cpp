@@ -66,9 +66,9 @@ template <class Word>
     if (n >= 2) return same_word<std::uint16_t>(x, y) && same_word<std::uint16_t>(x + n - 2, y + n - 2);
     return n == 0 || x[0] == y[0];
 }
-bool same(const std::string& a, const std::string& b) { return same_text(a, b); }
+[[gnu::always_inline]] inline bool same(const std::string& a, const std::string& b) { return same_text(a, b); }
 template <class T>
-bool same(const T& a, const T& b) {
+[[gnu::always_inline]] inline bool same(const T& a, const T& b) {
     return a == b;
 }
 

@@ -167,9 +167,40 @@ std::optional<std::string> vllm_version_note(std::string_view text) {
            newest.id + " (from " + newest.first_release + "), which it may not follow";
 }
 
+namespace {
+// The CUDA-graph counts at the resolved settings in `a`.
+void count_cudagraphs(const VllmServeFlags& f, const VllmEraRules& rules, VllmAccounting& a) {
+    // CUDA-graph capture sizes (config/vllm.py _set_cudagraph_sizes): max = min(2 × max_num_seqs × (1 + spec), 512)
+    // capped at max_num_batched_tokens; [1, 2, 4] + every 8 below 256 + every `stride` from 256 (+ mnbt if it fits).
+    if (!f.enforce_eager && rules.v1_engine) {
+        const std::int64_t max_size =
+            std::min<std::int64_t>(std::min<std::int64_t>(a.max_num_seqs * (1 + f.num_speculative_tokens) * 2, 512),
+                                   a.max_num_batched_tokens);
+        // Counted, not listed (no allocation): n(≤ x) = sizes of the list not above x.
+        const std::int64_t stride = rules.capture_stride_above_256;
+        auto count_upto = [&](std::int64_t x) {
+            x = std::min(x, max_size);
+            std::int64_t n = (x >= 1) + (x >= 2) + (x >= 4);
+            if (x >= 8) n += (std::min<std::int64_t>(x, 255) - 8) / 8 + 1;
+            if (x >= 256) n += (x - 256) / stride + 1;
+            return n;
+        };
+        const std::int64_t m = a.max_num_batched_tokens;
+        const bool in_list = m <= 4 ? (m == 1 || m == 2 || m == 4) : m < 256 ? m % 8 == 0 : (m - 256) % stride == 0;
+        const bool extra = m <= max_size && !in_list;
+        a.cudagraph_capture_sizes = static_cast<int>(count_upto(max_size) + (extra ? 1 : 0));
+        if (rules.full_and_piecewise) {
+            const std::int64_t decode = a.max_num_seqs * (1 + f.num_speculative_tokens);
+            a.full_cudagraphs = static_cast<int>(count_upto(decode) + (extra && m <= decode ? 1 : 0));
+        }
+    }
+}
+}  // namespace
+
 VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFlags& f, VllmEra era, bool explain) {
     VllmAccounting a;
     vllm_resolve_defaults_into(device, f, era, explain, a);
+    count_cudagraphs(f, vllm_era_rules(era), a);
     return a;
 }
 
@@ -247,9 +278,9 @@ void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& 
         a.gpu_memory_utilization = rules.default_gpu_memory_utilization;
         char buf[96];
         if (explain) {
-        std::snprintf(buf, sizeof buf, "gpu_memory_utilization %.2f (vLLM default from %s)",
-                      rules.default_gpu_memory_utilization, rules.first_release);
-        a.assumed_defaults.emplace_back(buf);
+            std::snprintf(buf, sizeof buf, "gpu_memory_utilization %.2f (vLLM default from %s)",
+                          rules.default_gpu_memory_utilization, rules.first_release);
+            a.assumed_defaults.emplace_back(buf);
         }
     }
     if (f.block_size && *f.block_size > 0) {
@@ -257,31 +288,6 @@ void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& 
     } else {
         a.block_size = 16;
         if (explain) a.assumed_defaults.emplace_back("block_size 16 (vLLM default; hybrid and MLA backends may pick larger)");
-    }
-
-    // CUDA-graph capture sizes (config/vllm.py _set_cudagraph_sizes): max = min(2 × max_num_seqs × (1 + spec), 512)
-    // capped at max_num_batched_tokens; [1, 2, 4] + every 8 below 256 + every `stride` from 256 (+ mnbt if it fits).
-    if (!f.enforce_eager && rules.v1_engine) {
-        const std::int64_t max_size =
-            std::min<std::int64_t>(std::min<std::int64_t>(a.max_num_seqs * (1 + f.num_speculative_tokens) * 2, 512),
-                                   a.max_num_batched_tokens);
-        // Counted, not listed (no allocation): n(≤ x) = sizes of the list not above x.
-        const std::int64_t stride = rules.capture_stride_above_256;
-        auto count_upto = [&](std::int64_t x) {
-            x = std::min(x, max_size);
-            std::int64_t n = (x >= 1) + (x >= 2) + (x >= 4);
-            if (x >= 8) n += (std::min<std::int64_t>(x, 255) - 8) / 8 + 1;
-            if (x >= 256) n += (x - 256) / stride + 1;
-            return n;
-        };
-        const std::int64_t m = a.max_num_batched_tokens;
-        const bool in_list = m <= 4 ? (m == 1 || m == 2 || m == 4) : m < 256 ? m % 8 == 0 : (m - 256) % stride == 0;
-        const bool extra = m <= max_size && !in_list;
-        a.cudagraph_capture_sizes = static_cast<int>(count_upto(max_size) + (extra ? 1 : 0));
-        if (rules.full_and_piecewise) {
-            const std::int64_t decode = a.max_num_seqs * (1 + f.num_speculative_tokens);
-            a.full_cudagraphs = static_cast<int>(count_upto(decode) + (extra && m <= decode ? 1 : 0));
-        }
     }
 }
 

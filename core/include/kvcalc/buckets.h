@@ -1,8 +1,12 @@
 // "Hybrid-layer cache buckets": identical per-card layer caches merged with a count.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kvcalc/kv_format.h"
@@ -23,6 +27,49 @@ struct CacheBucket {
     std::int64_t kv_bytes_per_card = 0;
 };
 
+/// The rows of a buckets table. Up to kInline rows live in the object itself, so that predict() allocates nothing
+/// for them (most models have one to three distinct layer caches); more go to the heap. Iterates like a vector.
+class BucketList {
+public:
+    static constexpr std::size_t kInline = 4;
+    BucketList() = default;
+    /// A copy of `rows`.
+    explicit BucketList(const std::vector<CacheBucket>& rows) { assign(rows.data(), rows.size()); }
+    BucketList(const BucketList& other) { assign(other.data(), other.size_); }
+    BucketList& operator=(const BucketList& other) {
+        if (this != &other) assign(other.data(), other.size_);
+        return *this;
+    }
+    CacheBucket* begin() { return data(); }
+    CacheBucket* end() { return data() + size_; }
+    const CacheBucket* begin() const { return data(); }
+    const CacheBucket* end() const { return data() + size_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    CacheBucket& operator[](std::size_t i) { return data()[i]; }
+    const CacheBucket& operator[](std::size_t i) const { return data()[i]; }
+
+private:
+    // Rows are copied as bytes into storage that is never zeroed (a Report is made per predict()).
+    static_assert(std::is_trivially_copyable_v<CacheBucket> && std::is_trivially_destructible_v<CacheBucket>);
+    void assign(const CacheBucket* rows, std::size_t n) {
+        if (n > kInline) {
+            heap_.assign(rows, rows + n);
+        } else {
+            heap_.clear();
+            if (n > 0) std::memcpy(inline_bytes_, rows, n * sizeof(CacheBucket));
+        }
+        size_ = n;
+    }
+    CacheBucket* data() { return heap_.empty() ? std::launder(reinterpret_cast<CacheBucket*>(inline_bytes_)) : heap_.data(); }
+    const CacheBucket* data() const {
+        return heap_.empty() ? std::launder(reinterpret_cast<const CacheBucket*>(inline_bytes_)) : heap_.data();
+    }
+    alignas(CacheBucket) unsigned char inline_bytes_[kInline * sizeof(CacheBucket)];
+    std::vector<CacheBucket> heap_;
+    std::size_t size_ = 0;
+};
+
 /// The KV an engine priced on one card, by where it goes (BudgetTerms' requested growing, sliding and state).
 struct PricedKv {
     std::int64_t growing_bytes = 0;
@@ -32,8 +79,8 @@ struct PricedKv {
 
 /// Groups model.layers (first-appearance order). Uses max_model_len for sliding windows shorter than the window
 /// and max_num_seqs for recurrent state. Requires a valid tp.
-std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
-                                       std::int64_t max_model_len, std::int64_t max_num_seqs);
+BucketList cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
+                        std::int64_t max_model_len, std::int64_t max_num_seqs);
 
 /// Same, from groups already made by group_layers(model). With `priced`, each bucket's kv_bytes_per_card is its
 /// share of what the engine priced: the growing bytes go to the full-attention and MLA buckets, the sliding bytes
@@ -41,9 +88,8 @@ std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const KvFormat& f
 /// hybrid manager, they share the growing bytes by bytes per token), the state to the recurrent ones, each in
 /// proportion to the bucket's own bytes (exact when a kind has one layer spec), the rounding to the last. The
 /// shares add up to the three inputs exactly.
-std::vector<CacheBucket> cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups,
-                                       const KvFormat& format, int tp, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
+BucketList cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format, int tp,
+                        std::int64_t max_model_len, std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
 
 /// The load-independent part of the buckets of one model × format × TP: the rows (kind, cache, count, growing bytes
 /// per token) and each row's per-card footprint. A Deployment keeps one, so that predict() only prices the load.
@@ -57,8 +103,8 @@ BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGr
                                int tp);
 
 /// cache_buckets() from a template: the same rows at max_model_len and max_num_seqs (and `priced` shares).
-std::vector<CacheBucket> cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
-                                       std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
+BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                        const PricedKv* priced = nullptr);
 
 /// Name of a LayerCache alternative ("full_attention", ...).
 const char* layer_cache_kind(const LayerCache& cache);

@@ -187,7 +187,7 @@ struct Report {
     std::vector<std::string> notes;     ///< advisory notes; text
     double effective_max_num_seqs = 0;  ///< full-length requests the granted pool holds (terms.max_concurrency)
     CacheBreakdown breakdown;
-    std::vector<CacheBucket> buckets;
+    BucketList buckets;
     TermList term_list;                  ///< term_list(terms)
     /// tensor_parallel_size 1..8 for this model, with reasons: per model, owned by `deployment` (valid while the
     /// Report lives); never null when ok.

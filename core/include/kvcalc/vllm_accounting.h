@@ -161,10 +161,10 @@ struct VllmAccounting {
 /// Fills the settings of the result, and assumed_defaults when `explain` (false: no allocation, for sweeps).
 VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFlags& flags, VllmEra era,
                                      bool explain = true);
-/// The same defaults written into `a` in place: its era and settings fields (max_num_batched_tokens, max_num_seqs,
-/// gpu_memory_utilization, block_size, the CUDA-graph counts) and assumed_defaults (cleared, then filled when
-/// `explain`); its start-up split fields are left as they are. For a deployment re-bound to a new load: no
-/// accounting is built and destroyed per call.
+/// The same flag defaults written into `a` in place: its era and settings fields (max_num_batched_tokens,
+/// max_num_seqs, gpu_memory_utilization, block_size) and assumed_defaults (cleared, then filled when `explain`);
+/// the CUDA-graph counts are 0 (a seed fit prices its own graphs) and the start-up split fields are left as they
+/// are. For a deployment re-bound to a new load: no accounting is built and destroyed per call.
 void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& flags, VllmEra era, bool explain,
                                 VllmAccounting& a);
 
