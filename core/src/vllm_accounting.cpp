@@ -216,9 +216,10 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
 std::int64_t vllm_printed_kv_tokens(VllmEra era, std::int64_t num_blocks, int num_groups, int block_size,
                                     double max_concurrency, std::int64_t max_model_len) {
     if (num_blocks <= 0 || block_size <= 0) return 0;
-    if (!vllm_era_rules(era).v1_engine) return num_blocks * block_size;
-    if (vllm_era_rules(era).kv_size_from_concurrency)
-        return static_cast<std::int64_t>(std::floor(max_concurrency * static_cast<double>(max_model_len)));
+    const VllmEraRules& rules = vllm_era_rules(era);
+    if (!rules.v1_engine) return num_blocks * block_size;
+    if (rules.kv_size_from_concurrency)  // int(): the product is ≥ 0, where truncation is the floor
+        return static_cast<std::int64_t>(std::max(0.0, max_concurrency * static_cast<double>(max_model_len)));
     return num_blocks / std::max(num_groups, 1) * block_size;
 }
 

@@ -2,10 +2,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kvcalc/buckets.h"
@@ -82,18 +85,28 @@ struct Term {
 class TermList {
 public:
     static constexpr std::size_t kCapacity = 7;
-    const Term* begin() const { return items_; }
-    const Term* end() const { return items_ + size_; }
+    TermList() = default;
+    TermList(const TermList& other) : size_(other.size_) { std::memcpy(storage_, other.storage_, size_ * sizeof(Term)); }
+    TermList& operator=(const TermList& other) {
+        size_ = other.size_;
+        if (this != &other) std::memcpy(storage_, other.storage_, size_ * sizeof(Term));
+        return *this;
+    }
+    const Term* begin() const { return items(); }
+    const Term* end() const { return items() + size_; }
     std::size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    const Term& operator[](std::size_t i) const { return items_[i]; }
+    const Term& operator[](std::size_t i) const { return items()[i]; }
     /// Appends a term; a list already holding kCapacity terms is left as it is (term_list() adds each id once).
     void push_back(const Term& t) {
-        if (size_ < kCapacity) items_[size_++] = t;
+        if (size_ < kCapacity) std::memcpy(storage_ + size_++ * sizeof(Term), &t, sizeof(Term));
     }
 
 private:
-    Term items_[kCapacity]{};
+    // Terms are copied as bytes into storage that is never zeroed (a Report is made per predict()).
+    static_assert(std::is_trivially_copyable_v<Term> && std::is_trivially_destructible_v<Term>);
+    const Term* items() const { return std::launder(reinterpret_cast<const Term*>(storage_)); }
+    alignas(Term) unsigned char storage_[kCapacity * sizeof(Term)];
     std::size_t size_ = 0;
 };
 
