@@ -72,9 +72,14 @@ std::string drafter_list(const ModelSpec& m) {
     return out.empty() ? "none" : out;
 }
 
+[[gnu::noinline]] void out_of_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
+    error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
+}
 /// A load's value against the field's range (scenario_fields.h), the sentinel 0 excluded: by now it is resolved.
-void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
-    if (v < f.min || v > f.max) error(d, "out_of_range", f.name, field_range_message(f, std::to_string(v)));
+/// The range test inlines; the message is built out of line (this runs at every solver step).
+inline void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_t v) {
+    if (v < f.min || v > f.max) [[unlikely]]
+        out_of_range(d, f, v);
 }
 
 /// llama.cpp and SGLang without a utilization flag: kvcalc sizes their pool from this share of the card.
