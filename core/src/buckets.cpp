@@ -38,12 +38,17 @@ void share(BucketList& out, const unsigned char* member, unsigned char which, co
            std::int64_t total) {
     const std::size_t n = out.size();
     long double sum = 0;
-    std::size_t last = n;
+    std::size_t last = n, members = 0;
     for (std::size_t i = 0; i < n; ++i)
         if (member[i] & which) {
             sum += weight[i];
             last = i;
+            ++members;
         }
+    if (members == 1) {  // the usual case (one layer spec of each kind): it takes the whole term
+        out[last].kv_bytes_per_card += total;
+        return;
+    }
     std::int64_t given = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (!(member[i] & which)) continue;
