@@ -126,7 +126,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
         t.budget_bytes);
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
-    out << "Limiting term: " << r.limiting_term << "\n";
+    out << "Limiting term: " << kvcalc::term_label(r.limiting_term) << "\n";
     // the core's rounding (vLLM's %.2f), so this line, the reason and "Maximum concurrency … x" agree
     out << "Full-length requests the pool holds: " << kvcalc::concurrency_text(r.terms.max_concurrency) << "\n";
     for (const auto& n : r.notes) out << "Note: " << n << "\n";
@@ -198,7 +198,7 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
     } else {
         out << "Largest max_num_seqs that fits: " << s.value << "\n";
     }
-    out << "  stopped by: " << s.bound << "; largest term there: " << s.limiting_term << "\n\n";
+    out << "  stopped by: " << s.bound << "; largest term there: " << kvcalc::term_label(s.limiting_term) << "\n\n";
     if (at.ok) {
         out << "At that setting:\n";
         print_report(out, at);
@@ -262,7 +262,7 @@ void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kv
                    static_cast<long long>(row.max_num_seqs), row.kv_cache_dtype.c_str(),
                    kvcalc::verdict_name(row.verdict),
                    static_cast<long long>(row.max_model_len), kvcalc::concurrency_text(row.max_concurrency).c_str())
-            << (row.note.empty() ? "largest term: " + row.limiting_term : row.note) << "\n";
+            << (row.note.empty() ? "largest term: " + std::string(kvcalc::term_label(row.limiting_term)) : row.note) << "\n";
     }
 }
 

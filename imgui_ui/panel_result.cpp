@@ -102,7 +102,7 @@ void result_banner(App& app) {
     std::string title = std::string(verdict_name(r.verdict)) + " · " + format_bytes(r.terms.total_bytes, app.ui.unit) +
                         " of " + format_bytes(r.terms.budget_bytes, app.ui.unit) + " budget per card";
     app.ui.drawn_text["result_banner"] = verdict_banner(
-        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + term_label(r.limiting_term) + ".");
+        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + std::string(term_label(r.limiting_term)) + ".");
 }
 
 void verdict_summary(App& app) {

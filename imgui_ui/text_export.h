@@ -18,9 +18,6 @@ struct NamedTerm {
 /// The per-card terms of `r` that make up the total vLLM reserves (growing KV as granted).
 std::vector<NamedTerm> budget_terms(const Report& r);
 
-/// People's wording for a core term name ("kv_growing" → "KV cache (growing)"); the name itself when unknown.
-const char* term_label(std::string_view name);
-
 /// The verdict explained in one sentence: the core's result_sentence() in the chosen unit.
 std::string verdict_sentence(const App& app);
 
