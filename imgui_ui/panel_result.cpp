@@ -54,8 +54,8 @@ void term_table(const App& app) {
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", bytes_to_gb(t.bytes));
     }
-    if (r.terms.kv_growing_requested_bytes != r.terms.kv_growing_granted_bytes)
-        row("KV requested (all sequences)", r.terms.kv_growing_requested_bytes, false);
+    if (r.terms.kv_requested_bytes != r.terms.kv_granted_bytes)  // all KV, as the verdict and its sentence count it
+        row("KV requested (all sequences)", r.terms.kv_requested_bytes, false);
     row("Total vLLM reserves", r.terms.total_bytes, true);
     row("Budget (utilization × VRAM)", r.terms.budget_bytes, true);
     row("VRAM per card", r.settings.vram_bytes, false);
@@ -86,7 +86,7 @@ void result_bar(const App& app) {
     std::vector<BarSegment> segments;
     int i = 0;
     for (const NamedTerm& t : budget_terms(r)) segments.push_back({t.label, t.bytes, term_color(i++)});
-    const std::int64_t overflow = r.terms.kv_growing_requested_bytes - r.terms.kv_growing_granted_bytes;
+    const std::int64_t overflow = r.terms.kv_requested_bytes - r.terms.kv_granted_bytes;  // every KV kind, not only growing
     const ImU32 budget = verdict_color(Verdict::tight, app.ui.dark_theme);
     const ImU32 vram = ImGui::GetColorU32(ImGuiCol_Text);
     // Scaled to the card: KV that is asked for but not granted is drawn up to the bar's end (the legend says how much).

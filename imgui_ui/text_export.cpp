@@ -53,8 +53,9 @@ std::string verdict_line(const App& app, int width) {
     const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
     if (t.kv_one_sequence_bytes <= 0)  // encoder-only models keep no KV cache
         return std::string(v) + " · no KV cache · " + (width <= 0 ? "largest context " : "max context ") + largest;
-    const double free_kv = in_unit(std::max<std::int64_t>(0, t.available_for_kv_bytes), app.ui.unit);
-    const double needs = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
+    const KvFigures kv = kv_figures(r);  // the pair the Result panel's sentence quotes
+    const double free_kv = in_unit(kv.pool_bytes, app.ui.unit);
+    const double needs = in_unit(kv.needs_bytes, app.ui.unit);
     const char* u = unit_name(app.ui.unit);
     char buf[160];
     // The two FAILs that are not about KV room say what they are about (the core's result_sentence cases), not
