@@ -435,6 +435,8 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             return out;
         }
     }
+    o.tp_given = std::any_of(given.begin(), given.end(),
+                             [](const Given& g) { return g.flag->field == "tensor_parallel_size"; });
     // A link is checked as a whole, as predict() would (url_link_problems): a problem with a value the link
     // carries is an error naming its key, unless a flag typed with it set that field (predict() names the flag).
     for (const auto& g : given) {

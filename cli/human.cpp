@@ -126,7 +126,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
         t.budget_bytes);
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
-    out << "Limiting term: " << r.limiting_term << "\n";
+    out << "Limiting term: " << kvcalc::term_label(r.limiting_term) << "\n";
     // the core's rounding (vLLM's %.2f), so this line, the reason and "Maximum concurrency … x" agree
     out << "Full-length requests the pool holds: " << kvcalc::concurrency_text(r.terms.max_concurrency) << "\n";
     for (const auto& n : r.notes) out << "Note: " << n << "\n";
@@ -198,7 +198,7 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
     } else {
         out << "Largest max_num_seqs that fits: " << s.value << "\n";
     }
-    out << "  stopped by: " << s.bound << "; largest term there: " << s.limiting_term << "\n\n";
+    out << "  stopped by: " << s.bound << "; largest term there: " << kvcalc::term_label(s.limiting_term) << "\n\n";
     if (at.ok) {
         out << "At that setting:\n";
         print_report(out, at);
@@ -230,7 +230,14 @@ void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits) {
     }
 }
 
-void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows, ShopView view) {
+std::string assumed_vram_note(const kvcalc::Report& r) {
+    return fmt("Note: no --card given: priced on %.2f GB (%.2f GiB) per card, kvcalc's default VRAM; give --card GPU "
+               "(--list-gpus) or --vram GB for your card",
+               bytes_to_gb(r.settings.vram_bytes), bytes_to_gib(r.settings.vram_bytes));
+}
+
+void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kvcalc::ShopRow>& rows, ShopView view,
+                int pinned_tp) {
     const auto& s = r.settings;
     const bool per_card = s.kv_cache_dtype.rfind("auto", 0) == 0;  // "auto (bf16)": resolved per card below
     out << "GPU shopping: " << s.display_name << ", max_model_len " << s.max_model_len << ", max_num_seqs "
@@ -238,12 +245,18 @@ void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kv
                                       : std::to_string(s.max_num_seqs))
         << ", kv_cache_dtype " << (per_card ? std::string("auto (the model's dtype on each card)") : s.kv_cache_dtype)
         << ", engine " << r.engine << "\n";
-    switch (view) {
-        case ShopView::best_per_gpu:
-            out << "One row per GPU, at the fewest cards (1, 2, 4, 8) that pass, else boot; --every-count lists each count.\n";
-            break;
-        case ShopView::every_count: out << "Every GPU at 1, 2, 4 and 8 cards.\n"; break;
-        case ShopView::one_gpu: out << "One GPU (--gpu) at 1, 2, 4 and 8 cards.\n"; break;
+    if (pinned_tp > 0) {
+        out << (view == ShopView::one_gpu ? "One GPU (--gpu)" : "Every GPU") << " at tensor_parallel_size " << pinned_tp
+            << " (--tp): " << pinned_tp << (pinned_tp == 1 ? " card" : " cards") << " each.\n";
+    } else {
+        switch (view) {
+            case ShopView::best_per_gpu:
+                out << "One row per GPU, at the fewest cards (1, 2, 4, 8) that pass, else boot; --every-count lists each count.\n";
+                break;
+            case ShopView::every_count: out << "Every GPU at 1, 2, 4 and 8 cards.\n"; break;
+            case ShopView::one_gpu: out << "One GPU (--gpu) at 1, 2, 4 and 8 cards.\n"; break;
+        }
+        out << "Each row runs tensor_parallel_size = its card count; --tp N prices every GPU at N cards only.\n";
     }
     out << "Order: PASS, TIGHT, FAIL, not possible; then the least total VRAM (kvcalc has no prices), fewer cards,\n"
            "the longer context. 'boots up to': the largest max_model_len that starts; 'concurrency': full-length\n"
@@ -262,7 +275,7 @@ void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kv
                    static_cast<long long>(row.max_num_seqs), row.kv_cache_dtype.c_str(),
                    kvcalc::verdict_name(row.verdict),
                    static_cast<long long>(row.max_model_len), kvcalc::concurrency_text(row.max_concurrency).c_str())
-            << (row.note.empty() ? "largest term: " + row.limiting_term : row.note) << "\n";
+            << (row.note.empty() ? "largest term: " + std::string(kvcalc::term_label(row.limiting_term)) : row.note) << "\n";
     }
 }
 

@@ -38,8 +38,14 @@ void print_fit_all(std::ostream& out, const std::vector<PresetFit>& fits);
 /// one GPU's counts (--shop --gpu).
 enum class ShopView { best_per_gpu, every_count, one_gpu };
 /// The GPU-shopping table of `scenario_report`'s scenario: `rows` from kvcalc::shopping, in its buy order.
+/// `pinned_tp` > 0: the user typed --tp, and every row is that many cards at that tensor_parallel_size; 0: the rows
+/// sweep kvcalc::default_shop_counts(), each at tensor_parallel_size = its card count. The header says which.
 void print_shop(std::ostream& out, const kvcalc::Report& scenario_report, const std::vector<kvcalc::ShopRow>& rows,
-                ShopView view);
+                ShopView view, int pinned_tp = 0);
+
+/// --fit without a card: "Note: no --card given: priced on 24.00 GB (22.35 GiB) per card, kvcalc's default VRAM; …",
+/// the VRAM `report` was priced on.
+std::string assumed_vram_note(const kvcalc::Report& report);
 
 /// Predicted verdict and demand against each measured boot.
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c);

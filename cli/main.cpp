@@ -21,6 +21,7 @@
 #include "kvcalc/json_io.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/solver.h"
+#include "kvcalc/units.h"
 #include "kvcalc/sweeps.h"
 #include "kvcalc/catalog.h"
 #include "kvcalc/gpu_catalog.h"
@@ -155,14 +156,18 @@ int run_fit(const kvcli::Options& o) {
     const kvcalc::Report r = kvcalc::predict(o.scenario);
     if (!r.ok) return bad_report(o, r);
     const kvcalc::SolveResult len = kvcalc::solve_max_model_len(o.scenario);
+    // No card and no VRAM (nor a preset or link giving one): the core priced its default per-card VRAM. Say so.
+    const bool vram_assumed = o.scenario.gpu.empty() && !o.scenario.vram_gb && !o.scenario.vram_gib;
     if (o.json) {
         nlohmann::json j = r;
         j["fit"] = o.fit_target;
+        j["assumed_vram_gb"] = vram_assumed ? nlohmann::json(kvcalc::bytes_to_gb(r.settings.vram_bytes)) : nlohmann::json();
         j["solvers"] = {{"max_model_len", len}};
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
             os << "Fit: " << o.fit_target << "\n";
+            if (vram_assumed) os << kvcli::assumed_vram_note(r) << "\n";
             kvcli::print_report(os, r);
             if (len.ok)
                 os << "\nLargest max_model_len that boots here: " << len.value << " tokens (stopped by " << len.bound
@@ -240,7 +245,10 @@ int run_shop(const kvcli::Options& o) {
         gpus.assign(1, *g);
         view = kvcli::ShopView::one_gpu;
     }
-    std::vector<kvcalc::ShopRow> rows = kvcalc::shopping(o.scenario, gpus, kvcalc::default_shop_counts());
+    // Each row's card count is its tensor_parallel_size; a --tp the user typed is the one count priced.
+    const std::vector<int> counts =
+        o.tp_given ? std::vector<int>{o.scenario.tensor_parallel_size} : kvcalc::default_shop_counts();
+    std::vector<kvcalc::ShopRow> rows = kvcalc::shopping(o.scenario, gpus, counts);
     if (view == kvcli::ShopView::best_per_gpu) rows = kvcalc::best_row_per_gpu(rows);
     if (o.json) {
         std::cout << kvcalc::dump_safe(nlohmann::json{{"schema", kvcalc::kSchemaVersion}, {"ok", true},
@@ -248,11 +256,14 @@ int run_shop(const kvcli::Options& o) {
                                                       {"view", view == kvcli::ShopView::best_per_gpu ? "best_per_gpu"
                                                                : view == kvcli::ShopView::one_gpu  ? "one_gpu"
                                                                                                     : "every_count"},
+                                                      {"card_counts", counts},
                                                       {"rows", rows}},
                                        2)
                   << "\n";
     } else {
-        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_shop(os, r, rows, view); });
+        print_safe(std::cout, [&](std::ostream& os) {
+            kvcli::print_shop(os, r, rows, view, o.tp_given ? o.scenario.tensor_parallel_size : 0);
+        });
     }
     return kExitFits;
 }

@@ -21,6 +21,7 @@ struct Options {
     bool json = false;
     bool kv_breakdown = false;
     bool every_count = false;    ///< --every-count: --shop lists every card count of every GPU, not one row per GPU
+    bool tp_given = false;       ///< --tensor-parallel-size typed: --shop prices every GPU at that TP only
     std::string url_base;        ///< --url BASE: print BASE?query after the answer
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json

@@ -93,7 +93,7 @@ std::vector<Segment> segments(const kvcalc::Report& r) {
 }
 
 std::int64_t shortfall_of(const kvcalc::Report& r) {
-    return std::max<std::int64_t>(0, r.terms.kv_growing_requested_bytes - r.terms.kv_growing_granted_bytes);
+    return std::max<std::int64_t>(0, r.terms.kv_requested_bytes - r.terms.kv_granted_bytes);  // every KV kind
 }
 
 std::string title_of(const kvcalc::Report& r) {

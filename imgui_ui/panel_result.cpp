@@ -54,8 +54,8 @@ void term_table(const App& app) {
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", bytes_to_gb(t.bytes));
     }
-    if (r.terms.kv_growing_requested_bytes != r.terms.kv_growing_granted_bytes)
-        row("KV requested (all sequences)", r.terms.kv_growing_requested_bytes, false);
+    if (r.terms.kv_requested_bytes != r.terms.kv_granted_bytes)  // all KV, as the verdict and its sentence count it
+        row("KV requested (all sequences)", r.terms.kv_requested_bytes, false);
     row("Total vLLM reserves", r.terms.total_bytes, true);
     row("Budget (utilization × VRAM)", r.terms.budget_bytes, true);
     row("VRAM per card", r.settings.vram_bytes, false);
@@ -86,7 +86,7 @@ void result_bar(const App& app) {
     std::vector<BarSegment> segments;
     int i = 0;
     for (const NamedTerm& t : budget_terms(r)) segments.push_back({t.label, t.bytes, term_color(i++)});
-    const std::int64_t overflow = r.terms.kv_growing_requested_bytes - r.terms.kv_growing_granted_bytes;
+    const std::int64_t overflow = r.terms.kv_requested_bytes - r.terms.kv_granted_bytes;  // every KV kind, not only growing
     const ImU32 budget = verdict_color(Verdict::tight, app.ui.dark_theme);
     const ImU32 vram = ImGui::GetColorU32(ImGuiCol_Text);
     // Scaled to the card: KV that is asked for but not granted is drawn up to the bar's end (the legend says how much).
@@ -102,7 +102,7 @@ void result_banner(App& app) {
     std::string title = std::string(verdict_name(r.verdict)) + " · " + format_bytes(r.terms.total_bytes, app.ui.unit) +
                         " of " + format_bytes(r.terms.budget_bytes, app.ui.unit) + " budget per card";
     app.ui.drawn_text["result_banner"] = verdict_banner(
-        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + term_label(r.limiting_term) + ".");
+        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + std::string(term_label(r.limiting_term)) + ".");
 }
 
 void verdict_summary(App& app) {

@@ -29,8 +29,8 @@ bool answer(UiState& ui, const char* what, const SolveResult& r, const std::stri
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     text_wrapped(std::string(what) + ": " + value_text);
-    text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term ") +
-                                                                       term_label(r.limiting_term)
+    text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term: ") +
+                                                                       std::string(term_label(r.limiting_term))
                                                                  : r.bound));
     return applied;
 }

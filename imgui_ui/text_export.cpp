@@ -37,17 +37,6 @@ std::vector<NamedTerm> budget_terms(const Report& r) {
             {"drafter", "Drafter weights", t.drafter_bytes}};
 }
 
-const char* term_label(std::string_view name) {
-    if (name == "weights") return "weights";
-    if (name == "kv_growing") return "growing KV cache";
-    if (name == "kv_sliding") return "sliding-window KV cache";
-    if (name == "recurrent_state") return "recurrent state";
-    if (name == "activation") return "activation peak";
-    if (name == "cudagraph_workspace") return "CUDA graphs + workspace";
-    if (name == "drafter") return "drafter weights";
-    return name.data();  // the core's term ids are static, NUL-terminated text
-}
-
 std::string gpu_name(const ResolvedSettings& s) {
     const GpuSpec* g = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
     return g ? short_gpu_name(*g) : "custom " + format_bytes(s.vram_bytes, ByteUnit::gib) + " card";
@@ -64,8 +53,9 @@ std::string verdict_line(const App& app, int width) {
     const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
     if (t.kv_one_sequence_bytes <= 0)  // encoder-only models keep no KV cache
         return std::string(v) + " · no KV cache · " + (width <= 0 ? "largest context " : "max context ") + largest;
-    const double free_kv = in_unit(std::max<std::int64_t>(0, t.available_for_kv_bytes), app.ui.unit);
-    const double needs = in_unit(t.kv_one_sequence_bytes, app.ui.unit);
+    const KvFigures kv = kv_figures(r);  // the pair the Result panel's sentence quotes
+    const double free_kv = in_unit(kv.pool_bytes, app.ui.unit);
+    const double needs = in_unit(kv.needs_bytes, app.ui.unit);
     const char* u = unit_name(app.ui.unit);
     char buf[160];
     // The two FAILs that are not about KV room say what they are about (the core's result_sentence cases), not
@@ -123,7 +113,7 @@ std::string summary_text(const App& app) {
            std::to_string(s.tensor_parallel_size) + ", max_model_len " + format_count(s.max_model_len) +
            ", max_num_seqs " + std::to_string(s.max_num_seqs) + ", kv_cache_dtype " + std::string(s.kv_cache_dtype) + ". " +
            verdict_sentence(app) + " Per card " + format_bytes(r.terms.total_bytes, u) + " of a " +
-           format_bytes(r.terms.budget_bytes, u) + " budget; largest term: " + term_label(r.limiting_term) + ".";
+           format_bytes(r.terms.budget_bytes, u) + " budget; largest term: " + std::string(term_label(r.limiting_term)) + ".";
 }
 
 std::string announcement(const App& app) {

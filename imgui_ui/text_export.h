@@ -18,14 +18,12 @@ struct NamedTerm {
 /// The per-card terms of `r` that make up the total vLLM reserves (growing KV as granted).
 std::vector<NamedTerm> budget_terms(const Report& r);
 
-/// People's wording for a core term name ("kv_growing" → "KV cache (growing)"); the name itself when unknown.
-const char* term_label(std::string_view name);
-
 /// The verdict explained in one sentence: the core's result_sentence() in the chosen unit.
 std::string verdict_sentence(const App& app);
 
-/// The one-line verdict for the sticky bar, in the chosen unit: what one max_model_len sequence's KV needs per card,
-/// what the budget leaves free for KV after the fixed terms, and the max_model_len solver's answer. `width` 0 is the
+/// The one-line verdict for the sticky bar, in the chosen unit: the KV the settings need per card and the KV pool
+/// the budget leaves after the fixed terms (the core's kv_figures(), the same pair the result sentence quotes), and
+/// the max_model_len solver's answer. `width` 0 is the
 /// widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV ·
 /// max context 35K", "… · max 35K", and the narrowest (3) "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
 /// A FAIL not about KV room names its cause instead: "FAIL · fixed terms need 24.2 of 21.8 GiB · largest context

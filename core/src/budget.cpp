@@ -101,22 +101,34 @@ Verdict classify(const BudgetTerms& t) {
     return Verdict::pass;
 }
 
+namespace {
+
+// The per-card terms in subtraction order, with people's wording: term_list() and term_label() read it.
+struct TermRow {
+    std::string_view id, label;
+    std::int64_t BudgetTerms::*bytes;
+};
+constexpr TermRow kTermRows[] = {
+    {"weights", "Weights", &BudgetTerms::weights_bytes},
+    {"activation", "Activation peak", &BudgetTerms::activation_bytes},
+    {"cudagraph_workspace", "CUDA graphs + workspace", &BudgetTerms::cudagraph_workspace_bytes},
+    {"drafter", "Drafter weights", &BudgetTerms::drafter_bytes},
+    {"kv_growing", "KV cache (growing)", &BudgetTerms::kv_growing_granted_bytes},
+    {"kv_sliding", "KV cache (sliding window)", &BudgetTerms::kv_sliding_bytes},
+    {"recurrent_state", "Recurrent state", &BudgetTerms::recurrent_state_bytes},
+};
+
+}  // namespace
+
+std::string_view term_label(std::string_view id) {
+    for (const TermRow& r : kTermRows)
+        if (r.id == id) return r.label;
+    return id;
+}
+
 TermList term_list(const BudgetTerms& t) {
-    struct Row {
-        std::string_view id, label;
-        std::int64_t BudgetTerms::*bytes;
-    };
-    static constexpr Row kRows[] = {
-        {"weights", "Weights", &BudgetTerms::weights_bytes},
-        {"activation", "Activation peak", &BudgetTerms::activation_bytes},
-        {"cudagraph_workspace", "CUDA graphs + workspace", &BudgetTerms::cudagraph_workspace_bytes},
-        {"drafter", "Drafter weights", &BudgetTerms::drafter_bytes},
-        {"kv_growing", "KV cache (growing)", &BudgetTerms::kv_growing_granted_bytes},
-        {"kv_sliding", "KV cache (sliding window)", &BudgetTerms::kv_sliding_bytes},
-        {"recurrent_state", "Recurrent state", &BudgetTerms::recurrent_state_bytes},
-    };
     TermList out;
-    for (const Row& r : kRows)
+    for (const TermRow& r : kTermRows)
         if (t.*r.bytes != 0) out.push_back({r.id, r.label, t.*r.bytes});
     return out;
 }

@@ -135,7 +135,8 @@ const char* reserve_check_name(ReserveCheck c) {
 
 void to_json(json& j, const ShopRow& r) {
     j = json{{"gpu_index", r.gpu_index},         {"gpu", r.gpu_id},
-             {"cards", r.cards},                 {"total_vram_bytes", r.total_vram_bytes},
+             {"cards", r.cards},                 {"tensor_parallel_size", r.cards},
+             {"total_vram_bytes", r.total_vram_bytes},
              {"max_num_seqs", r.max_num_seqs},   {"kv_cache_dtype", r.kv_cache_dtype},
              {"valid", r.valid},
              {"runs", r.runs},                   {"verdict", r.valid ? verdict_name(r.verdict) : "INVALID"},

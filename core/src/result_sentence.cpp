@@ -1,8 +1,10 @@
 // result_sentence(): the verdict explained for people (result_sentence.h).
 #include "kvcalc/result_sentence.h"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/deployment.h"
 #include "kvcalc/units.h"
 
@@ -28,15 +30,20 @@ std::string format_count(std::int64_t n) {
     return n < 0 ? "-" + out : out;
 }
 
-namespace {
-
-std::string decimals(double x, int places) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", places, x);
-    return buf;
+KvFigures kv_figures(const Report& r) {
+    KvFigures f;
+    if (!r.ok) return f;
+    const BudgetTerms& t = r.terms;
+    f.pool_bytes = std::max<std::int64_t>(0, t.available_for_kv_bytes);
+    if (f.pool_bytes > 0 && f.pool_bytes < t.kv_one_sequence_bytes) {  // one request alone is refused
+        f.needs_bytes = t.kv_one_sequence_bytes;
+        f.sequences = 1;
+        return f;
+    }
+    f.needs_bytes = t.kv_requested_bytes;
+    f.sequences = r.settings.max_num_seqs_is_default ? 1 : r.settings.max_num_seqs;
+    return f;
 }
-
-}  // namespace
 
 std::string result_sentence(const Report& r, ByteUnit unit) {
     if (!r.ok) return {};
@@ -45,6 +52,7 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
     const auto b = [unit](std::int64_t bytes) { return format_size(bytes, unit); };
     const EngineInfo* engine = find_engine(r.engine);
     const std::string engine_name = engine ? engine->display_name : "the engine";
+    const KvFigures kv = kv_figures(r);
     if (!t.kv_dtype_runs) return r.reason + ".";  // no kernel for the cache dtype on this card: FAIL, not bytes
     if (r.verdict == Verdict::fail) {
         // Why the engine stops is the start-up rule's (startup_stop.cpp): the sentence names the same cause.
@@ -62,25 +70,26 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) + "): " +
                    engine_name + " cannot load the model.";
-        return "After the fixed terms only " + b(t.available_for_kv_bytes) + " is left for the KV cache, but one " +
-               format_count(s.max_model_len) + "-token sequence needs " + b(t.kv_one_sequence_bytes) + ": " +
+        return "After the fixed terms only " + b(kv.pool_bytes) + " is left for the KV cache, but one " +
+               format_count(s.max_model_len) + "-token sequence needs " + b(kv.needs_bytes) + ": " +
                engine_name + " refuses to start.";
     }
-    if (t.kv_growing_requested_bytes > t.kv_growing_granted_bytes)
-        return "Boots, but the KV pool holds " + b(t.kv_growing_granted_bytes) + " of the " +
-               b(t.kv_growing_requested_bytes) + " that " + format_count(s.max_num_seqs) +
-               " full-length sequences would need: about " + decimals(r.effective_max_num_seqs, 1) +
-               " run at full length at once.";
+    if (kv.needs_bytes > kv.pool_bytes)
+        return "Boots, but the KV pool holds " + b(kv.pool_bytes) + " of the " + b(kv.needs_bytes) + " that " +
+               format_count(kv.sequences) + " full-length sequences would need: about " +
+               concurrency_text(r.effective_max_num_seqs) + " run at full length at once.";
     if (r.verdict == Verdict::tight)
         return "Fits, but the demand (" + b(t.demand_bytes) + ") is within the ±" + b(t.tight_band_bytes) +
                " error band of the budget (" + b(t.budget_bytes) + ").";
+    const std::string room = " of the " + b(kv.pool_bytes) + " KV pool, with " + b(kv.pool_bytes - kv.needs_bytes) +
+                             " to spare";
     if (s.max_num_seqs_is_default)  // vLLM's default max_num_seqs caps the batch; start-up needs one request
-        return "Fits: a " + format_count(s.max_model_len) + "-token request needs " + b(t.kv_growing_requested_bytes) +
-               " of KV, with " + b(t.budget_bytes - t.demand_bytes) + " to spare; about " +
-               decimals(t.max_concurrency, 2) + " such requests run at once (max_num_seqs " +
+        return "Fits: a " + format_count(s.max_model_len) + "-token request needs " + b(kv.needs_bytes) + room +
+               "; about " + concurrency_text(t.max_concurrency) + " such requests run at once (max_num_seqs " +
                format_count(s.max_num_seqs) + " is " + engine_name + "'s default cap).";
-    return "Fits: every sequence gets its full " + format_count(s.max_model_len) + " tokens (" +
-           b(t.kv_growing_requested_bytes) + " of KV), with " + b(t.budget_bytes - t.demand_bytes) + " to spare.";
+    return "Fits: every sequence gets its full " + format_count(s.max_model_len) + " tokens; " +
+           format_count(kv.sequences) + (kv.sequences == 1 ? " sequence needs " : " sequences need ") +
+           b(kv.needs_bytes) + room + ".";
 }
 
 }  // namespace kvcalc

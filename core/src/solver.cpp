@@ -2,6 +2,7 @@
 #include "kvcalc/solver.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -58,6 +59,14 @@ std::int64_t largest_true(std::int64_t lo, std::int64_t hi, std::int64_t guess, 
     return lo;
 }
 
+// A term's label inside a sentence: "Weights" → "weights"; acronyms ("KV cache (growing)", "CUDA graphs …") stay.
+std::string term_in_sentence(std::string_view id) {
+    std::string out(term_label(id));
+    if (out.size() > 1 && std::islower(static_cast<unsigned char>(out[1])))
+        out[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[0])));
+    return out;
+}
+
 std::int64_t to_guess(double x, std::int64_t lo, std::int64_t hi) {
     if (!std::isfinite(x)) return hi;
     return std::clamp(static_cast<std::int64_t>(x), lo, hi);
@@ -80,7 +89,8 @@ SolveResult nothing_fits(const char* what, const Deployment& d, const GpuSpec* c
     out.limiting_term = largest_term(t);
     out.bound = "budget";
     out.diagnostics.push_back({Severity::error, "nothing_fits", what,
-                               std::string("no ") + what + " fits: the largest term is " + out.limiting_term});
+                               std::string("no ") + what + " fits: the largest term is " +
+                                   term_in_sentence(out.limiting_term)});
     return out;
 }
 

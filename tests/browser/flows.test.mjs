@@ -565,3 +565,29 @@ test('flow 16: the max_num_batched_tokens toggle starts at vLLM\'s default for t
     await context.close();
   }
 });
+
+test('flow 17 (phone): the sticky verdict and the Result sentence quote the same KV pair; the largest term reads as a label', async () => {
+  // The README's link: Gemma 4 31B on 2 × RTX 3090, int8_per_token_head, 262,144 tokens × 4 sequences, MTP. 4
+  // full-length sequences need far more KV than the pool holds (TIGHT, capped). The bar read one sequence against
+  // the pool ("needs 10.4 of 10.9") while the sentence read the growing part alone ("holds 10.62 of 40.31").
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=gemma-4-31b&g=rtx-3090&tp=2&kv=int8_per_token_head&ctx=262144&seqs=4&mtp=1`, phone);
+  const state = await appState(page);
+  assert.equal(state.verdict, 'TIGHT');
+  const bar = state.sticky_line.match(/needs ([\d.]+)(?: GiB KV, | of )([\d.]+) GiB/);
+  assert.ok(bar, `the sticky line quotes a KV pair: ${state.sticky_line}`);
+  const mirror = await mirrorText(page);
+  const sentence = mirror.match(/the KV pool holds ([\d.]+) GiB of the ([\d.]+) GiB that 4 full-length sequences/);
+  assert.ok(sentence, `the Result sentence quotes the pool and the need: ${mirror}`);
+  const [pool, needs] = [Number(sentence[1]), Number(sentence[2])];
+  assert.equal(Number(bar[1]).toFixed(1), needs.toFixed(1), 'the same KV need on the bar and in the sentence');
+  assert.equal(Number(bar[2]).toFixed(1), pool.toFixed(1), 'the same KV pool on the bar and in the sentence');
+  assert.ok(needs > 3 * pool, 'the need is the 4 sequences\' KV, not one sequence\'s');
+  // "Available KV cache memory: X GiB" is what vLLM prints for the pool.
+  const logged = state.startup_lines.find((l) => l.startsWith('Available KV cache memory:'));
+  assert.equal(logged, `Available KV cache memory: ${pool.toFixed(2)} GiB`);
+  assert.match(mirror, /largest term: KV cache \(growing\)\./);
+  assert.doesNotMatch(mirror, /kv_growing/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -409,4 +409,57 @@ TEST_SUITE("fit_shop") {
             if (row["gpu"] == "rtx-4090" && row["cards"] == 1) CHECK(row["verdict"] == p["verdict"]);
         CHECK(contains(kvcalc("--shop --model llama-3.1-8b --max-ctx 32768").out, "boots up to"));
     }
+    TEST_CASE("--shop --tp N prices every GPU at N cards and that tensor_parallel_size; without --tp the header says TP = cards") {
+        // Llama 3.1 8B in bf16: 8.03e9 parameters × 2 B = 16.06 GB of weights on one card at TP 1. So at --tp 1 no
+        // card under 16 GB can load it (FAIL), where the sweep would have shown it at 2 or more cards.
+        const Run r = kvcalc("--shop --tp 1 --model llama-3.1-8b --max-ctx 8192 --kv-format bf16 --json");
+        CHECK(r.status == 0);
+        const json j = one_document(r);
+        const json list = one_document(kvcalc("--list-gpus --json"));
+        CHECK(j["card_counts"] == json::array({1}));
+        CHECK(j["rows"].size() == list["gpus"].size());  // one row per GPU, each at 1 card
+        int small = 0;
+        for (const auto& row : j["rows"]) {
+            CHECK(row["cards"] == 1);
+            CHECK(row["tensor_parallel_size"] == 1);
+            for (const auto& g : list["gpus"])
+                if (g["id"] == row["gpu"] && g["vram_bytes"].get<std::int64_t>() < 16'060'000'000) {
+                    CHECK_MESSAGE(row["verdict"] == "FAIL", row["gpu"]);
+                    ++small;
+                }
+        }
+        CHECK(small > 0);  // the catalog has cards under 16 GB (12 GB RTX 3060 …): the check above ran
+        const json swept = one_document(kvcalc("--shop --model llama-3.1-8b --max-ctx 8192 --kv-format bf16 --json"));
+        CHECK(swept["card_counts"] == json::array({1, 2, 4, 8}));
+        bool more_cards = false;
+        for (const auto& row : swept["rows"]) {
+            CHECK(row["tensor_parallel_size"] == row["cards"]);
+            more_cards = more_cards || row["cards"] != 1;
+        }
+        CHECK(more_cards);  // without --tp the small cards are shown at 2+ cards: the flag changed the rows
+
+        // --tp 2 on one GPU: one row, 2 cards, the verdict of that exact scenario.
+        const json one = one_document(kvcalc("--shop --tp 2 --gpu rtx-4090 --model llama-3.1-8b --max-ctx 32768 --json"));
+        REQUIRE(one["rows"].size() == 1);
+        CHECK(one["rows"][0]["cards"] == 2);
+        const json p = one_document(kvcalc("--tp 2 --gpu rtx-4090 --model llama-3.1-8b --max-ctx 32768 --json"));
+        CHECK(one["rows"][0]["verdict"] == p["verdict"]);
+
+        CHECK(contains(kvcalc("--shop --tp 2 --model llama-3.1-8b --max-ctx 32768").out,
+                       "Every GPU at tensor_parallel_size 2 (--tp): 2 cards each."));
+        CHECK(contains(kvcalc("--shop --model llama-3.1-8b --max-ctx 32768").out,
+                       "Each row runs tensor_parallel_size = its card count"));
+    }
+    TEST_CASE("--fit without a card says which VRAM it priced: 24 GB, the documented default") {
+        // docs/CLI.md, --vram: "Default: 24 when no gpu" (decimal GB: 24e9 B = 22.35 GiB).
+        const Run r = kvcalc("--fit llama-3.1-8b --max-ctx 8192");
+        CHECK(contains(r.out, "Note: no --card given: priced on 24.00 GB (22.35 GiB) per card, kvcalc's default VRAM"));
+        const json j = one_document(kvcalc("--fit llama-3.1-8b --max-ctx 8192 --json"));
+        CHECK(j["assumed_vram_gb"] == 24.0);
+        CHECK(j["settings"]["vram_bytes"] == 24'000'000'000LL);
+        // A card or a VRAM given: nothing assumed.
+        CHECK(one_document(kvcalc("--fit llama-3.1-8b --max-ctx 8192 --card rtx-4090 --json"))["assumed_vram_gb"].is_null());
+        CHECK(one_document(kvcalc("--fit llama-3.1-8b --max-ctx 8192 --vram 48 --json"))["assumed_vram_gb"].is_null());
+        CHECK_FALSE(contains(kvcalc("--fit llama-3.1-8b --max-ctx 8192 --card rtx-4090").out, "no --card given"));
+    }
 }

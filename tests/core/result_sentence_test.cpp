@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 
+#include "kvcalc/concurrency_text.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/result_sentence.h"
 
@@ -53,8 +55,70 @@ TEST_SUITE("result_sentence") {
         REQUIRE(r.verdict == Verdict::pass);
         REQUIRE(r.settings.max_num_seqs_is_default);
         const std::string text = result_sentence(r);
-        CHECK(text.rfind("Fits: a 32,768-token request needs 4.00 GiB of KV", 0) == 0);
+        CHECK(text.rfind("Fits: a 32,768-token request needs 4.00 GiB of the ", 0) == 0);
         CHECK(contains(text, "(max_num_seqs 1,024 is vLLM's default cap)."));  // >= 70 GiB and not an A100
+    }
+
+    TEST_CASE("the sentence and the one-line verdict quote one KV pair: all requested KV against the pool") {
+        // 4 sequences of 32,768 tokens: 4 × 32,768 × 131,072 B = 16 GiB of KV, more than a 24 GiB card leaves for
+        // it after 14.96 GiB of bf16 weights. The pool is what vLLM prints as "Available KV cache memory".
+        Scenario s = llama_8b("rtx-4090", 32768);
+        s.max_num_seqs = 4;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.verdict == Verdict::tight);
+        const KvFigures kv = kv_figures(r);
+        CHECK(kv.needs_bytes == std::int64_t{4} * 32768 * 131072);
+        CHECK(kv.sequences == 4);
+        CHECK(kv.pool_bytes == r.terms.available_for_kv_bytes);
+        char logged[32];
+        std::snprintf(logged, sizeof logged, "%.2f GiB", r.startup.available_kv_gib);
+        CHECK(result_sentence(r).rfind(std::string("Boots, but the KV pool holds ") + logged +
+                                           " of the 16.00 GiB that 4 full-length sequences would need: about ", 0) == 0);
+        // The concurrency is written once, vLLM's way (the reason and "Maximum concurrency … x" read the same).
+        CHECK(contains(result_sentence(r), "about " + concurrency_text(r.effective_max_num_seqs) + " run"));
+
+        // One request under vLLM's default cap: 4 GiB, and what is left of the pool is the room to spare.
+        const Report one = predict(llama_8b("rtx-4090", 32768));
+        REQUIRE(one.verdict == Verdict::pass);
+        const KvFigures k1 = kv_figures(one);
+        CHECK(k1.needs_bytes == std::int64_t{4} << 30);
+        CHECK(k1.sequences == 1);
+        CHECK(contains(result_sentence(one), "needs 4.00 GiB of the " + format_size(k1.pool_bytes, ByteUnit::gib) +
+                                                 " KV pool, with " +
+                                                 format_size(k1.pool_bytes - k1.needs_bytes, ByteUnit::gib) + " to spare"));
+
+        // 128K: one sequence (16 GiB) does not fit what is left, so that sequence is the figure vLLM refuses on.
+        const Report refused = predict(llama_8b("rtx-4090", 131072));
+        REQUIRE(refused.verdict == Verdict::fail);
+        CHECK(kv_figures(refused).needs_bytes == std::int64_t{16} << 30);
+        CHECK(kv_figures(refused).sequences == 1);
+    }
+
+    TEST_CASE("a hybrid model's KV figure is all of its KV, the one the verdict's reason caps") {
+        // Gemma 4 31B (the README's link: 2 × RTX 3090, int8_per_token_head, 262,144 tokens, 4 seqs, MTP) keeps
+        // sliding-window layers next to the full ones: the pool holds both, so the sentence must not quote the
+        // growing part alone against it (it read "holds 10.58 of 40.31 GiB" while the reason capped 44.62 GB).
+        Scenario s;
+        s.model_id = "gemma-4-31b";
+        s.gpu = "rtx-3090";
+        s.tensor_parallel_size = 2;
+        s.kv_cache_dtype = "int8_per_token_head";
+        s.max_model_len = 262144;
+        s.max_num_seqs = 4;
+        s.mtp = true;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.terms.kv_sliding_requested_bytes > 0);
+        const KvFigures kv = kv_figures(r);
+        CHECK(kv.needs_bytes == r.terms.kv_growing_requested_bytes + r.terms.kv_sliding_requested_bytes +
+                                    r.terms.recurrent_state_requested_bytes);
+        // The same two figures as the reason ("requested KV X GB is capped to Y GB"), in the reason's GB.
+        const std::string gb = result_sentence(r, ByteUnit::gb);
+        CHECK(contains(r.reason, "requested KV " + format_size(kv.needs_bytes, ByteUnit::gb) + " is capped to " +
+                                     format_size(kv.pool_bytes, ByteUnit::gb)));
+        CHECK(contains(gb, "holds " + format_size(kv.pool_bytes, ByteUnit::gb) + " of the " +
+                               format_size(kv.needs_bytes, ByteUnit::gb) + " that 4 full-length sequences"));
     }
 
     TEST_CASE("a cache dtype the card has no kernel for is a FAIL in the core's own words") {

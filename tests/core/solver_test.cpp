@@ -98,4 +98,31 @@ TEST_SUITE("solver") {
         CHECK_FALSE(solve_max_model_len(tiny).ok);
         CHECK_FALSE(solve_max_num_seqs(tiny).ok);
     }
+    TEST_CASE("nothing fits: the message names the largest term by its label, not its id") {
+        // Llama 3.1 8B config.json (meta-llama/Llama-3.1-8B-Instruct): 32 layers, 8 KV heads, head_dim 4096/32 = 128.
+        // bf16 KV = 2 (K, V) × 32 × 8 × 128 × 2 B = 131,072 B/token, so one 131,072-token sequence needs 17.18 GB:
+        // more than the 16.06 GB of bf16 weights (8.03e9 parameters) and, with them, more than any budget of a
+        // 24 GB RTX 4090. The growing KV is the largest term; people read it as "KV cache (growing)".
+        Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.gpu = "rtx-4090";
+        s.kv_cache_dtype = "auto";
+        s.max_model_len = 131072;
+        const SolveResult r = solve_max_num_seqs(s);
+        REQUIRE_FALSE(r.ok);
+        CHECK(r.limiting_term == "kv_growing");
+        REQUIRE_FALSE(r.diagnostics.empty());
+        CHECK(r.diagnostics.front().message == "no max_num_seqs fits: the largest term is KV cache (growing)");
+        // Llama 3.1 70B in bf16 is 141 GB of weights (70.6e9 parameters × 2 B): the largest term on a 24 GB card,
+        // a plain word lowered mid-sentence.
+        s.model_id = "llama-3.1-70b";
+        const SolveResult w = solve_max_num_seqs(s);
+        REQUIRE_FALSE(w.diagnostics.empty());
+        CHECK(w.diagnostics.front().message == "no max_num_seqs fits: the largest term is weights");
+        // The labels are term_list()'s; an unknown id comes back as given.
+        CHECK(term_label("kv_growing") == "KV cache (growing)");
+        CHECK(term_label("cudagraph_workspace") == "CUDA graphs + workspace");
+        CHECK(term_label("weights") == "Weights");
+        CHECK(term_label("no_such_term") == "no_such_term");
+    }
 }

@@ -113,6 +113,11 @@ private:
 /// The non-zero terms of `t` that make up total_bytes, in subtraction order.
 TermList term_list(const BudgetTerms& t);
 
+/// People's wording of a term id from the same table as term_list(), e.g. "kv_growing" → "KV cache (growing)",
+/// "weights" → "Weights" (static text); an id not in the table comes back unchanged. Every sentence naming the
+/// largest term (Report::limiting_term, SolveResult::limiting_term) reads it here.
+std::string_view term_label(std::string_view id);
+
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
 struct CacheBreakdown {
     std::string_view layout;            ///< static text: "dense_gqa", "hybrid_mamba", "sliding_window", "mla", "compressed_sparse"
