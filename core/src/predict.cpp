@@ -182,8 +182,9 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
                                                                                              : "max_model_len";
     d.push_back({Severity::error, "too_large", field,
                  "max_model_len " + std::to_string(load.max_model_len) + " × max_num_seqs " +
-                     std::to_string(load.max_num_seqs) + " needs at least 2^60 bytes (1.15 EB) per card for this model (" +
-                     term + "), the most kvcalc computes without overflow: lower max_model_len or max_num_seqs"});
+                     std::to_string(load.max_num_seqs) + " needs at least 2^60 bytes (1.15 EB) per card for this model, mostly " +
+                     std::string(term_label(term)) +
+                     ": more than kvcalc computes without overflow; lower max_model_len or max_num_seqs"});
     return true;
 }
 

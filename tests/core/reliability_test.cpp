@@ -165,6 +165,8 @@ TEST_SUITE("reliability") {
             CHECK(r["ok"] == false);
             CHECK(first_error(r)["code"] == "too_large");
             CHECK(first_error(r)["field"] == "max_model_len");
+            // 134,217,728 tokens × 65,536 sequences of full-attention KV: the growing KV is the term, in words
+            CHECK(first_error(r)["message"].get<std::string>().find("mostly KV cache (growing)") != std::string::npos);
         }
         // The same model at a real length: 64 layers × 40 heads × 256 dims × 2 B = 1,310,720 B per token.
         const json fine = eval(R"({"config":{"num_hidden_layers":64,"hidden_size":5120,"num_attention_heads":40,)"
