@@ -112,7 +112,14 @@ BucketList cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& 
 
 BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
                         const PricedKv* priced) {
-    BucketList out(tmpl.rows);
+    BucketList out;
+    cache_buckets(tmpl, max_model_len, max_num_seqs, priced, out);
+    return out;
+}
+
+void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                   const PricedKv* priced, BucketList& out) {
+    out.assign(tmpl.rows);
     const std::size_t n = out.size();
     // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
     // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)
@@ -128,7 +135,7 @@ BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
         b.fixed_bytes_per_card = ceil_div(f.window_x400_per_token * window * b.layer_count, kBpeDenominator) +
                                  f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
     }
-    if (!priced) return out;
+    if (!priced) return;
     Scratch<unsigned char> member(n);
     bool any_growing = false, any_sliding = false, any_recurrent = false;
     for (std::size_t i = 0; i < n; ++i) {
@@ -154,7 +161,6 @@ BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
     if (any_growing) share(out, member.data, kGrowing, per_token.data, growing_total);
     if (any_sliding) share(out, member.data, kSliding, window_bytes.data, priced->sliding_bytes);
     if (any_recurrent) share(out, member.data, kRecurrent, state.data, priced->state_bytes);
-    return out;
 }
 
 }  // namespace kvcalc

@@ -41,7 +41,7 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     t.kv_dtype_support_known = support != KvSupport::not_known;
     t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
-    t.budget_bytes = std::llround(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
+    t.budget_bytes = round_to_int64(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
     detail::non_kv_terms(d, load, t);  // vLLM's accounting also sets weights (+ load buffers) and the budget
     t.fixed_bytes = sat_add(sat_add(t.weights_bytes, t.activation_bytes), sat_add(t.cudagraph_workspace_bytes, t.drafter_bytes));
     t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));

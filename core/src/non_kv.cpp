@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "deploy_internal.h"
+#include "kvcalc/checked_math.h"
 #include "kvcalc/units.h"
 
 namespace kvcalc::detail {
@@ -113,7 +114,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
                                                                *d.format, load.max_model_len, tp, std::nullopt);
             }
             // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
-            t.cudagraph_workspace_bytes = std::llround((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
+            t.cudagraph_workspace_bytes = round_to_int64((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
             break;
         }
     }

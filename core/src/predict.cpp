@@ -251,9 +251,10 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
     const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
                           rep.terms.recurrent_state_requested_bytes};
-    rep.buckets = d.buckets.rows.size() == d.groups.size()
-                      ? cache_buckets(d.buckets, load.max_model_len, priced_requests(load), &priced)
-                      : cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    if (d.buckets.rows.size() == d.groups.size())
+        cache_buckets(d.buckets, load.max_model_len, priced_requests(load), &priced, rep.buckets);
+    else
+        rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
     rep.tp_options = d.tp_options.get();
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;

@@ -34,7 +34,9 @@ public:
     static constexpr std::size_t kInline = 4;
     BucketList() = default;
     /// A copy of `rows`.
-    explicit BucketList(const std::vector<CacheBucket>& rows) { assign(rows.data(), rows.size()); }
+    explicit BucketList(const std::vector<CacheBucket>& rows) { assign(rows); }
+    /// Replaces the rows with a copy of `rows`.
+    void assign(const std::vector<CacheBucket>& rows) { assign(rows.data(), rows.size()); }
     BucketList(const BucketList& other) { assign(other.data(), other.size_); }
     BucketList& operator=(const BucketList& other) {
         if (this != &other) assign(other.data(), other.size_);
@@ -105,6 +107,9 @@ BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGr
 /// cache_buckets() from a template: the same rows at max_model_len and max_num_seqs (and `priced` shares).
 BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
                         const PricedKv* priced = nullptr);
+/// The same, written into `out` (predict() fills its Report's list in place, without a second copy).
+void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
+                   const PricedKv* priced, BucketList& out);
 
 /// Name of a LayerCache alternative ("full_attention", ...).
 const char* layer_cache_kind(const LayerCache& cache);

@@ -3,6 +3,7 @@
 // through these, so a hostile or absurd input yields a huge number that validation rejects, never a wrapped
 // negative one (signed overflow is undefined behaviour in C++).
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -12,6 +13,18 @@ namespace kvcalc {
 /// (error "too_large" naming max_model_len and max_num_seqs); 8× below INT64_MAX, so every sum of the terms
 /// and every engine rule's padded variant of them (block rounding, per-sequence streams) still fits.
 inline constexpr std::int64_t kMaxBytes = std::int64_t{1} << 60;
+
+/// std::llround(x) (nearest integer, halves away from zero) without the libm call for |x| < 2^62, where the
+/// truncation, the exact fraction x − trunc(x) and its comparison with 0.5 are all exact; std::llround otherwise.
+/// predict() rounds the budget and the seed's CUDA-graph term per call.
+inline std::int64_t round_to_int64(double x) {
+    if (!(std::fabs(x) < 4.611686018427387904e18)) return std::llround(x);
+    const auto whole = static_cast<std::int64_t>(x);  // toward zero
+    const double fraction = x - static_cast<double>(whole);
+    if (fraction >= 0.5) return whole + 1;
+    if (fraction <= -0.5) return whole - 1;
+    return whole;
+}
 
 /// a + b, clamped to [INT64_MIN, INT64_MAX] instead of wrapping.
 constexpr std::int64_t sat_add(std::int64_t a, std::int64_t b) {
