@@ -133,8 +133,8 @@ TermList term_list(const BudgetTerms& t) {
     return out;
 }
 
-const char* largest_term(const BudgetTerms& t) {
-    const std::pair<const char*, std::int64_t> terms[] = {
+std::string_view largest_term(const BudgetTerms& t) {
+    const std::pair<std::string_view, std::int64_t> terms[] = {
         {"weights", t.weights_bytes},
         {"kv_growing", t.kv_growing_requested_bytes},
         {"kv_sliding", t.kv_sliding_requested_bytes},

@@ -177,7 +177,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
 // near it: a GPU has < 2^38 B.
 bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
     if (t.demand_bytes < kMaxBytes) return false;
-    const std::string term = largest_term(t);
+    const std::string term(largest_term(t));
     const char* field = term == "recurrent_state" ? "max_num_seqs" : term == "activation" ? "max_num_batched_tokens"
                                                                                              : "max_model_len";
     d.push_back({Severity::error, "too_large", field,

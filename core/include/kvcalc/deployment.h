@@ -150,7 +150,7 @@ Verdict classify(const BudgetTerms& terms);
 
 /// Name of the largest per-card term ("weights", "kv_growing", "kv_sliding", "recurrent_state", "activation",
 /// "cudagraph_workspace", "drafter").
-const char* largest_term(const BudgetTerms& terms);
+std::string_view largest_term(const BudgetTerms& terms);
 
 /// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`. `explain` = false
 /// leaves out the wording (engine_rules, notes) and keeps the numbers; `stop` and its `refusal` are set either way
