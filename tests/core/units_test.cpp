@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 
 #include "kvcalc/checked_math.h"
@@ -29,7 +30,7 @@ TEST_SUITE("units") {
         // Against the library around every quarter from −2^16 to 2^16 (ties and their neighbouring doubles).
         int differ = 0;
         for (double x = -65536.0; x <= 65536.0; x += 0.25)
-            for (double y : {x, std::nextafter(x, -INFINITY), std::nextafter(x, INFINITY)})
+            for (const double y : std::array{x, std::nextafter(x, -INFINITY), std::nextafter(x, INFINITY)})
                 differ += round_to_int64(y) != std::llround(y);
         CHECK(differ == 0);
     }
