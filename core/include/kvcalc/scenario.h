@@ -67,7 +67,8 @@ struct Scenario {
     int indexer_head_dim = 0;
     std::string indexer_format = "fp4";
 
-    /// Field-wise equality: resolve()'s cache keys on every field, so a field added here is part of the key.
+    /// Field-wise equality. resolve()'s cache keys on every field but the load (resolve_cache.cpp same_but_load
+    /// names each one, so a field added here does not compile until it is part of the key).
     bool operator==(const Scenario&) const = default;
 };
 
