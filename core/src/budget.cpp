@@ -128,9 +128,14 @@ std::string_view term_label(std::string_view id) {
 
 TermList term_list(const BudgetTerms& t) {
     TermList out;
+    term_list(t, out);
+    return out;
+}
+
+void term_list(const BudgetTerms& t, TermList& out) {
+    out.assign({});
     for (const TermRow& r : kTermRows)
         if (t.*r.bytes != 0) out.push_back({r.id, r.label, t.*r.bytes});
-    return out;
 }
 
 std::string_view largest_term(const BudgetTerms& t) {

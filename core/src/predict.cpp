@@ -245,7 +245,7 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.engine = engine_info(d.engine).name;
     rep.limiting_term = largest_term(rep.terms);
     rep.effective_max_num_seqs = std::min(rep.terms.max_concurrency, static_cast<double>(load.max_num_seqs));
-    rep.term_list = term_list(rep.terms);
+    term_list(rep.terms, rep.term_list);
     rep.breakdown_estimates = scenario.include_draft_kv || scenario.compressed_layers > 0 ||
                               scenario.indexer_ratio_layers > 0;
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);

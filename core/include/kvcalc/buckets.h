@@ -1,14 +1,11 @@
 // "Hybrid-layer cache buckets": identical per-card layer caches merged with a count.
 #pragma once
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <new>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
+#include "kvcalc/inline_list.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/model_spec.h"
@@ -27,50 +24,9 @@ struct CacheBucket {
     std::int64_t kv_bytes_per_card = 0;
 };
 
-/// The rows of a buckets table. Up to kInline rows live in the object itself, so that predict() allocates nothing
-/// for them (most models have one to three distinct layer caches); more go to the heap. Iterates like a vector.
-class BucketList {
-public:
-    static constexpr std::size_t kInline = 4;
-    BucketList() = default;
-    /// A copy of `rows`.
-    explicit BucketList(const std::vector<CacheBucket>& rows) { assign(rows); }
-    /// Replaces the rows with a copy of `rows`.
-    void assign(const std::vector<CacheBucket>& rows) { assign(rows.data(), rows.size()); }
-    BucketList(const BucketList& other) { assign(other.data(), other.size_); }
-    BucketList& operator=(const BucketList& other) {
-        if (this != &other) assign(other.data(), other.size_);
-        return *this;
-    }
-    CacheBucket* begin() { return data(); }
-    CacheBucket* end() { return data() + size_; }
-    const CacheBucket* begin() const { return data(); }
-    const CacheBucket* end() const { return data() + size_; }
-    std::size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    CacheBucket& operator[](std::size_t i) { return data()[i]; }
-    const CacheBucket& operator[](std::size_t i) const { return data()[i]; }
-
-private:
-    // Rows are copied as bytes into storage that is never zeroed (a Report is made per predict()).
-    static_assert(std::is_trivially_copyable_v<CacheBucket> && std::is_trivially_destructible_v<CacheBucket>);
-    void assign(const CacheBucket* rows, std::size_t n) {
-        if (n > kInline) {
-            heap_.assign(rows, rows + n);
-        } else {
-            heap_.clear();
-            if (n > 0) std::memcpy(inline_bytes_, rows, n * sizeof(CacheBucket));
-        }
-        size_ = n;
-    }
-    CacheBucket* data() { return heap_.empty() ? std::launder(reinterpret_cast<CacheBucket*>(inline_bytes_)) : heap_.data(); }
-    const CacheBucket* data() const {
-        return heap_.empty() ? std::launder(reinterpret_cast<const CacheBucket*>(inline_bytes_)) : heap_.data();
-    }
-    alignas(CacheBucket) unsigned char inline_bytes_[kInline * sizeof(CacheBucket)];
-    std::vector<CacheBucket> heap_;
-    std::size_t size_ = 0;
-};
+/// The rows of a buckets table, held in the Report itself for the usual one to four distinct layer caches
+/// (predict() allocates nothing for them); more go to the heap.
+using BucketList = InlineList<CacheBucket, 4>;
 
 /// The KV an engine priced on one card, by where it goes (BudgetTerms' requested growing, sliding and state).
 struct PricedKv {

@@ -2,17 +2,15 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <new>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "kvcalc/buckets.h"
 #include "kvcalc/diagnostic.h"
+#include "kvcalc/inline_list.h"
 #include "kvcalc/load.h"
 
 namespace kvcalc {
@@ -80,38 +78,13 @@ struct Term {
 };
 
 /// The non-zero per-card terms of a report, in subtraction order, held inline (at most one of each of the seven
-/// terms): iterate it like a vector. Inline because predict() fills one per call and a heap list cost more
-/// than the terms themselves.
-class TermList {
-public:
-    static constexpr std::size_t kCapacity = 7;
-    TermList() = default;
-    TermList(const TermList& other) : size_(other.size_) { std::memcpy(storage_, other.storage_, size_ * sizeof(Term)); }
-    TermList& operator=(const TermList& other) {
-        size_ = other.size_;
-        if (this != &other) std::memcpy(storage_, other.storage_, size_ * sizeof(Term));
-        return *this;
-    }
-    const Term* begin() const { return items(); }
-    const Term* end() const { return items() + size_; }
-    std::size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    const Term& operator[](std::size_t i) const { return items()[i]; }
-    /// Appends a term; a list already holding kCapacity terms is left as it is (term_list() adds each id once).
-    void push_back(const Term& t) {
-        if (size_ < kCapacity) std::memcpy(storage_ + size_++ * sizeof(Term), &t, sizeof(Term));
-    }
-
-private:
-    // Terms are copied as bytes into storage that is never zeroed (a Report is made per predict()).
-    static_assert(std::is_trivially_copyable_v<Term> && std::is_trivially_destructible_v<Term>);
-    const Term* items() const { return std::launder(reinterpret_cast<const Term*>(storage_)); }
-    alignas(Term) unsigned char storage_[kCapacity * sizeof(Term)];
-    std::size_t size_ = 0;
-};
+/// terms): iterate it like a vector.
+using TermList = InlineList<Term, 7>;
 
 /// The non-zero terms of `t` that make up total_bytes, in subtraction order.
 TermList term_list(const BudgetTerms& t);
+/// The same, written into `out` (predict() fills its Report's list in place).
+void term_list(const BudgetTerms& t, TermList& out);
 
 /// People's wording of a term id from the same table as term_list(), e.g. "kv_growing" → "KV cache (growing)",
 /// "weights" → "Weights" (static text); an id not in the table comes back unchanged. Every sentence naming the
