@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <variant>
+#include <vector>
 
 #include "kvcalc/layer_cache.h"
 #include "kvcalc/units.h"
@@ -32,49 +33,50 @@ namespace {
 // Which of the priced terms a bucket takes a share of (a bucket may take two: see cache_buckets).
 enum : unsigned char { kGrowing = 1, kSliding = 2, kRecurrent = 4 };
 
-/// Splits `total` over the buckets whose `member` mask has `which`, by `weight` (floor of each share, the rest to
-/// the last member).
-void share(BucketList& out, const unsigned char* member, unsigned char which, const long double* weight,
+/// Splits `total` over the buckets whose `member` mask has `which`, in proportion to `weight(i)` (floor of each
+/// share, the rest to the last member). A kind with one bucket (the usual case: one layer spec of each kind)
+/// takes the whole term without computing a weight.
+template <class Weight>
+void share(BucketList& out, const unsigned char* member, unsigned char which, const Weight& weight,
            std::int64_t total) {
     const std::size_t n = out.size();
-    long double sum = 0;
     std::size_t last = n, members = 0;
     for (std::size_t i = 0; i < n; ++i)
-        if (member[i] & which) {
-            sum += weight[i];
-            last = i;
-            ++members;
-        }
-    if (members == 1) {  // the usual case (one layer spec of each kind): it takes the whole term
+        if (member[i] & which) last = i, ++members;
+    if (members == 0) return;
+    if (members == 1) {
         out[last].kv_bytes_per_card += total;
         return;
     }
+    // long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits.
+    long double sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (member[i] & which) sum += weight(i);
     std::int64_t given = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (!(member[i] & which)) continue;
         const std::int64_t part =
-            i == last ? total - given : static_cast<std::int64_t>(static_cast<long double>(total) * weight[i] / sum);
+            i == last ? total - given : static_cast<std::int64_t>(static_cast<long double>(total) * weight(i) / sum);
         out[i].kv_bytes_per_card += part;
         given += part;
     }
 }
 
-// Per-bucket scratch without a heap allocation for the usual handful of layer groups.
-template <class T>
-struct Scratch {
+// Per-bucket membership masks without a heap allocation for the usual handful of layer groups.
+struct Members {
     static constexpr std::size_t kInline = 8;
-    T inline_values[kInline];  // not zeroed: every entry used is written first (per call)
-    std::vector<T> heap;
-    T* data = inline_values;
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    explicit Scratch(std::size_t n) {
+    unsigned char inline_values[kInline];  // not zeroed: every entry used is written first (per call)
+    std::vector<unsigned char> heap;
+    unsigned char* data = inline_values;
+    Members(const Members&) = delete;
+    Members& operator=(const Members&) = delete;
+    explicit Members(std::size_t n) {
         if (n > kInline) {
-            heap.assign(n, T{});
+            heap.assign(n, 0);
             data = heap.data();
         }
     }
-    T& operator[](std::size_t i) { return data[i]; }
+    unsigned char& operator[](std::size_t i) { return data[i]; }
 };
 
 }  // namespace
@@ -121,46 +123,55 @@ void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::
                    const PricedKv* priced, BucketList& out) {
     out.assign(tmpl.rows);
     const std::size_t n = out.size();
-    // Per bucket, what it keeps: growing per token, sliding per token and over its window, state per request.
-    // (long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits)
-    Scratch<long double> per_token(n), window_bytes(n), state(n);
+    // Per bucket, what it keeps: growing per token, sliding per token over its window, state per request. Each
+    // factor is ≥ 0, so a bucket keeps a kind exactly when all of that product's factors are positive.
+    Members member(n);
+    bool any_growing = false, any_sliding = false, any_recurrent = false;
     for (std::size_t i = 0; i < n; ++i) {
         const LayerFootprint& f = tmpl.footprints[i];
         CacheBucket& b = out[i];
         const std::int64_t window = std::min(f.window_tokens, max_model_len);
-        const auto count = static_cast<long double>(b.layer_count);
-        per_token[i] = static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * count;
-        window_bytes[i] = static_cast<long double>(f.window_x400_per_token) * static_cast<long double>(window) * count;
-        state[i] = static_cast<long double>(f.state_bytes_per_sequence) * count;
         b.fixed_bytes_per_card = ceil_div(f.window_x400_per_token * window * b.layer_count, kBpeDenominator) +
                                  f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
-    }
-    if (!priced) return;
-    Scratch<unsigned char> member(n);
-    bool any_growing = false, any_sliding = false, any_recurrent = false;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (state[i] > 0) member[i] = kRecurrent, any_recurrent = true;
-        else if (window_bytes[i] > 0) member[i] = kSliding, any_sliding = true;
-        else if (per_token[i] > 0) member[i] = kGrowing, any_growing = true;
+        const bool counted = b.layer_count > 0;
+        if (counted && f.state_bytes_per_sequence > 0) member[i] = kRecurrent, any_recurrent = true;
+        else if (counted && f.window_x400_per_token > 0 && window > 0) member[i] = kSliding, any_sliding = true;
+        else if (counted && f.growing_x400_per_token + f.window_x400_per_token > 0) member[i] = kGrowing, any_growing = true;
         else member[i] = 0;
     }
+    if (!priced) return;
     if (priced->sliding_bytes == 0 || !any_sliding) {  // sliding layers priced at full length, with the rest
         for (std::size_t i = 0; i < n; ++i)
             if (member[i] == kSliding) member[i] = kGrowing, any_growing = true;
         any_sliding = false;
     }
-    // A term with no bucket of its kind (none in practice) stays in the table: the growing buckets carry it.
+    // A term with no bucket of its kind (none in practice) stays in the table: the growing buckets carry it,
+    // every bucket weighted at least 1 when none grows.
     std::int64_t growing_total = priced->growing_bytes;
     if (!any_sliding) growing_total += priced->sliding_bytes;
     if (!any_recurrent) growing_total += priced->state_bytes;
-    if (!any_growing && growing_total > 0) {
+    const bool every_bucket_grows = !any_growing && growing_total > 0;
+    if (every_bucket_grows) {
         for (std::size_t i = 0; i < n; ++i) member[i] |= kGrowing;
-        for (std::size_t i = 0; i < n; ++i) per_token[i] = std::max<long double>(1, per_token[i]);
         any_growing = n > 0;
     }
-    if (any_growing) share(out, member.data, kGrowing, per_token.data, growing_total);
-    if (any_sliding) share(out, member.data, kSliding, window_bytes.data, priced->sliding_bytes);
-    if (any_recurrent) share(out, member.data, kRecurrent, state.data, priced->state_bytes);
+    const auto count = [&](std::size_t i) { return static_cast<long double>(out[i].layer_count); };
+    const auto per_token = [&](std::size_t i) {
+        const LayerFootprint& f = tmpl.footprints[i];
+        const long double w = static_cast<long double>(f.growing_x400_per_token + f.window_x400_per_token) * count(i);
+        return every_bucket_grows ? std::max<long double>(1, w) : w;
+    };
+    const auto window_bytes = [&](std::size_t i) {
+        const LayerFootprint& f = tmpl.footprints[i];
+        return static_cast<long double>(f.window_x400_per_token) *
+               static_cast<long double>(std::min(f.window_tokens, max_model_len)) * count(i);
+    };
+    const auto state = [&](std::size_t i) {
+        return static_cast<long double>(tmpl.footprints[i].state_bytes_per_sequence) * count(i);
+    };
+    if (any_growing) share(out, member.data, kGrowing, per_token, growing_total);
+    if (any_sliding) share(out, member.data, kSliding, window_bytes, priced->sliding_bytes);
+    if (any_recurrent) share(out, member.data, kRecurrent, state, priced->state_bytes);
 }
 
 }  // namespace kvcalc

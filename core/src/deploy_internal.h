@@ -58,11 +58,32 @@ struct VllmRequestCost {
     std::int64_t kv_needed_bytes = 0;
     double max_concurrency = 0.0;
 };
-/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector); `explain` =
-/// false leaves out notes and engine_rules. `known`: the request's cost at this plan, length and memory, already
-/// priced (nullptr: computed here by the same functions).
+/// The numbers of vLLM's KV pool lines for a plan without errors (kv_cache_utils.py _report_kv_cache_config and
+/// the start-up check): the numeric fields of VllmKvPrediction, without its text. `batched`: the
+/// max_num_batched_tokens vLLM runs at this load (0 = the plan's). `known`: the request's cost at this plan,
+/// length and memory, already priced (nullptr: computed here by the same functions).
+struct VllmPool {
+    std::int64_t available_kv_bytes = 0;
+    double available_kv_gib = 0.0;
+    std::int64_t kv_bytes_per_token = 0;
+    int num_kv_cache_groups = 0;
+    std::int64_t page_size_bytes = 0;
+    std::int64_t num_blocks = 0;
+    std::int64_t gpu_kv_cache_tokens = 0;  ///< blocks // groups × the smallest block (V1's unified count)
+    double max_concurrency = 0.0;
+    std::int64_t kv_needed_bytes = 0;
+    bool refuses_to_start = false;
+    std::int64_t estimated_max_model_len = 0;
+};
+VllmPool vllm_pool(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
+                   std::int64_t batched, const VllmRequestCost* known);
+/// The engine's notes on a pool (`ranks` sharing it; the refusal and its suggested length; hybrid groups),
+/// appended to `notes`.
+void vllm_pool_notes(const VllmPool& pool, int ranks, std::vector<std::string>& notes);
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector): the plan's
+/// diagnostics, vllm_pool and its notes.
 VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
-                                       int ranks, bool explain = true, const VllmRequestCost* known = nullptr);
+                                       int ranks);
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);

@@ -92,37 +92,29 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 
 StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
                           bool explain) {
-    // The plan at this load's max_num_batched_tokens; resolve() built it for the scenario's own, which is
-    // usually this one.
-    const std::int64_t batched = vllm_batched_tokens(d, load);
-    std::optional<VllmPlan> other;
-    if (batched != plan.max_num_batched_tokens) {
-        other = plan;
-        other->max_num_batched_tokens = batched;
-    }
-    const VllmPlan& p = other ? *other : plan;
     StartupPrediction out;
-    const VllmDtype dtype = vllm_dtype(d.format->id);
-    // Every rank has the same KV memory here (the budget is per card).
-    // `t` is evaluate(d, load): price_kv() priced one request at this plan and memory (unless the load is past
-    // what kvcalc computes, which predict() reports as too large).
-    const VllmRequestCost priced{t.kv_one_sequence_bytes, t.max_concurrency};
-    VllmKvPrediction v = vllm_kv_lines_uniform(p, load.max_model_len, t.available_for_kv_bytes,
-                                               d.settings.tensor_parallel_size, explain,
-                                               t.kv_one_sequence_bytes < kMaxBytes ? &priced : nullptr);
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
+    const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
     if (explain)
-        out.engine_rules = vllm_era_rules(d.non_kv.era).v1_engine
-                               ? v.engine_rules
-                               : "vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)";
-    if (has_error(v.diagnostics)) {
+        out.engine_rules = era.v1_engine ? kVllmV1KvRules
+                                         : "vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)";
+    if (has_error(plan.diagnostics)) {
         if (explain)
-            for (const auto& x : v.diagnostics) out.notes.push_back(x.message);
+            for (const auto& x : plan.diagnostics) out.notes.push_back(x.message);
         return out;
     }
-    out.notes = std::move(v.notes);
-    if (p.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
-    if (!dtype.exact) {
+    // The pool at this load's max_num_batched_tokens (resolve() built the plan for the scenario's own). `t` is
+    // evaluate(d, load): price_kv() priced one request at this plan and memory (unless the load is past what
+    // kvcalc computes, which predict() reports as too large). Every rank has the same KV memory here.
+    const VllmRequestCost priced{t.kv_one_sequence_bytes, t.max_concurrency};
+    const VllmPool pool = vllm_pool(plan, load.max_model_len, t.available_for_kv_bytes, vllm_batched_tokens(d, load),
+                                    t.kv_one_sequence_bytes < kMaxBytes ? &priced : nullptr);
+    if (explain) {
+        out.notes = plan.notes;
+        vllm_pool_notes(pool, d.settings.tensor_parallel_size, out.notes);
+    }
+    if (plan.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
+    if (!vllm_dtype(d.format->id).exact) {
         if (explain)
             out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                     ": its start-up lines are not predicted; " +
@@ -130,19 +122,18 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
         return out;
     }
     out.available = true;
-    out.available_kv_bytes = v.available_kv_bytes;
-    out.available_kv_gib = v.available_kv_gib;
-    out.kv_bytes_per_token = v.kv_bytes_per_token;
+    out.available_kv_bytes = pool.available_kv_bytes;
+    out.available_kv_gib = pool.available_kv_gib;
+    out.kv_bytes_per_token = pool.kv_bytes_per_token;
     // "GPU KV cache size" as the chosen release prints it (kv_cache_utils.py _report_kv_cache_config, #41069).
-    const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
     out.gpu_kv_cache_tokens = era.v1_engine && !era.kv_size_from_concurrency
-                                  ? v.gpu_kv_cache_tokens  // blocks // groups × the unified block size
-                                  : vllm_printed_kv_tokens(d.non_kv.era, v.num_blocks, v.num_kv_cache_groups,
-                                                           p.min_block, v.max_concurrency, load.max_model_len);
-    out.max_concurrency = v.max_concurrency;
-    out.num_kv_cache_groups = v.num_kv_cache_groups;
-    out.refuses_to_start = v.refuses_to_start;
-    out.estimated_max_model_len = v.estimated_max_model_len;
+                                  ? pool.gpu_kv_cache_tokens  // blocks // groups × the unified block size
+                                  : vllm_printed_kv_tokens(d.non_kv.era, pool.num_blocks, pool.num_kv_cache_groups,
+                                                           plan.min_block, pool.max_concurrency, load.max_model_len);
+    out.max_concurrency = pool.max_concurrency;
+    out.num_kv_cache_groups = pool.num_kv_cache_groups;
+    out.refuses_to_start = pool.refuses_to_start;
+    out.estimated_max_model_len = pool.estimated_max_model_len;
     return out;
 }
 

@@ -238,12 +238,13 @@ std::int64_t vllm_num_blocks(const VllmPlan& p, std::int64_t available) {
     return available > 0 && per_block > 0 ? available / per_block : 0;
 }
 
-std::int64_t vllm_estimate_max_model_len(const VllmPlan& p, std::int64_t available, std::int64_t limit) {
-    if (limit < 1 || vllm_request_bytes(p, 1) > available) return 0;
+std::int64_t vllm_estimate_max_model_len(const VllmPlan& p, std::int64_t available, std::int64_t limit,
+                                         std::int64_t batched) {
+    if (limit < 1 || vllm_request_bytes(p, 1, batched) > available) return 0;
     std::int64_t lo = 1, hi = limit;  // largest length whose request fits: vLLM's binary search
     while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (vllm_request_bytes(p, mid) <= available) lo = mid;
+        if (vllm_request_bytes(p, mid, batched) <= available) lo = mid;
         else hi = mid - 1;
     }
     return lo;
@@ -264,58 +265,74 @@ VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_len,
                                          static_cast<int>(available_per_rank.size()));
 }
 
-VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
-                                               int ranks, bool explain, const VllmRequestCost* known) {
-    VllmKvPrediction p;
-    if (!plan.diagnostics.empty()) {
-        p.diagnostics = plan.diagnostics;
-        if (has_error(p.diagnostics)) return p;
-    }
-    if (explain) {
-        p.notes.reserve(plan.notes.size() + 3);  // the three notes below, without regrowing
-        p.notes = plan.notes;
-    }
+detail::VllmPool detail::vllm_pool(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
+                                   std::int64_t batched, const VllmRequestCost* known) {
+    VllmPool p;
     p.available_kv_bytes = available;
-    p.available_kv_gib = static_cast<double>(p.available_kv_bytes) / static_cast<double>(kBytesPerGib);
-    if (explain && ranks > 1) p.notes.push_back("the KV pool is sized by the rank with the least free memory");
+    p.available_kv_gib = static_cast<double>(available) / static_cast<double>(kBytesPerGib);
     p.kv_bytes_per_token = plan.kv_bytes_per_token;
-    for (const auto& t : plan.types) {
-        if (t.kind == Kind::sliding || t.kind == Kind::chunked)
-            p.sliding_bytes_per_sequence += blocks_for(t, max_len, plan, plan.max_num_batched_tokens) * t.page * t.layers;
-        if (t.kind == Kind::mamba) p.state_bytes_per_sequence += t.bytes * (plan.mamba_align ? 2 : 1) * t.layers;
-    }
     if (plan.types.empty()) return p;  // nothing cached: no blocks, no refusal
     p.num_kv_cache_groups = plan.num_groups;
     p.page_size_bytes = plan.page_size_bytes;
-    p.num_blocks = vllm_num_blocks(plan, p.available_kv_bytes);
+    p.num_blocks = vllm_num_blocks(plan, available);
     p.gpu_kv_cache_tokens = p.num_blocks / p.num_kv_cache_groups * plan.min_block;
     if (known) {
         p.max_concurrency = known->max_concurrency;
         p.kv_needed_bytes = known->kv_needed_bytes;
     } else {
-        const std::int64_t blocks_per_req = vllm_blocks_per_request(plan, max_len);
-        p.max_concurrency =
-            blocks_per_req > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(blocks_per_req) : 0;
-        p.kv_needed_bytes = vllm_request_bytes(plan, max_len);
+        const VllmRequestSplit one = vllm_request_split(plan, max_len, batched);
+        p.max_concurrency = one.blocks > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(one.blocks) : 0;
+        p.kv_needed_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
     }
-    if (p.available_kv_bytes <= 0) {
+    if (available <= 0) {
         p.refuses_to_start = true;
-        if (explain)
-            p.notes.push_back("vLLM stops: no available memory for the cache blocks (weights and activations exceed "
-                              "gpu_memory_utilization × VRAM)");
-    } else if (p.kv_needed_bytes > p.available_kv_bytes) {
+    } else if (p.kv_needed_bytes > available) {
         p.refuses_to_start = true;
-        p.estimated_max_model_len = vllm_estimate_max_model_len(plan, p.available_kv_bytes, max_len);
-        if (explain)
-            p.notes.push_back("vLLM refuses to start: one max_model_len request needs more KV than available; "
-                              "estimated maximum model length is " + std::to_string(p.estimated_max_model_len));
+        p.estimated_max_model_len = vllm_estimate_max_model_len(plan, available, max_len, batched);
     }
-    if (explain && p.num_kv_cache_groups > 1) {
-        p.notes.push_back("hybrid model: vLLM's printed 'GPU KV cache size' divides the blocks evenly over " +
-                          std::to_string(p.num_kv_cache_groups) +
-                          " KV cache groups, so it is not the context the full-attention layers can hold; use "
-                          "'Maximum concurrency' × max_model_len instead");
+    return p;
+}
+
+void detail::vllm_pool_notes(const VllmPool& p, int ranks, std::vector<std::string>& notes) {
+    if (ranks > 1) notes.push_back("the KV pool is sized by the rank with the least free memory");
+    if (p.num_kv_cache_groups == 0) return;  // no cache layers: the plan's note says so
+    if (p.available_kv_bytes <= 0)
+        notes.push_back("vLLM stops: no available memory for the cache blocks (weights and activations exceed "
+                        "gpu_memory_utilization × VRAM)");
+    else if (p.refuses_to_start)
+        notes.push_back("vLLM refuses to start: one max_model_len request needs more KV than available; "
+                        "estimated maximum model length is " + std::to_string(p.estimated_max_model_len));
+    if (p.num_kv_cache_groups > 1)
+        notes.push_back("hybrid model: vLLM's printed 'GPU KV cache size' divides the blocks evenly over " +
+                        std::to_string(p.num_kv_cache_groups) +
+                        " KV cache groups, so it is not the context the full-attention layers can hold; use "
+                        "'Maximum concurrency' × max_model_len instead");
+}
+
+VllmKvPrediction detail::vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_len, std::int64_t available,
+                                               int ranks) {
+    VllmKvPrediction p;
+    p.diagnostics = plan.diagnostics;
+    if (has_error(p.diagnostics)) return p;
+    const VllmPool pool = vllm_pool(plan, max_len, available, 0, nullptr);
+    p.available_kv_bytes = pool.available_kv_bytes;
+    p.available_kv_gib = pool.available_kv_gib;
+    p.kv_bytes_per_token = pool.kv_bytes_per_token;
+    for (const auto& t : plan.types) {
+        if (t.kind == Kind::sliding || t.kind == Kind::chunked)
+            p.sliding_bytes_per_sequence += blocks_for(t, max_len, plan, plan.max_num_batched_tokens) * t.page * t.layers;
+        if (t.kind == Kind::mamba) p.state_bytes_per_sequence += t.bytes * (plan.mamba_align ? 2 : 1) * t.layers;
     }
+    p.num_kv_cache_groups = pool.num_kv_cache_groups;
+    p.page_size_bytes = pool.page_size_bytes;
+    p.num_blocks = pool.num_blocks;
+    p.gpu_kv_cache_tokens = pool.gpu_kv_cache_tokens;
+    p.max_concurrency = pool.max_concurrency;
+    p.kv_needed_bytes = pool.kv_needed_bytes;
+    p.refuses_to_start = pool.refuses_to_start;
+    p.estimated_max_model_len = pool.estimated_max_model_len;
+    p.notes = plan.notes;
+    vllm_pool_notes(pool, ranks, p.notes);
     return p;
 }
 

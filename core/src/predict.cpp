@@ -149,11 +149,15 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     const std::int64_t head_dim = extras ? model_head_dim(*r.model) : 0;  // per call: only when it is used
     const std::int64_t compressed_dim = s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim;
     const std::int64_t indexer_dim = s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim;
-    const std::int64_t compressed_per_seq = sat_ceil_div(
-        sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio), compressed_dim),
-                r.format->bpe_x400),
-        kBpeDenominator);
-    b.compressed_kv_bytes = sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
+    // (each product only when its layers exist: these are divisions by inputs, per predict())
+    const std::int64_t compressed_per_seq =
+        s.compressed_layers == 0
+            ? 0
+            : sat_ceil_div(sat_mul(sat_mul(std::int64_t{s.compressed_layers} * (load.max_model_len / s.compression_ratio),
+                                           compressed_dim),
+                                   r.format->bpe_x400),
+                           kBpeDenominator);
+    b.compressed_kv_bytes = compressed_per_seq == 0 ? 0 : sat_ceil_div(sat_mul(compressed_per_seq, priced_requests(load)), tp);
     // The field row is looked up once and the spelling read only when there are indexer layers: this runs per
     // predict() (with none, the product is 0 either way).
     static const ScenarioField& indexer_field = *find_scenario_field("indexer_format");
@@ -165,7 +169,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
                                            indexer_dim),
                                    indexer_bpe_x400(canonical_choice(indexer_field, s.indexer_format))),
                            kBpeDenominator);
-    b.indexer_bytes = sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
+    b.indexer_bytes = indexer_per_seq == 0 ? 0 : sat_ceil_div(sat_mul(indexer_per_seq, priced_requests(load)), tp);
     b.draft_kv_bytes = s.include_draft_kv ? gb_to_bytes(s.draft_kv_gb) : 0;
     b.subtotal_bytes = sat_add(sat_add(sat_add(b.growing_kv_bytes, b.sliding_kv_bytes), sat_add(b.recurrent_state_bytes, b.compressed_kv_bytes)),
                                sat_add(b.indexer_bytes, b.draft_kv_bytes));

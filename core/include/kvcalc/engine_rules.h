@@ -29,8 +29,11 @@ struct VllmSettings {
 };
 
 /// What vLLM prints at start-up, predicted from the model, the settings and the KV memory per rank.
+/// The rules vLLM's V1 engine sizes its KV pool by (the files kvcalc's vLLM rules follow).
+inline constexpr const char* kVllmV1KvRules = "vLLM V1 (kv_cache_interface.py, kv_cache_utils.py)";
+
 struct VllmKvPrediction {
-    const char* engine_rules = "vLLM V1 (kv_cache_interface.py, kv_cache_utils.py)";  ///< static text
+    const char* engine_rules = kVllmV1KvRules;  ///< static text
     std::int64_t available_kv_bytes = 0;        ///< the input, minimum over ranks
     double available_kv_gib = 0.0;              ///< "Available KV cache memory: X GiB"
     std::int64_t kv_bytes_per_token = 0;        ///< growing (full / MLA) layers, per rank
@@ -109,8 +112,9 @@ VllmRequestSplit vllm_request_split(const VllmPlan& plan, std::int64_t max_model
 std::int64_t vllm_num_blocks(const VllmPlan& plan, std::int64_t available_kv_bytes);
 
 /// Largest max_model_len in [1, limit] whose request fits in `available_kv_bytes` (vLLM's binary search in
-/// estimate_max_model_len); 0 when not even one token fits.
-std::int64_t vllm_estimate_max_model_len(const VllmPlan& plan, std::int64_t available_kv_bytes, std::int64_t limit);
+/// estimate_max_model_len); 0 when not even one token fits. `max_num_batched_tokens` as in vllm_request_bytes.
+std::int64_t vllm_estimate_max_model_len(const VllmPlan& plan, std::int64_t available_kv_bytes, std::int64_t limit,
+                                         std::int64_t max_num_batched_tokens = 0);
 
 /// The start-up lines for a plan at one max_model_len, with the memory left for KV on each rank.
 VllmKvPrediction vllm_kv_lines(const VllmPlan& plan, std::int64_t max_model_len,
