@@ -14,9 +14,9 @@ KvPlan make_plan(const Deployment& d, Diagnostics& diags);
 /// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
 void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d);
 
-/// The load-dependent part of resolve_non_kv (flags, accounting, kind, vLLM's defaults in d.settings), for a
-/// deployment whose d.non_kv dims, device and era are already resolved and whose settings hold the scenario's
-/// own load. No-op for llama.cpp / SGLang.
+/// The load-dependent part of resolve_non_kv (the load's flags, accounting, kind, vLLM's defaults in
+/// d.settings), for a deployment whose d.non_kv dims, device, era and other flags were resolved from a scenario
+/// that differs from `s` at most in its load, and whose settings hold `s`'s load. No-op for llama.cpp / SGLang.
 void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d);
 
 /// vllm_account() whose wording (`explain`) may leave out the source list (`sources` = false): predict()'s notes
@@ -42,8 +42,8 @@ std::string engine_name_list();
 // t.available_for_kv_bytes), start-up lines (`explain` = false: numbers only), command ----
 VllmPlan make_vllm(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t,
-                          bool explain);
+void startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
 /// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
@@ -90,15 +90,15 @@ std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t,
-                          bool explain);
+void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
 
 SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
-StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
-                          bool explain);
+void startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineKvSpelling sglang_spelling(KvFormatId id);
 

@@ -66,25 +66,23 @@ void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, Budg
     t.block_tokens = p.settings.flash_attn ? 256 : 32;
 }
 
-StartupPrediction startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms&,
-                          bool explain) {
-    StartupPrediction out;
+void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms&,
+             bool explain, StartupPrediction& out) {
     LlamaCppKvPrediction b = buffers(d, p, load);
     if (explain) out.engine_rules = b.engine_rules;
     if (has_error(b.diagnostics)) {
         if (explain)
             for (const auto& x : b.diagnostics) out.notes.push_back(x.message);
-        return out;
+        return;
     }
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     out.available = true;
     out.kv_bytes_per_token = b.kv_bytes_per_token;
     out.llama_cpp_kv_total_bytes = b.total_bytes;
     out.gpu_kv_cache_tokens = b.full_cells * b.streams;
-    if (!explain) return out;
+    if (!explain) return;
     out.notes = std::move(b.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("llama.cpp", *d.format, s));
-    return out;
 }
 
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load) {

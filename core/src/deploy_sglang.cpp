@@ -62,13 +62,12 @@ void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, Budget
     t.block_tokens = 1;
 }
 
-StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
-                          bool explain) {
-    StartupPrediction out;
+void startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
+             bool explain, StartupPrediction& out) {
     if (explain) out.engine_rules = SglangKvPrediction{}.engine_rules;
     if (p.cell_size_bytes == 0) {
         if (explain) out.notes.push_back("the model keeps no KV cache: SGLang sizes no token pool for it");
-        return out;
+        return;
     }
     const std::int64_t pool =
         std::max<std::int64_t>(0, t.available_for_kv_bytes - p.state_bytes_per_request * load.max_num_seqs);
@@ -76,7 +75,7 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
     if (has_error(g.diagnostics)) {
         if (explain)
             for (const auto& x : g.diagnostics) out.notes.push_back(x.message);
-        return out;
+        return;
     }
     const EngineKvSpelling s = deployment_kv_spelling(d);
     out.available = true;
@@ -85,12 +84,11 @@ StartupPrediction startup(const Deployment& d, const SglangPlan& p, const Load& 
     out.kv_bytes_per_token = g.cell_size_bytes;
     out.gpu_kv_cache_tokens = g.max_total_num_tokens;
     out.max_concurrency = t.max_concurrency;
-    if (!explain) return out;
+    if (!explain) return;
     out.notes = std::move(g.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("SGLang", *d.format, s));
     out.notes.push_back("SGLang pool = gpu_memory_utilization (mem_fraction_static) × VRAM − weights per card; "
                         "SGLang reserves its activation and CUDA-graph memory inside the remaining fraction");
-    return out;
 }
 
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load) {

@@ -72,6 +72,7 @@ VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
 
 void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
     const std::int64_t batched = vllm_batched_tokens(d, load);
+    t.max_num_batched_tokens = batched;
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
     // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
     const std::int64_t asked = priced_requests(load);
@@ -90,9 +91,8 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
         if (ty.kind == VllmLayerType::Kind::full) t.block_tokens = std::max<std::int64_t>(t.block_tokens, ty.block);
 }
 
-StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
-                          bool explain) {
-    StartupPrediction out;
+void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
+             bool explain, StartupPrediction& out) {
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
     const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
     if (explain)
@@ -101,25 +101,26 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     if (has_error(plan.diagnostics)) {
         if (explain)
             for (const auto& x : plan.diagnostics) out.notes.push_back(x.message);
-        return out;
+        return;
     }
     // The pool at this load's max_num_batched_tokens (resolve() built the plan for the scenario's own). `t` is
     // evaluate(d, load): price_kv() priced one request at this plan and memory (unless the load is past what
     // kvcalc computes, which predict() reports as too large). Every rank has the same KV memory here.
     const VllmRequestCost priced{t.kv_one_sequence_bytes, t.max_concurrency};
-    const VllmPool pool = vllm_pool(plan, load.max_model_len, t.available_for_kv_bytes, vllm_batched_tokens(d, load),
+    const VllmPool pool = vllm_pool(plan, load.max_model_len, t.available_for_kv_bytes,
+                                    t.max_num_batched_tokens > 0 ? t.max_num_batched_tokens : vllm_batched_tokens(d, load),
                                     t.kv_one_sequence_bytes < kMaxBytes ? &priced : nullptr);
     if (explain) {
         out.notes = plan.notes;
         vllm_pool_notes(pool, d.settings.tensor_parallel_size, out.notes);
     }
-    if (plan.types.empty()) return out;  // no KV cache: no cache lines to predict (the note says so)
+    if (plan.types.empty()) return;  // no KV cache: no cache lines to predict (the note says so)
     if (!vllm_dtype(d.format->id).exact) {
         if (explain)
             out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
                                                     ": its start-up lines are not predicted; " +
                                                     stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
-        return out;
+        return;
     }
     out.available = true;
     out.available_kv_bytes = pool.available_kv_bytes;
@@ -134,7 +135,6 @@ StartupPrediction startup(const Deployment& d, const VllmPlan& plan, const Load&
     out.num_kv_cache_groups = pool.num_kv_cache_groups;
     out.refuses_to_start = pool.refuses_to_start;
     out.estimated_max_model_len = pool.estimated_max_model_len;
-    return out;
 }
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {

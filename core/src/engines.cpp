@@ -77,9 +77,14 @@ const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& form
 }
 
 StartupPrediction startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t, bool explain) {
-    StartupPrediction out = std::visit([&](const auto& plan) { return detail::startup(d, plan, load, t, explain); }, d.plan);
-    detail::apply_startup_stop(d, load, t, out);  // the one rule of why it stops, for every engine
+    StartupPrediction out;
+    startup_lines(d, load, t, explain, out);
     return out;
+}
+
+void startup_lines(const Deployment& d, const Load& load, const BudgetTerms& t, bool explain, StartupPrediction& out) {
+    std::visit([&](const auto& plan) { detail::startup(d, plan, load, t, explain, out); }, d.plan);
+    detail::apply_startup_stop(d, load, t, out);  // the one rule of why it stops, for every engine
 }
 
 std::string serve_command(const Deployment& d, const Load& load) {

@@ -3,6 +3,7 @@
 // vLLM's start-up accounting (vllm_accounting.h); llama.cpp and SGLang model none (their notes say so). This is
 // the one seam between the budget and any non-KV accounting.
 #include <cmath>
+#include <optional>
 
 #include "deploy_internal.h"
 #include "kvcalc/checked_math.h"
@@ -18,6 +19,13 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     m.dims = vllm_profile_dims(*d.model);
     if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
     m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(d.settings.vram_bytes);
+    // The flags that are not the load; bind_non_kv sets max_model_len and max_num_seqs at each load.
+    VllmServeFlags& f = m.flags;
+    f = VllmServeFlags{};
+    f.tensor_parallel_size = d.settings.tensor_parallel_size;
+    f.max_num_batched_tokens = s.max_num_batched_tokens;
+    if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
+    f.num_speculative_tokens = d.settings.num_speculative_tokens;
     bind_non_kv(s, fit, d);
 }
 
@@ -29,13 +37,8 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
     m.activation = nullptr;
     m.error_band_bytes = kTightBandBytes;
     VllmServeFlags& f = m.flags;
-    f = VllmServeFlags{};
     f.max_model_len = set.max_model_len;
-    f.tensor_parallel_size = set.tensor_parallel_size;
-    f.max_num_batched_tokens = s.max_num_batched_tokens;
-    if (s.max_num_seqs > 0) f.max_num_seqs = s.max_num_seqs;
-    if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
-    f.num_speculative_tokens = set.num_speculative_tokens;
+    f.max_num_seqs = s.max_num_seqs > 0 ? std::optional<std::int64_t>(s.max_num_seqs) : std::nullopt;
     // Numbers only: the wording (assumed defaults, band basis) is written by predict() (explain_non_kv). A seed
     // fit prices its own non-KV terms and needs only vLLM's defaults for the flags left unset.
     const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit

@@ -263,7 +263,7 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;
     rep.model_facts = d.model_facts.get();
-    rep.startup = startup_lines(d, load, rep.terms, false);
+    startup_lines(d, load, rep.terms, false, rep.startup);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
     if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",

@@ -396,8 +396,9 @@ bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment&
     fill_not_given(s, r);
     out.max_num_batched_tokens = s.max_num_batched_tokens;
     bind_non_kv(s, activation, r);
-    // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it).
-    if (auto* p = std::get_if<VllmPlan>(&r.plan); p && p->max_num_batched_tokens != vllm_batched_tokens(r, r.load())) {
+    // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it); bind_non_kv
+    // resolved it at this load (vllm_batched_tokens).
+    if (auto* p = std::get_if<VllmPlan>(&r.plan); p && p->max_num_batched_tokens != r.non_kv.batched_tokens) {
         Diagnostics plan_diags;
         r.plan = make_plan(r, plan_diags);
         if (has_error(plan_diags)) return false;

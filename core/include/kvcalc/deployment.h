@@ -157,6 +157,9 @@ std::string_view largest_term(const BudgetTerms& terms);
 /// (startup_stop.cpp: why the engine stops, the same rule for every engine).
 StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms,
                                 bool explain = true);
+/// The same into `out`, which must be a default StartupPrediction (predict() fills its new Report's in place).
+void startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms, bool explain,
+                   StartupPrediction& out);
 
 /// The command that starts this deployment (`vllm serve …`, `llama-server …`, `python -m sglang.launch_server …`)
 /// in the engine's own flag and dtype spelling; a format the engine does not have is left out with a `#` warning

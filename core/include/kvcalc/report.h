@@ -65,6 +65,9 @@ struct BudgetTerms {
     double kv_bytes_per_token = 0.0;              ///< growing KV per token per request on one card
     double max_concurrency = 0.0;                 ///< full-length requests the pool holds (vLLM "Maximum concurrency")
     std::int64_t block_tokens = 1;                ///< the engine's allocation step in tokens (vLLM block size)
+    /// vLLM's max_num_batched_tokens at this load, which sizes each sliding-window layer's pages per request
+    /// (the user's flag or vLLM's default for the card and load); 0 for the other engines.
+    std::int64_t max_num_batched_tokens = 0;
     std::int64_t tight_band_bytes = kTightBandBytes;  ///< TIGHT when budget − demand is below this (the error band)
 };
 
