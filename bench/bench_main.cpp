@@ -4,6 +4,7 @@
 // recompute per input change <= 2 ms native.
 //   kvcalc_bench [--seed-python-ns NS]   the table
 //   kvcalc_bench --ns-per-predict        only the full predict() time in ns
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -105,12 +106,19 @@ int main(int argc, char** argv) {
     }
     const Scenario seed = dual_turbo();
     full_predict_ns(seed, 2000);  // warm-up: catalog tables, the resolve cache
-    const double predict_ns = full_predict_ns(seed, 200000, ReportText::on_request);
+    // Best of five runs, as bench/compare_python.sh times the Python seed: the machine is shared, and a run that
+    // a neighbour slowed down says nothing about either program.
+    const auto best_of_5 = [&](ReportText text) {
+        double best = full_predict_ns(seed, 100000, text);
+        for (int k = 1; k < 5; ++k) best = std::min(best, full_predict_ns(seed, 100000, text));
+        return best;
+    };
+    const double predict_ns = best_of_5(ReportText::on_request);
     if (only_predict) {
         std::printf("%.1f\n", predict_ns);
         return sink == 42 ? 1 : 0;
     }
-    const double predict_text_ns = full_predict_ns(seed, 200000, ReportText::all);
+    const double predict_text_ns = best_of_5(ReportText::all);
     const double landing_ns = full_predict_ns(landing(), 100000, ReportText::on_request);
     const double landing_text_ns = full_predict_ns(landing(), 100000, ReportText::all);
 
@@ -137,7 +145,7 @@ int main(int argc, char** argv) {
     const double page_ms = page_recompute_ms(landing(), 300);
     const double page_seed_ms = page_recompute_ms(seed, 300);
 
-    std::printf("kvcalc benchmark: thread CPU time, %s, %u hardware threads (shared)\n", cpu_name().c_str(),
+    std::printf("kvcalc benchmark: thread CPU time (predict() rows: best of 5 runs), %s, %u hardware threads (shared)\n", cpu_name().c_str(),
                 std::thread::hardware_concurrency());
     std::printf("  full predict(), seed 003 dual-turbo, text on request   %9.1f ns   (numbers, verdict, breakdown, "
                 "buckets, start-up numbers; render_text() words them)\n", predict_ns);

@@ -33,21 +33,18 @@ namespace {
 // Which of the priced terms a bucket takes a share of (a bucket may take two: see cache_buckets).
 enum : unsigned char { kGrowing = 1, kSliding = 2, kRecurrent = 4 };
 
-/// Splits `total` over the buckets whose `member` mask has `which`, in proportion to `weight(i)` (floor of each
-/// share, the rest to the last member). A kind with one bucket (the usual case: one layer spec of each kind)
-/// takes the whole term without computing a weight.
+/// Adds `total` to the buckets whose `member` mask has `which`, split in proportion to `weight(i)` (floor of each
+/// share, the rest to the last member, `last`). A kind with one bucket (the usual case: one layer spec of each
+/// kind) takes the whole term without computing a weight.
 template <class Weight>
-void share(BucketList& out, const unsigned char* member, unsigned char which, const Weight& weight,
-           std::int64_t total) {
-    const std::size_t n = out.size();
-    std::size_t last = n, members = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        if (member[i] & which) last = i, ++members;
+void share(BucketList& out, const unsigned char* member, unsigned char which, std::size_t members, std::size_t last,
+           const Weight& weight, std::int64_t total) {
     if (members == 0) return;
     if (members == 1) {
         out[last].kv_bytes_per_card += total;
         return;
     }
+    const std::size_t n = out.size();
     // long double: a weight only sets proportions, and the products can pass 2^63 at the schema's limits.
     long double sum = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -61,6 +58,15 @@ void share(BucketList& out, const unsigned char* member, unsigned char which, co
         given += part;
     }
 }
+
+/// How many buckets take a kind, and the last of them.
+struct Takers {
+    std::size_t count = 0, last = 0;
+    void add(std::size_t i) {
+        last = count == 0 ? i : std::max(last, i);
+        ++count;
+    }
+};
 
 // Per-bucket membership masks without a heap allocation for the usual handful of layer groups.
 struct Members {
@@ -126,7 +132,7 @@ void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::
     // Per bucket, what it keeps: growing per token, sliding per token over its window, state per request. Each
     // factor is ≥ 0, so a bucket keeps a kind exactly when all of that product's factors are positive.
     Members member(n);
-    bool any_growing = false, any_sliding = false, any_recurrent = false;
+    Takers growing, sliding, recurrent;
     for (std::size_t i = 0; i < n; ++i) {
         const LayerFootprint& f = tmpl.footprints[i];
         CacheBucket& b = out[i];
@@ -134,26 +140,26 @@ void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::
         b.fixed_bytes_per_card = ceil_div(f.window_x400_per_token * window * b.layer_count, kBpeDenominator) +
                                  f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
         const bool counted = b.layer_count > 0;
-        if (counted && f.state_bytes_per_sequence > 0) member[i] = kRecurrent, any_recurrent = true;
-        else if (counted && f.window_x400_per_token > 0 && window > 0) member[i] = kSliding, any_sliding = true;
-        else if (counted && f.growing_x400_per_token + f.window_x400_per_token > 0) member[i] = kGrowing, any_growing = true;
+        if (counted && f.state_bytes_per_sequence > 0) member[i] = kRecurrent, recurrent.add(i);
+        else if (counted && f.window_x400_per_token > 0 && window > 0) member[i] = kSliding, sliding.add(i);
+        else if (counted && f.growing_x400_per_token + f.window_x400_per_token > 0) member[i] = kGrowing, growing.add(i);
         else member[i] = 0;
     }
     if (!priced) return;
-    if (priced->sliding_bytes == 0 || !any_sliding) {  // sliding layers priced at full length, with the rest
+    if (sliding.count > 0 && priced->sliding_bytes == 0) {  // sliding layers priced at full length, with the rest
         for (std::size_t i = 0; i < n; ++i)
-            if (member[i] == kSliding) member[i] = kGrowing, any_growing = true;
-        any_sliding = false;
+            if (member[i] == kSliding) member[i] = kGrowing, growing.add(i);
+        sliding = Takers{};
     }
     // A term with no bucket of its kind (none in practice) stays in the table: the growing buckets carry it,
     // every bucket weighted at least 1 when none grows.
     std::int64_t growing_total = priced->growing_bytes;
-    if (!any_sliding) growing_total += priced->sliding_bytes;
-    if (!any_recurrent) growing_total += priced->state_bytes;
-    const bool every_bucket_grows = !any_growing && growing_total > 0;
+    if (sliding.count == 0) growing_total += priced->sliding_bytes;
+    if (recurrent.count == 0) growing_total += priced->state_bytes;
+    const bool every_bucket_grows = growing.count == 0 && growing_total > 0;
     if (every_bucket_grows) {
         for (std::size_t i = 0; i < n; ++i) member[i] |= kGrowing;
-        any_growing = n > 0;
+        growing = Takers{n, n > 0 ? n - 1 : 0};
     }
     const auto count = [&](std::size_t i) { return static_cast<long double>(out[i].layer_count); };
     const auto per_token = [&](std::size_t i) {
@@ -169,9 +175,9 @@ void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::
     const auto state = [&](std::size_t i) {
         return static_cast<long double>(tmpl.footprints[i].state_bytes_per_sequence) * count(i);
     };
-    if (any_growing) share(out, member.data, kGrowing, per_token, growing_total);
-    if (any_sliding) share(out, member.data, kSliding, window_bytes, priced->sliding_bytes);
-    if (any_recurrent) share(out, member.data, kRecurrent, state, priced->state_bytes);
+    share(out, member.data, kGrowing, growing.count, growing.last, per_token, growing_total);
+    share(out, member.data, kSliding, sliding.count, sliding.last, window_bytes, priced->sliding_bytes);
+    share(out, member.data, kRecurrent, recurrent.count, recurrent.last, state, priced->state_bytes);
 }
 
 }  // namespace kvcalc

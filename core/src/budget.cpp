@@ -30,9 +30,14 @@ std::int64_t scaled(std::int64_t x, std::int64_t num, std::int64_t den) {
 }  // namespace
 
 BudgetTerms evaluate(const Deployment& d, const Load& load) {
+    BudgetTerms t;
+    evaluate(d, load, t);
+    return t;
+}
+
+void evaluate(const Deployment& d, const Load& load, BudgetTerms& t) {
     const ResolvedSettings& s = d.settings;
     const int tp = s.tensor_parallel_size;
-    BudgetTerms t;
     // The load's card (a shopping row), else the deployment's (the solvers vary only the numbers). The format checked
     // is the one the engine stores and the command names (a stand-in when it has no such dtype). Not known (VRAM
     // typed in, or no source for that vendor) is not failed: the notes say so.
@@ -72,7 +77,6 @@ BudgetTerms evaluate(const Deployment& d, const Load& load) {
     // (non_kv_terms() set it from the accounting at this load's card).
     if (d.non_kv.kind != NonKvModel::Kind::vllm_accounting)
         t.tight_band_bytes = std::max(kTightBandBytes, d.non_kv.error_band_bytes);
-    return t;
 }
 
 std::string kv_hardware_sentence(const Deployment& d, const GpuSpec* card) {
@@ -133,9 +137,9 @@ TermList term_list(const BudgetTerms& t) {
 }
 
 void term_list(const BudgetTerms& t, TermList& out) {
-    out.assign({});
+    out.clear();
     for (const TermRow& r : kTermRows)
-        if (t.*r.bytes != 0) out.push_back({r.id, r.label, t.*r.bytes});
+        if (const std::int64_t bytes = t.*r.bytes; bytes != 0) out.emplace_back(r.id, r.label, bytes);
 }
 
 std::string_view largest_term(const BudgetTerms& t) {

@@ -242,7 +242,7 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.diagnostics = check_load(d, load);
     if (has_error(rep.diagnostics)) return;
     const int tp = d.settings.tensor_parallel_size;
-    rep.terms = evaluate(d, load);
+    evaluate(d, load, rep.terms);
     if (too_large(rep.terms, load, rep.diagnostics)) return;
     rep.ok = true;
     rep.verdict = classify(rep.terms);

@@ -138,6 +138,8 @@ Diagnostics check_load(const Deployment& deployment, const Load& load);
 
 /// Per-card terms at `load`: the non-KV terms, then the engine's plan prices the KV (the hot path).
 BudgetTerms evaluate(const Deployment& deployment, const Load& load);
+/// The same into `terms`, which must be a default BudgetTerms (predict() fills its new Report's in place).
+void evaluate(const Deployment& deployment, const Load& load, BudgetTerms& terms);
 
 /// The hardware sentence for the KV dtype the engine stores (Deployment::run_format) on `card` (nullptr = VRAM
 /// typed in): "kv_cache_dtype X does not run on CARD (sm_89): why", with the stand-in named when the engine runs

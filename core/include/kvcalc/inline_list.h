@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kvcalc {
@@ -25,6 +26,21 @@ public:
     }
     /// Replaces the values with a copy of `values`.
     void assign(const std::vector<T>& values) { assign(values.data(), values.size()); }
+    /// Removes every value.
+    void clear() {
+        heap_.clear();
+        size_ = 0;
+    }
+    /// Appends T{args...} (built in place while the list is inline).
+    template <class... Args>
+    void emplace_back(Args&&... args) {
+        if (size_ < N) {
+            ::new (static_cast<void*>(bytes_ + size_ * sizeof(T))) T{std::forward<Args>(args)...};
+            ++size_;
+        } else {
+            push_back(T{std::forward<Args>(args)...});
+        }
+    }
     void push_back(const T& x) {
         if (size_ < N) {
             std::memcpy(bytes_ + size_ * sizeof(T), &x, sizeof(T));
