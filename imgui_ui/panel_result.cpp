@@ -38,17 +38,16 @@ void term_table(const App& app) {
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", bytes_to_gb(bytes));
     };
-    int i = 0;
-    for (const NamedTerm& t : budget_terms(r)) {
+    for (const Term& t : r.term_list) {  // the core's list: non-zero terms in subtraction order
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const float em = ImGui::GetFontSize();
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + em * 0.2f), ImVec2(p.x + em * 0.7f, p.y + em * 0.9f),
-                                                  term_color(i++));
+                                                  term_color(static_cast<int>(term_rank(t.id))));
         ImGui::Dummy(ImVec2(em * 0.8f, em));
         ImGui::SameLine();
-        ImGui::TextUnformatted(t.label);
+        ImGui::TextUnformatted(t.label.data(), t.label.data() + t.label.size());
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", bytes_to_gib(t.bytes));
         ImGui::TableNextColumn();
@@ -84,8 +83,9 @@ void startup_numbers(const App& app) {
 void result_bar(const App& app) {
     const Report& r = app.report;
     std::vector<BarSegment> segments;
-    int i = 0;
-    for (const NamedTerm& t : budget_terms(r)) segments.push_back({t.label, t.bytes, term_color(i++)});
+    // The labels are the core's static text (term_label's table), so their data() is a C string.
+    for (const Term& t : r.term_list)
+        segments.push_back({t.label.data(), t.bytes, term_color(static_cast<int>(term_rank(t.id)))});
     const std::int64_t overflow = r.terms.kv_requested_bytes - r.terms.kv_granted_bytes;  // every KV kind, not only growing
     const ImU32 budget = verdict_color(Verdict::tight, app.ui.dark_theme);
     const ImU32 vram = ImGui::GetColorU32(ImGuiCol_Text);

@@ -26,17 +26,6 @@ std::string fixed2(double x) {
 
 }  // namespace
 
-std::vector<NamedTerm> budget_terms(const Report& r) {
-    const BudgetTerms& t = r.terms;
-    return {{"weights", "Weights", t.weights_bytes},
-            {"kv_growing", "KV cache (growing, granted)", t.kv_growing_granted_bytes},
-            {"kv_sliding", "KV cache (sliding window)", t.kv_sliding_bytes},
-            {"recurrent_state", "Recurrent state", t.recurrent_state_bytes},
-            {"activation", "Activation peak", t.activation_bytes},
-            {"cudagraph_workspace", "CUDA graphs + workspace", t.cudagraph_workspace_bytes},
-            {"drafter", "Drafter weights", t.drafter_bytes}};
-}
-
 std::string gpu_name(const ResolvedSettings& s) {
     const GpuSpec* g = s.gpu.empty() ? nullptr : find_gpu(s.gpu);
     return g ? short_gpu_name(*g) : "custom " + format_bytes(s.vram_bytes, ByteUnit::gib) + " card";
@@ -174,8 +163,7 @@ std::string markdown_table(const App& app) {
     auto row = [&](const std::string& label, std::int64_t bytes) {
         out += "| " + label + " | " + fixed2(bytes_to_gb(bytes)) + " | " + fixed2(bytes_to_gib(bytes)) + " |\n";
     };
-    for (const NamedTerm& t : budget_terms(r))
-        if (t.bytes != 0) row(t.label, t.bytes);
+    for (const Term& t : r.term_list) row(std::string(t.label), t.bytes);
     row("**Total reserved**", r.terms.total_bytes);
     row("Budget (gpu_memory_utilization × VRAM)", r.terms.budget_bytes);
     row("VRAM per card", s.vram_bytes);

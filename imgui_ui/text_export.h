@@ -8,16 +8,6 @@
 
 namespace kvcalc::ui {
 
-/// One named per-card budget term, in display order (shared by the bar, the table and the Markdown export).
-struct NamedTerm {
-    const char* name;   ///< "weights", "kv_growing", ... (the core's term names)
-    const char* label;  ///< people's wording, e.g. "KV cache (growing)"
-    std::int64_t bytes;
-};
-
-/// The per-card terms of `r` that make up the total vLLM reserves (growing KV as granted).
-std::vector<NamedTerm> budget_terms(const Report& r);
-
 /// The verdict explained in one sentence: the core's result_sentence() in the chosen unit.
 std::string verdict_sentence(const App& app);
 

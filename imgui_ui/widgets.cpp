@@ -15,7 +15,7 @@
 namespace kvcalc::ui {
 
 namespace {
-/// Term colours, in budget_terms() order (text_export.h).
+/// Term colours, by term_rank() (the core's subtraction order).
 constexpr ImU32 kTermColors[] = {
     IM_COL32(66, 133, 244, 255), IM_COL32(0, 172, 193, 255),  IM_COL32(171, 71, 188, 255), IM_COL32(255, 112, 67, 255),
     IM_COL32(141, 110, 99, 255), IM_COL32(236, 64, 122, 255), IM_COL32(124, 179, 66, 255), IM_COL32(120, 144, 156, 255)};

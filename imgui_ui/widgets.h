@@ -107,7 +107,7 @@ void stacked_bar(const std::vector<BarSegment>& segments, std::int64_t overflow_
 /// A thin bar filled to `fraction` (0..1) of the available width, for table cells.
 void small_bar(float fraction, ImU32 color);
 
-/// Colour of budget term number `index` (stable across panels).
+/// Colour number `index`: a budget term's is its term_rank() (stable across panels and reports).
 ImU32 term_color(int index);
 
 /// `text` with line breaks at spaces so that no line is wider than `width` px in the current font (a word wider

@@ -2,6 +2,7 @@
 // the KV in what is left, and the verdict reads both (seed 000 "Per-card budget composition", Known limitations 1).
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "deploy_internal.h"
 #include "kvcalc/checked_math.h"
@@ -128,6 +129,12 @@ std::string_view term_label(std::string_view id) {
     for (const TermRow& r : kTermRows)
         if (r.id == id) return r.label;
     return id;
+}
+
+std::size_t term_rank(std::string_view id) {
+    std::size_t i = 0;
+    while (i < std::size(kTermRows) && kTermRows[i].id != id) ++i;
+    return i;
 }
 
 TermList term_list(const BudgetTerms& t) {

@@ -93,6 +93,9 @@ void term_list(const BudgetTerms& t, TermList& out);
 /// "weights" → "Weights" (static text); an id not in the table comes back unchanged. Every sentence naming the
 /// largest term (Report::limiting_term, SolveResult::limiting_term) reads it here.
 std::string_view term_label(std::string_view id);
+/// Position of a term id in term_list()'s subtraction order (0 = "weights"), the number of terms for an id that
+/// is not one: front ends key a term's colour on it so that it stays the same from one report to the next.
+std::size_t term_rank(std::string_view id);
 
 /// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
 struct CacheBreakdown {
