@@ -83,7 +83,7 @@ bool panel_model(App& app) {
     const ModelSpec* model = current_model(s);
     if (model && model->weights.size() > 1) {
         const std::string current = s.weights_variant.empty() ? model->weights.front().id : s.weights_variant;
-        ImGui::SetNextItemWidth(em * 14);
+        ImGui::SetNextItemWidth(width_with_label_and_help(em * 14, "weights variant"));
         if (ImGui::BeginCombo("weights variant", current.c_str())) {
             for (const WeightsVariant& w : model->weights) {
                 char label[160];
@@ -95,8 +95,10 @@ bool panel_model(App& app) {
             }
             ImGui::EndCombo();
         }
+        record_hitbox(app.ui, "weights_variant");
         help_marker(app.ui, "Checkpoint quantization: sets the weights term (on-disk size in decimal GB, split over the "
                             "tensor-parallel cards).");
+        record_hitbox(app.ui, "weights_variant_help");
     }
 
     if (ImGui::Button("Paste config.json…")) {

@@ -26,8 +26,20 @@ void same_line_if_room(float width) {
     if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
+namespace {
+float help_marker_width() { return ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().FramePadding.x * 2; }
+}  // namespace
+
+float width_with_label_and_help(float preferred, const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float rest = style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x + style.ItemSpacing.x +
+                       help_marker_width();
+    return std::max(avail / 4, std::min(preferred, avail - rest));
+}
+
 void help_marker(UiState& ui, const char* text) {
-    same_line_if_room(ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().FramePadding.x * 2);
+    same_line_if_room(help_marker_width());
     ImGui::PushID(text);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));

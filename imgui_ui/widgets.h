@@ -19,6 +19,9 @@ void same_line_if_room(float width);
 
 /// A "(?)" button after the previous item (on the next line when the line is full): hovering shows `text` (mouse), a tap or click opens it until the next tap.
 void help_marker(UiState& ui, const char* text);
+/// Width for the next item that keeps its `label` and a help_marker after it on the same line: `preferred`, or
+/// less on a narrow column (never under a quarter of the column, where the label and marker wrap instead).
+float width_with_label_and_help(float preferred, const char* label);
 
 /// A button sized for the pointer in use: a small one with a mouse, a full-height one on touch layouts.
 bool tap_button(const UiState& ui, const char* label);

@@ -591,3 +591,18 @@ test('flow 17 (phone): the sticky verdict and the Result sentence quote the same
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('flow 18 (phone): the weights variant list keeps its label and "(?)" on its own line', async () => {
+  // On a 390 px phone the list was 14 em wide, so the "(?)" after "weights variant" wrapped onto a line of its own.
+  const { context, page, errors } = await openApp(env.browser,
+    `${env.server.url}?v=1&m=gemma-4-31b&g=rtx-3090&tp=2&kv=int8_per_token_head&ctx=262144&seqs=4&mtp=1`, phone);
+  const state = await appState(page);
+  const combo = state.hitboxes.weights_variant, help = state.hitboxes.weights_variant_help;
+  assert.ok(combo && help, 'Gemma 4 31B has several weights variants: the list and its help are drawn');
+  const middle = (b) => b[1] + b[3] / 2;
+  assert.ok(Math.abs(middle(combo) - middle(help)) < combo[3] / 2,
+    `"(?)" at y ${middle(help)}, the list at y ${middle(combo)}: one line`);
+  assert.ok(help[0] + help[2] <= page.viewportSize().width, 'the "(?)" is inside the screen');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
