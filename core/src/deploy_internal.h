@@ -111,6 +111,8 @@ std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvS
 
 /// Model repository to serve: the resolved weights variant's hf_repo, else any hf_repo, else the model id.
 const std::string& served_repo(const Deployment& d);  ///< refers into d.model
+/// The weights variant the deployment prices (settings.weights_variant), or nullptr; refers into d.model.
+const WeightsVariant* priced_variant(const Deployment& d);
 
 /// "0.95" style two-decimal text.
 std::string fixed2(double x);

@@ -156,6 +156,8 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     out.append(" \\\n  --max-num-seqs ").append(std::to_string(load.max_num_seqs));
     out.append(" \\\n  --kv-cache-dtype ").append(dtype.name);
     out.append(" \\\n  --gpu-memory-utilization ").append(fixed2(s.gpu_memory_utilization));
+    if (const WeightsVariant* w = priced_variant(d); w && !w->vllm_quantization.empty())
+        out.append(" \\\n  --quantization ").append(w->vllm_quantization);
     if (d.non_kv.flags.max_num_batched_tokens) {
         out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(*d.non_kv.flags.max_num_batched_tokens));
     } else if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting) {

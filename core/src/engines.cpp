@@ -126,6 +126,12 @@ std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvS
            priced + " B per element); the command uses that stand-in";
 }
 
+const WeightsVariant* priced_variant(const Deployment& d) {
+    for (const WeightsVariant& w : d.model->weights)
+        if (w.id == d.settings.weights_variant) return &w;
+    return nullptr;
+}
+
 const std::string& served_repo(const Deployment& d) {
     const ModelSpec& m = *d.model;
     for (const WeightsVariant& w : m.weights)

@@ -74,7 +74,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
     const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
     if (s.weights_gb) {
-        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb"});
+        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}});
         return m;
     }
     if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
@@ -96,7 +96,12 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         return nullptr;
     }
     m->weights.push_back({w.dtype, w.bytes / 1e9, hub, {},
-                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
+                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")", {}});
+    // fp8 chosen for a checkpoint of wider weights: vLLM runs it so only with --quantization fp8.
+    if (w.dtype == "fp8" && dtype != "auto") {
+        const std::string own = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, "auto").dtype;
+        if (own == "bf16" || own == "fp16" || own == "fp32") m->weights.back().vllm_quantization = "fp8";
+    }
     m->provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     return m;
 }

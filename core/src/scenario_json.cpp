@@ -282,6 +282,8 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
                  if (v[i].contains("size_gb")) get_num(v[i]["size_gb"], w.size_gb, d, p + ".size_gb");
                  if (v[i].contains("hf_repo")) get_str(v[i]["hf_repo"], w.hf_repo, d, p + ".hf_repo");
                  if (v[i].contains("source")) get_str(v[i]["source"], w.source, d, p + ".source");
+                 if (v[i].contains("vllm_quantization"))
+                     get_str(v[i]["vllm_quantization"], w.vllm_quantization, d, p + ".vllm_quantization");
                  if (v[i].contains("aliases")) {
                      const json& a = v[i]["aliases"];
                      if (!a.is_array()) type_error(d, p + ".aliases", "an array", a);
@@ -484,8 +486,10 @@ json layer_cache_json(const LayerCache& c) { return layer_json(c); }
 
 void to_json(json& j, const ModelSpec& m) {
     json weights = json::array();
-    for (const auto& w : m.weights)
+    for (const auto& w : m.weights) {
         weights.push_back({{"id", w.id}, {"size_gb", w.size_gb}, {"hf_repo", w.hf_repo}, {"aliases", w.aliases}, {"source", w.source}});
+        if (!w.vllm_quantization.empty()) weights.back()["vllm_quantization"] = w.vllm_quantization;
+    }
     json drafters = json::array();
     for (const auto& x : m.drafters)
         drafters.push_back({{"id", x.id}, {"method", x.method}, {"weights_gb", x.weights_gb},

@@ -103,6 +103,10 @@ struct WeightsVariant {
     std::string hf_repo;     ///< may be empty
     std::vector<std::string> aliases;  ///< other accepted names (seed CLI spellings such as "int4")
     std::string source;      ///< where the size comes from
+    /// vLLM's --quantization for serving the checkpoint at this size when it stores wider weights: "fp8" for a
+    /// bf16/fp16/fp32 checkpoint priced as fp8 (vLLM quantizes it to FP8 as it loads, Fp8Config with
+    /// is_checkpoint_fp8_serialized false). Empty when the checkpoint holds the weights as priced.
+    std::string vllm_quantization;
     bool operator==(const WeightsVariant&) const = default;
 };
 
