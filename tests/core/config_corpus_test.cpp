@@ -10,17 +10,11 @@
 #include <string>
 #include <variant>
 
+#include "test_data.h"
 #include "kvcalc/engine_rules.h"
 #include "kvcalc/hf_config.h"
 
 namespace {
-
-std::string read_fixture(const std::string& name) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/configs/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 /// Layers of each kind, in model_spec.h order.
 struct Kinds {
@@ -192,7 +186,7 @@ TEST_SUITE("config corpus") {
         for (const auto& e : kCorpus) {
             CAPTURE(e.file);
             CAPTURE(e.derivation);
-            const auto text = read_fixture(e.file);
+            const auto text = kvcalc::test::config_file(e.file);
             REQUIRE_FALSE(text.empty());
             const auto cfg = kvcalc::read_hf_config(text);
             for (const auto& d : cfg.diagnostics)
@@ -232,7 +226,7 @@ std::string provenance(const kvcalc::ModelSpec& s, const std::string& fact) {
 
 TEST_SUITE("config corpus") {
     TEST_CASE("Nemotron-H 56B: the bare Infinity of time_step_limit reads as null with a warning naming it") {
-        const auto cfg = kvcalc::read_hf_config(read_fixture("nemotron-h-56b-base-8k.json"));
+        const auto cfg = kvcalc::read_hf_config(kvcalc::test::config_file("nemotron-h-56b-base-8k.json"));
         CHECK_FALSE(kvcalc::has_error(cfg.diagnostics));
         CHECK(has_diag(cfg.diagnostics, "non_standard_json", "time_step_limit[1]"));
         // Inside strings the words stay text; NaN and -Infinity are replaced too.
@@ -245,14 +239,14 @@ TEST_SUITE("config corpus") {
     }
 
     TEST_CASE("sparse wrappers take their text class's defaults, and say so") {
-        const auto g = kvcalc::read_hf_config(read_fixture("gemma-3-27b-it.json"));
+        const auto g = kvcalc::read_hf_config(kvcalc::test::config_file("gemma-3-27b-it.json"));
         CHECK(g.spec.model_type == "gemma3_text");
         CHECK(provenance(g.spec, "sliding_window_pattern").find("transformers default: Gemma3TextConfig") == 0);
         CHECK(provenance(g.spec, "sliding_window") == "config.json: text_config.sliding_window");  // 1024, not 4096
         CHECK(g.arch.vocab_size == 262208);        // Gemma3TextConfig default
         CHECK(g.arch.tie_word_embeddings);
         CHECK(has_diag(g.diagnostics, "class_defaults", "text_config.model_type"));
-        const auto l = kvcalc::read_hf_config(read_fixture("llava-1.5-7b-hf.json"));
+        const auto l = kvcalc::read_hf_config(kvcalc::test::config_file("llava-1.5-7b-hf.json"));
         CHECK(l.spec.model_type == "llama");
         CHECK(provenance(l.spec, "num_hidden_layers").find("transformers default: LlamaConfig") == 0);
         CHECK(l.spec.max_position_embeddings == 4096);  // from the file, not LlamaConfig's 2048
@@ -263,12 +257,12 @@ TEST_SUITE("config corpus") {
     }
 
     TEST_CASE("Phi-3-mini-128k: a window past max_position_embeddings is full attention") {
-        const auto p = kvcalc::read_hf_config(read_fixture("phi-3-mini-128k-instruct.json"));
+        const auto p = kvcalc::read_hf_config(kvcalc::test::config_file("phi-3-mini-128k-instruct.json"));
         CHECK(has_diag(p.diagnostics, "window_covers_context", "sliding_window"));
     }
 
     TEST_CASE("LFM2 short-convolution state: (conv_L_cache - 1) x hidden per sequence per conv layer") {
-        const auto c = kvcalc::read_hf_config(read_fixture("lfm2.5-vl-1.6b.json"));
+        const auto c = kvcalc::read_hf_config(kvcalc::test::config_file("lfm2.5-vl-1.6b.json"));
         REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
         kvcalc::VllmSettings v;
         v.max_model_len = 8192;
@@ -286,7 +280,7 @@ TEST_SUITE("config corpus") {
 TEST_SUITE("config corpus") {
     TEST_CASE("engine context limits: vLLM and SGLang refuse past max_position_embeddings, llama.cpp warns") {
         kvcalc::Scenario s;
-        s.config_json = read_fixture("llava-1.5-7b-hf.json");  // max_position_embeddings 4096
+        s.config_json = kvcalc::test::config_file("llava-1.5-7b-hf.json");  // max_position_embeddings 4096
         s.max_model_len = 8192;
         s.max_num_seqs = 1;
         s.vram_gb = 80;
@@ -338,7 +332,7 @@ TEST_SUITE("config corpus") {
 
     TEST_CASE("weights of per-layer architectures: every block's parameters are counted") {
         auto billions = [](const char* file) {
-            const auto c = kvcalc::read_hf_config(read_fixture(file));
+            const auto c = kvcalc::read_hf_config(kvcalc::test::config_file(file));
             return static_cast<double>(kvcalc::count_parameters(c.spec, c.arch).total()) / 1e9;
         };
         // Published totals (model cards): Nemotron-3-Nano-30B-A3B 31.6B (was 3.9 GB of weights: the 23 MoE blocks
@@ -357,7 +351,7 @@ TEST_SUITE("config corpus") {
 
     TEST_CASE("model facts name the facts that came from class defaults") {
         kvcalc::Scenario s;
-        s.config_json = read_fixture("gemma-3-27b-it.json");
+        s.config_json = kvcalc::test::config_file("gemma-3-27b-it.json");
         s.max_model_len = 32768;
         s.max_num_seqs = 1;
         s.vram_gb = 80;
@@ -381,7 +375,7 @@ TEST_SUITE("config corpus") {
 
     TEST_CASE("encoder-only: a clear result, not a context-length refusal") {
         kvcalc::Scenario s;
-        s.config_json = read_fixture("bge-large.json");  // max_position_embeddings 512
+        s.config_json = kvcalc::test::config_file("bge-large.json");  // max_position_embeddings 512
         s.max_model_len = 8192;
         s.max_num_seqs = 4;
         s.vram_gb = 24;
@@ -398,7 +392,7 @@ TEST_SUITE("config corpus") {
     TEST_CASE("llama.cpp ggml cache types: q8_0 is accepted, K and V types apart") {
         // ggml-common.h: a row of 128 values is 4 blocks; q8_0 block 34 B → 136 B, q4_0 block 18 B → 72 B.
         kvcalc::Scenario s;
-        s.config_json = read_fixture("llama-3.1-8b.json");
+        s.config_json = kvcalc::test::config_file("llama-3.1-8b.json");
         s.engine = "llama.cpp";
         s.kv_cache_dtype = "q8_0";
         s.max_model_len = 32768;
@@ -407,7 +401,7 @@ TEST_SUITE("config corpus") {
         const auto r = kvcalc::predict(s);
         REQUIRE(r.ok);
         CHECK(r.startup.llama_cpp_kv_total_bytes == std::int64_t{32} * 8 * 136 * 2 * 32768);  // K and V, 32 layers
-        const auto cfg = kvcalc::read_hf_config(read_fixture("llama-3.1-8b.json"));
+        const auto cfg = kvcalc::read_hf_config(kvcalc::test::config_file("llama-3.1-8b.json"));
         kvcalc::LlamaCppSettings l;
         l.n_ctx = 32768;
         l.cache_type_k = "q8_0";

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "test_data.h"
 #include "kvcalc/context_limit.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/predict.h"
@@ -14,17 +15,10 @@ using namespace kvcalc;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/configs/" + name);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 /// The real Qwen/Qwen3-8B config.json with the rope_scaling block the Qwen3 model cards ("Processing Long
 /// Texts") tell users to add for 131,072 tokens; Qwen3-32B has the same max_position_embeddings (40960).
 std::string qwen3_with_yarn() {
-    std::string text = fixture("qwen3-8b.json");
+    std::string text = kvcalc::test::config_file("qwen3-8b.json");
     const std::string null_rope = "\"rope_scaling\": null";
     REQUIRE(text.find(null_rope) != std::string::npos);
     text.replace(text.find(null_rope), null_rope.size(),
@@ -42,7 +36,7 @@ bool has(const Diagnostics& d, const std::string& code, Severity sev) {
 
 TEST_SUITE("context limit") {
     TEST_CASE("Qwen3 with Qwen's YaRN settings: vLLM derives 32768 × 4 = 131072; SGLang and llama.cpp keep 40960") {
-        const HfConfig plain = read_hf_config(fixture("qwen3-8b.json"));
+        const HfConfig plain = read_hf_config(kvcalc::test::config_file("qwen3-8b.json"));
         REQUIRE_FALSE(has_error(plain.diagnostics));
         CHECK(context_limit(plain.spec, EngineId::vllm).max_model_len == 40960);
 
@@ -69,7 +63,7 @@ TEST_SUITE("context limit") {
         CHECK(yarn.ok);
         CHECK_FALSE(has(yarn.diagnostics, "max_model_len_too_long", Severity::error));
 
-        s.config_json = fixture("qwen3-8b.json");
+        s.config_json = kvcalc::test::config_file("qwen3-8b.json");
         const Report plain = predict(s);
         CHECK_FALSE(plain.ok);
         REQUIRE(has(plain.diagnostics, "max_model_len_too_long", Severity::error));
@@ -99,14 +93,14 @@ TEST_SUITE("context limit") {
 
     TEST_CASE("rope types vLLM does not scale: llama3 (Llama 3.1), longrope (Phi-3), Gemma 3's linear") {
         // meta-llama/Meta-Llama-3.1-8B: llama3 factor 8 is already inside max_position_embeddings 131072.
-        const HfConfig llama = read_hf_config(fixture("llama-3.1-8b.json"));
+        const HfConfig llama = read_hf_config(kvcalc::test::config_file("llama-3.1-8b.json"));
         REQUIRE_FALSE(has_error(llama.diagnostics));
         CHECK(context_limit(llama.spec, EngineId::vllm).max_model_len == 131072);
         CHECK(context_limit(llama.spec, EngineId::sglang).max_model_len == 131072);
 
         // microsoft/Phi-3-mini-128k-instruct: longrope; vLLM accepts 131072 but serves
         // original_max_position_embeddings 4096 when max_model_len is not given.
-        const HfConfig phi = read_hf_config(fixture("phi-3-mini-128k-instruct.json"));
+        const HfConfig phi = read_hf_config(kvcalc::test::config_file("phi-3-mini-128k-instruct.json"));
         REQUIRE_FALSE(has_error(phi.diagnostics));
         const EngineContextLimit p = context_limit(phi.spec, EngineId::vllm);
         CHECK(p.max_model_len == 131072);
@@ -115,7 +109,7 @@ TEST_SUITE("context limit") {
 
         // google/gemma-3-27b-it: vLLM skips Gemma 3's linear factor 8 (max_position_embeddings already scaled);
         // SGLang's get_context_length multiplies it: 8 × 131072.
-        const HfConfig gemma = read_hf_config(fixture("gemma-3-27b-it.json"));
+        const HfConfig gemma = read_hf_config(kvcalc::test::config_file("gemma-3-27b-it.json"));
         REQUIRE_FALSE(has_error(gemma.diagnostics));
         CHECK(context_limit(gemma.spec, EngineId::vllm).max_model_len == 131072);
         CHECK(context_limit(gemma.spec, EngineId::sglang).max_model_len == 1048576);
@@ -123,19 +117,19 @@ TEST_SUITE("context limit") {
 
     TEST_CASE("YaRN checkpoints whose max_position_embeddings already is the scaled length agree") {
         // deepseek-ai/DeepSeek-V3: yarn, original 4096 × factor 40 = 163840 = max_position_embeddings.
-        const HfConfig ds = read_hf_config(fixture("deepseek-v3.json"));
+        const HfConfig ds = read_hf_config(kvcalc::test::config_file("deepseek-v3.json"));
         REQUIRE_FALSE(has_error(ds.diagnostics));
         CHECK(context_limit(ds.spec, EngineId::vllm).max_model_len == 163840);
         CHECK(context_limit(ds.spec, EngineId::sglang).max_model_len == 163840);
         // openai/gpt-oss-20b: 4096 × 32 = 131072.
-        const HfConfig oss = read_hf_config(fixture("gpt-oss-20b.json"));
+        const HfConfig oss = read_hf_config(kvcalc::test::config_file("gpt-oss-20b.json"));
         REQUIRE_FALSE(has_error(oss.diagnostics));
         CHECK(context_limit(oss.spec, EngineId::vllm).max_model_len == 131072);
     }
 
     TEST_CASE("which key: ChatGLM seq_length; the smallest for vLLM, the first in SGLang's order") {
         // THUDM/chatglm3-6b states only seq_length 8192.
-        const HfConfig glm = read_hf_config(fixture("chatglm3-6b.json"));
+        const HfConfig glm = read_hf_config(kvcalc::test::config_file("chatglm3-6b.json"));
         REQUIRE_FALSE(has_error(glm.diagnostics));
         CHECK(context_limit(glm.spec, EngineId::vllm).max_model_len == 8192);
         CHECK(context_limit(glm.spec, EngineId::sglang).max_model_len == 8192);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "test_data.h"
 #include "kvcalc/kv_format.h"
 #include "kvcalc/predict.h"
 #include "kvcalc/url_codec.h"
@@ -16,13 +17,6 @@ using namespace kvcalc;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/configs/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
 std::string auto_name(AutoKvEngine e, const char* torch_dtype, const char* model_type, int sm) {
     const AutoKvResolution a = resolve_auto_kv_format(e, torch_dtype, model_type, sm);
     return a.format ? a.format->name : "none";
@@ -30,7 +24,7 @@ std::string auto_name(AutoKvEngine e, const char* torch_dtype, const char* model
 
 Report auto_report(const char* config, const char* engine, const char* gpu, std::int64_t len) {
     Scenario s;
-    s.config_json = fixture(config);
+    s.config_json = kvcalc::test::config_file(config);
     s.engine = engine;
     s.gpu = gpu;
     s.kv_cache_dtype = "auto";

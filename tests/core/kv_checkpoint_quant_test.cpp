@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_data.h"
 #include "kvcalc/hf_config.h"
 #include "kvcalc/predict.h"
 
@@ -18,21 +19,14 @@ using nlohmann::json;
 
 namespace {
 
-std::string slurp(const std::string& rel) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/" + rel);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 /// nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8: its config.json (configs/SOURCES.tsv) with its hf_quant_config.json
 /// (quant_configs/SOURCES.tsv) as quantization_config, the way vLLM's get_config merges the two files when
 /// config.json has none. `quant_method` is what a ModelOpt export carries (ModelOpt ≥ 0.31 writes it inline; the
 /// older sidecar has producer.name "modelopt", which vLLM turns into it); "" leaves the block as the copy has it.
 std::string nemotron_fp8(const std::string& quant_method) {
     // Spliced as text: the config.json holds Python's Infinity, which strict JSON parsers refuse.
-    std::string cfg = slurp("configs/nemotron-3-super-120b-a12b-fp8.json");
-    json q = json::parse(slurp("quant_configs/nemotron-3-super-120b-a12b-fp8.hf_quant_config.json"));
+    std::string cfg = kvcalc::test::data_file("configs/nemotron-3-super-120b-a12b-fp8.json");
+    json q = json::parse(kvcalc::test::data_file("quant_configs/nemotron-3-super-120b-a12b-fp8.hf_quant_config.json"));
     if (!quant_method.empty()) q["quant_method"] = quant_method;
     cfg.insert(cfg.find('{') + 1, "\"quantization_config\": " + q.dump() + ",");
     return cfg;

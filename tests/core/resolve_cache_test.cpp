@@ -9,18 +9,12 @@
 #include <string>
 #include <thread>
 
+#include "test_data.h"
 #include "kvcalc/predict.h"
 
 using namespace kvcalc;
 
 namespace {
-
-std::string config(const std::string& name) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/configs/" + name);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 Scenario bf16_on(const char* gpu) {
     Scenario s;
@@ -42,8 +36,8 @@ constexpr std::int64_t kLlama33_70b = 80 * 8 * 128 * 2 * 2;    // 327,680 B (80 
 TEST_SUITE("resolve cache") {
     TEST_CASE("scenarios differing only in config_json get their own model") {
         Scenario a = bf16_on("h100-80gb"), b = a;
-        a.config_json = config("llama-3.2-1b.json");
-        b.config_json = config("qwen2.5-7b.json");
+        a.config_json = kvcalc::test::config_file("llama-3.2-1b.json");
+        b.config_json = kvcalc::test::config_file("qwen2.5-7b.json");
         for (int round = 0; round < 3; ++round) {
             for (const Scenario* s : {&a, &b}) {
                 const Report r = predict(*s);
@@ -142,7 +136,7 @@ TEST_SUITE("resolve cache") {
     TEST_CASE("threads keep their own caches") {
         Scenario a = bf16_on("h100-80gb"), b = a;
         a.model_id = "llama-3.1-8b";
-        b.config_json = config("llama-3.2-1b.json");
+        b.config_json = kvcalc::test::config_file("llama-3.2-1b.json");
         int bad_a = 0, bad_b = 0;
         auto run = [](Scenario s, std::int64_t want, int& bad) {
             for (int i = 0; i < 200; ++i) {

@@ -8,24 +8,18 @@
 #include <sstream>
 #include <string>
 
+#include "test_data.h"
 #include "kvcalc/predict.h"
 
 using namespace kvcalc;
 
 namespace {
 
-std::string config(const std::string& name) {
-    std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/configs/" + name);
-    std::stringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 Report serve(const std::string& file, const std::string& weights_dtype, const std::string& gpu) {
     Scenario s;
-    s.config_json = config(file);
+    s.config_json = kvcalc::test::config_file(file);
     REQUIRE_FALSE(s.config_json.empty());
     s.weights_dtype = weights_dtype;
     s.gpu = gpu;
@@ -57,7 +51,7 @@ TEST_CASE("a checkpoint stored as fp8 is served without --quantization, whether 
     for (const char* dtype : {"auto", "fp8"}) {
         INFO(std::string(dtype));
         Scenario s;
-        s.config_json = config("deepseek-v3.json");
+        s.config_json = kvcalc::test::config_file("deepseek-v3.json");
         s.weights_dtype = dtype;
         s.gpu = "h100-80gb";
         s.tensor_parallel_size = 8;
