@@ -1,9 +1,9 @@
 // Catalog listings as JSON for scripts.
 #include "catalog_json.h"
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/json_io.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/io/json_io.h"
 
 namespace kvcli {
 

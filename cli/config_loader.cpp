@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "kvcalc/input_limits.h"
+#include "kvcalc/deployment/input_limits.h"
 
 namespace kvcli {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "kvcalc/scenario.h"
+#include "kvcalc/base/scenario.h"
 
 namespace kvcli {
 

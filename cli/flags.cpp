@@ -10,13 +10,13 @@
 #include <map>
 #include <optional>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/scenario_fields.h"
-#include "kvcalc/suggest.h"
-#include "kvcalc/url_check.h"
-#include "kvcalc/url_codec.h"
-#include "kvcalc/vllm_accounting.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/deployment/scenario_fields.h"
+#include "kvcalc/deployment/suggest.h"
+#include "kvcalc/io/url_check.h"
+#include "kvcalc/io/url_codec.h"
+#include "kvcalc/engines/vllm_accounting.h"
 
 namespace kvcli {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <variant>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/concurrency_text.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/units.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/concurrency_text.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/base/units.h"
 
 namespace kvcli {
 

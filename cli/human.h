@@ -2,10 +2,10 @@
 #pragma once
 #include <ostream>
 
-#include "kvcalc/calibration.h"
-#include "kvcalc/report.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/deployment/calibration.h"
+#include "kvcalc/engines/report.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/deployment/sweeps.h"
 
 #include <string>
 #include <vector>

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/diagnostic.h"
-#include "kvcalc/scenario.h"
+#include "kvcalc/base/diagnostic.h"
+#include "kvcalc/base/scenario.h"
 
 namespace kvcli {
 

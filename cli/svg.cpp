@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "kvcalc/units.h"
+#include "kvcalc/base/units.h"
 
 namespace kvcli {
 

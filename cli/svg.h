@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/report.h"
+#include "kvcalc/engines/report.h"
 
 namespace kvcli {
 

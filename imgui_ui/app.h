@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/calibration.h"
-#include "kvcalc/diagnostic.h"
-#include "kvcalc/report.h"
-#include "kvcalc/result_sentence.h"  // ByteUnit: the unit every byte figure is shown in
-#include "kvcalc/scenario.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/deployment/calibration.h"
+#include "kvcalc/base/diagnostic.h"
+#include "kvcalc/engines/report.h"
+#include "kvcalc/deployment/result_sentence.h"  // ByteUnit: the unit every byte figure is shown in
+#include "kvcalc/base/scenario.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/deployment/sweeps.h"
 
 namespace kvcalc::ui {
 

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/io/url_codec.h"
 #include "model_lookup.h"
 #include "platform.h"
 #include "share_link.h"

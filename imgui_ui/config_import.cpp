@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "kvcalc/deployment.h"
+#include "kvcalc/engines/deployment.h"
 #include "model_lookup.h"
 
 namespace kvcalc::ui {

@@ -20,7 +20,7 @@
 #endif
 
 #include "app.h"
-#include "kvcalc/catalog.h"
+#include "kvcalc/catalog/catalog.h"
 #include "platform.h"
 #include "text_proxy.h"
 #include "touch_input.h"

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cstdio>
 
-#include "kvcalc/kv_format.h"
-#include "kvcalc/layer_cache.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/model/layer_cache.h"
 
 namespace kvcalc::ui {
 

@@ -3,9 +3,9 @@
 #pragma once
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/context_limit.h"
-#include "kvcalc/scenario.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/engines/context_limit.h"
+#include "kvcalc/base/scenario.h"
 
 namespace kvcalc::ui {
 

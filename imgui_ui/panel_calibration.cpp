@@ -1,5 +1,5 @@
 // Calibration: every measured boot with its predicted peak and verdict, and the overall score.
-#include "kvcalc/units.h"
+#include "kvcalc/base/units.h"
 #include "panels.h"
 #include "widgets.h"
 

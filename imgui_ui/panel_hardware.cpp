@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/layer_cache.h"
-#include "kvcalc/units.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/base/units.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "widgets.h"

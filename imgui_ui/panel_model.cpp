@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/layer_cache.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/model/layer_cache.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "platform.h"

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kvcalc/units.h"
+#include "kvcalc/base/units.h"
 #include "panels.h"
 #include "text_export.h"
 #include "widgets.h"

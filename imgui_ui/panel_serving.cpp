@@ -3,12 +3,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/deployment.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/vllm_accounting.h"
-#include "kvcalc/vllm_defaults.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/engines/deployment.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm_defaults.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "widgets.h"

@@ -1,6 +1,6 @@
 // GPU shopping: what to buy for the current model and settings (catalog GPUs × 1/2/4/8 cards).
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/units.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/base/units.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "shop_view.h"

@@ -1,9 +1,9 @@
 // Recompute on change: the report, the solvers, the GPU-shopping rows and the demand curve, all from the core.
 #include "app.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/deployment/sweeps.h"
 #include "platform.h"
 
 namespace kvcalc::ui {

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/url_codec.h"
 
 namespace kvcalc::ui {
 

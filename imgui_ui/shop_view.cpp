@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "kvcalc/sweeps.h"
+#include "kvcalc/deployment/sweeps.h"
 #include "model_lookup.h"
 #include "widgets.h"
 

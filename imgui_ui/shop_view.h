@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app.h"
-#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
 
 namespace kvcalc::ui {
 

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/result_sentence.h"
-#include "kvcalc/units.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/result_sentence.h"
+#include "kvcalc/base/units.h"
 #include "model_lookup.h"
 #include "widgets.h"
 

@@ -10,7 +10,7 @@
 
 #include <imgui_internal.h>  // FindRenderedTextEnd
 
-#include "kvcalc/units.h"
+#include "kvcalc/base/units.h"
 
 namespace kvcalc::ui {
 

@@ -8,9 +8,9 @@
 #include <imgui.h>
 
 #include "app.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/report.h"
-#include "kvcalc/scenario_fields.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/engines/report.h"
+#include "kvcalc/deployment/scenario_fields.h"
 
 namespace kvcalc::ui {
 

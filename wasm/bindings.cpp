@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "kvcalc/api.h"
-#include "kvcalc/json_safety.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/url_check.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/base/json_safety.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/io/url_check.h"
+#include "kvcalc/io/url_codec.h"
 
 namespace {
 

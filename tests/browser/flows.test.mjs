@@ -418,7 +418,7 @@ test('flow 11: model search matches every word in any order; GPU rows are finger
 });
 
 test('flow 12: typed entry takes the field table\'s whole range and refuses one past it with the table\'s words', async () => {
-  // Ranges from core/src/scenario_fields.cpp: max_num_seqs 1..65536 (0 = the engine's default), max_num_batched_tokens
+  // Ranges from core/src/deployment/scenario_fields.cpp: max_num_seqs 1..65536 (0 = the engine's default), max_num_batched_tokens
   // 1..2^27. The page's buttons and sliders may span less; what is typed must not.
   const { context, page, errors } = await openApp(env.browser, `${env.server.url}?v=1&m=qwen3-8b&g=h100-80gb&ctx=8192`, desktop);
   const typeInto = async (hitbox, text) => {
@@ -434,7 +434,7 @@ test('flow 12: typed entry takes the field table\'s whole range and refuses one 
   await typeInto('max_num_seqs field', '65537');
   await waitState(page, (s) => s.clamp_notes.max_num_seqs !== undefined);
   let state = await appState(page);
-  // The field table's row (core/src/scenario_fields.cpp, max_num_seqs: range and meaning of 0), as the CLI prints it.
+  // The field table's row (core/src/deployment/scenario_fields.cpp, max_num_seqs: range and meaning of 0), as the CLI prints it.
   assert.equal(state.clamp_notes.max_num_seqs, 'max_num_seqs = 65537 is out of range; expected an integer 1..65536 ' +
     "(sequences), or 0 = the engine's default (vLLM: 256, or 1024 on >= 70 GiB cards but A100, a cap of which one " +
     'full-length request is priced; llama.cpp -np 1; SGLang: a cap, one request priced)');

@@ -14,11 +14,11 @@
 
 #include "flags.h"
 #include "svg.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/catalog.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/suggest.h"
-#include "kvcalc/input_limits.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/suggest.h"
+#include "kvcalc/deployment/input_limits.h"
 
 
 using clitest::Run;

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "flags.h"
-#include "kvcalc/api.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/scenario_fields.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/scenario_fields.h"
+#include "kvcalc/io/url_codec.h"
 
 using kvcalc::FieldType;
 using kvcalc::ScenarioField;

@@ -9,10 +9,10 @@
 
 #include "app.h"
 #include "cli_run.h"
-#include "kvcalc/api.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/io/url_codec.h"
 #include "model_lookup.h"
 
 using clitest::Run;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/activation.h"
-#include "kvcalc/catalog.h"
+#include "kvcalc/model/activation.h"
+#include "kvcalc/catalog/catalog.h"
 
 using namespace kvcalc;
 

@@ -6,14 +6,14 @@
 #include <limits>
 #include <string>
 
-#include "kvcalc/api.h"
-#include "kvcalc/catalog.h"
-#include "kvcalc/input_limits.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/url_check.h"
-#include "kvcalc/url_codec.h"
-#include "kvcalc/vllm_accounting.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/input_limits.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/io/url_check.h"
+#include "kvcalc/io/url_codec.h"
+#include "kvcalc/engines/vllm_accounting.h"
 
 using namespace kvcalc;
 using nlohmann::json;

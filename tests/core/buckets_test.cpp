@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/buckets.h"
-#include "kvcalc/catalog.h"
+#include "kvcalc/model/buckets.h"
+#include "kvcalc/catalog/catalog.h"
 
 using namespace kvcalc;
 
@@ -28,7 +28,7 @@ TEST_SUITE("buckets") {
     }
 }
 
-#include "kvcalc/predict.h"
+#include "kvcalc/deployment/predict.h"
 
 TEST_SUITE("buckets") {
     TEST_CASE("Gemma 3 27B under vLLM: the buckets are the padded pages the verdict prices, and add up to it") {

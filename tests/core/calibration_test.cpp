@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/calibration.h"
+#include "kvcalc/deployment/calibration.h"
 
 using namespace kvcalc;
 

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/layer_cache.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/model/layer_cache.h"
 
 using namespace kvcalc;
 

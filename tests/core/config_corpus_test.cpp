@@ -11,8 +11,8 @@
 #include <variant>
 
 #include "test_data.h"
-#include "kvcalc/engine_rules.h"
-#include "kvcalc/hf_config.h"
+#include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/config/hf_config.h"
 
 namespace {
 
@@ -275,7 +275,7 @@ TEST_SUITE("config corpus") {
     }
 }
 
-#include "kvcalc/predict.h"
+#include "kvcalc/deployment/predict.h"
 
 TEST_SUITE("config corpus") {
     TEST_CASE("engine context limits: vLLM and SGLang refuse past max_position_embeddings, llama.cpp warns") {
@@ -305,7 +305,7 @@ TEST_SUITE("config corpus") {
     }
 }
 
-#include "kvcalc/param_count.h"
+#include "kvcalc/config/param_count.h"
 
 TEST_SUITE("config corpus") {
     TEST_CASE("llama.cpp Falcon-H1 1.5B: KV 768.00 MiB and recurrent state 72.98 MiB at 32768 cells, as logged") {
@@ -412,8 +412,8 @@ TEST_SUITE("config corpus") {
     }
 }
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/model_traits.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/config/model_traits.h"
 
 TEST_SUITE("config corpus") {
     TEST_CASE("every catalog entry carries its model_type, and kvcalc has traits for it") {
@@ -430,7 +430,7 @@ TEST_SUITE("config corpus") {
     }
 }
 
-#include "kvcalc/json_io.h"
+#include "kvcalc/io/json_io.h"
 
 TEST_SUITE("config corpus") {
     TEST_CASE("a model written as JSON and read back keeps model_type and Falcon-H1's parallel Mamba state") {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/diagnostic.h"
+#include "kvcalc/base/diagnostic.h"
 
 TEST_SUITE("diagnostic") {
     TEST_CASE("has_error sees only errors") {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "kvcalc/catalog_popular.h"
-#include "kvcalc/engine_rules.h"
-#include "kvcalc/hf_config.h"
+#include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/config/hf_config.h"
 
 namespace {
 kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }

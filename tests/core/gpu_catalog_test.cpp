@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "kvcalc/gpu_catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
 
 using namespace kvcalc;
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "test_data.h"
-#include "kvcalc/context_limit.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/engines/context_limit.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <variant>
 
-#include "kvcalc/context_limit.h"
-#include "kvcalc/hf_config.h"
+#include "kvcalc/engines/context_limit.h"
+#include "kvcalc/config/hf_config.h"
 
 using namespace kvcalc;
 

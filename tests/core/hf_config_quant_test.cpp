@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kvcalc/hf_config.h"
-#include "kvcalc/param_count.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/config/param_count.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <variant>
 
-#include "kvcalc/catalog_popular.h"
-#include "kvcalc/hf_config.h"
+#include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/config/hf_config.h"
 
 using kvcalc::FullAttention;
 using kvcalc::MlaLatent;

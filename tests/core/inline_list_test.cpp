@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kvcalc/inline_list.h"
+#include "kvcalc/base/inline_list.h"
 
 using kvcalc::InlineList;
 

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/api.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/catalog.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/catalog/catalog.h"
 
 using namespace kvcalc;
 using nlohmann::json;

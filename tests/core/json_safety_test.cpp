@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kvcalc/api.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/json_safety.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/base/json_safety.h"
 
 using nlohmann::json;
 

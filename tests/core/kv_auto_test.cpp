@@ -9,9 +9,9 @@
 #include <string>
 
 #include "test_data.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/io/url_codec.h"
 
 using namespace kvcalc;
 

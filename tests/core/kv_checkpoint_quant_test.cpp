@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "test_data.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 using nlohmann::json;

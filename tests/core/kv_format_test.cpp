@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/kv_format.h"
+#include "kvcalc/base/kv_format.h"
 
 using namespace kvcalc;
 

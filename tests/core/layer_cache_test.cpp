@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/layer_cache.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/model/layer_cache.h"
 #include "test_util.h"
 
 using namespace kvcalc;

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 using nlohmann::json;

@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/deployment/sweeps.h"
 
 using namespace kvcalc;
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
-#include "kvcalc/catalog_popular.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/param_count.h"
+#include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/config/param_count.h"
 
 namespace {
 

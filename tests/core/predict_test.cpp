@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/units.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/base/units.h"
 
 using namespace kvcalc;
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <string>
 
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
 #include "seed_cli.h"
-#include "kvcalc/solver.h"
+#include "kvcalc/deployment/solver.h"
 
 using namespace kvcalc;
 

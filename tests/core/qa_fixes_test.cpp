@@ -8,11 +8,11 @@
 #include <set>
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/concurrency_text.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/concurrency_text.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/sweeps.h"
 
 using namespace kvcalc;
 

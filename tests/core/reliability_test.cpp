@@ -6,15 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kvcalc/api.h"
-#include "kvcalc/catalog.h"
-#include "kvcalc/checked_math.h"
-#include "kvcalc/engine_rules.h"
-#include "kvcalc/input_limits.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/checked_math.h"
+#include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/deployment/input_limits.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/io/url_codec.h"
 
 using namespace kvcalc;
 using nlohmann::json;

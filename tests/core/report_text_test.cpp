@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

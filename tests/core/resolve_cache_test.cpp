@@ -1,4 +1,4 @@
-// resolve()'s per-thread cache (core/src/resolve_cache.cpp) must never answer with another scenario's deployment.
+// resolve()'s per-thread cache (core/src/deployment/resolve_cache.cpp) must never answer with another scenario's deployment.
 // Scenarios that differ in one field are asked in turn, so that each question follows a cached neighbour; each
 // answer is checked against a value worked from the model's public config.json (tests/data/configs/SOURCES.tsv)
 // or vLLM's source, not against kvcalc's own output.
@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "test_data.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <string>
 
-#include "kvcalc/concurrency_text.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/result_sentence.h"
+#include "kvcalc/deployment/concurrency_text.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/result_sentence.h"
 
 using namespace kvcalc;
 

@@ -2,7 +2,7 @@
 // max_num_seqs 1, mem_util 0.95, 24 GB): the values the seeds' tables were computed at. kvcalc's own defaults are
 // vLLM's (scenario.h), so a test that reproduces a seed table starts from these.
 #pragma once
-#include "kvcalc/scenario.h"
+#include "kvcalc/base/scenario.h"
 
 inline kvcalc::Scenario seed_cli_scenario() {
     kvcalc::Scenario s;

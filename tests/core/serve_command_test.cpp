@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/kv_format.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

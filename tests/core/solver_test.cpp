@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
 
 using namespace kvcalc;
 

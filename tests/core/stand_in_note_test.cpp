@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "kvcalc/predict.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

@@ -6,11 +6,11 @@
 #include <random>
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/result_sentence.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/vllm_defaults.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/result_sentence.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/engines/vllm_defaults.h"
 
 using namespace kvcalc;
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/suggest.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/suggest.h"
 
 using kvcalc::closest_name;
 using kvcalc::typo_distance;

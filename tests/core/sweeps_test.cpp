@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <tuple>
 
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/sweeps.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/deployment/sweeps.h"
 
 using namespace kvcalc;
 

@@ -1,8 +1,8 @@
 // Helpers shared by the core tests.
 #pragma once
-#include "kvcalc/catalog.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/layer_cache.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/model/layer_cache.h"
 
 namespace kvtest {
 

@@ -3,8 +3,8 @@
 #include <array>
 #include <cmath>
 
-#include "kvcalc/checked_math.h"
-#include "kvcalc/units.h"
+#include "kvcalc/base/checked_math.h"
+#include "kvcalc/base/units.h"
 
 using namespace kvcalc;
 

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "kvcalc/catalog.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/io/url_codec.h"
 
 using namespace kvcalc;
 

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/param_count.h"
-#include "kvcalc/units.h"
-#include "kvcalc/vllm_accounting.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/config/param_count.h"
+#include "kvcalc/base/units.h"
+#include "kvcalc/engines/vllm_accounting.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "test_data.h"
-#include "kvcalc/predict.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 

@@ -9,11 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_check.h"
-#include "kvcalc/api.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/json_safety.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/base/json_safety.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/io/url_codec.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "kvcalc/hf_config.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
 
 namespace {
 

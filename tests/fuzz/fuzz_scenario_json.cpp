@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_check.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/json_safety.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/base/json_safety.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/io/url_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using nlohmann::json;

@@ -5,9 +5,9 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "kvcalc/input_limits.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/deployment/input_limits.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/io/url_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size > kFuzzMaxInput) return 0;

@@ -3,11 +3,11 @@
 
 Usage: tests/fuzz/make_seeds.py BUILD_DIR   (BUILD_DIR holds a native build with cli/kvcalc)
 
-Seeds: every embedded popular config.json (core/src/catalog_popular_configs.cpp), plain and wrapped in
+Seeds: every embedded popular config.json (core/src/catalog/popular_configs.cpp), plain and wrapped in
 text_config, the real config.json examples in reference/config-examples when present, every catalog model as an
 inline `model`, every compose preset as a request and as a link, the link forms of docs/URL.md, and the minimal
 reproducers of reference/reliability.md (B1-B14). Dictionaries: the URL keys, the Scenario / ModelSpec keys,
-the config.json keys the reader knows (core/src/hf_config_keys.cpp and hf_config*.cpp), and the catalog ids.
+the config.json keys the reader knows (core/src/config/hf_config_keys.cpp and hf_config*.cpp), and the catalog ids.
 Re-run after adding keys or presets; the output is deterministic.
 """
 import hashlib
@@ -46,7 +46,7 @@ def write_dict(kind, tokens):
 
 
 def popular_configs():
-    src = (ROOT / "core/src/catalog_popular_configs.cpp").read_text()
+    src = (ROOT / "core/src/catalog/popular_configs.cpp").read_text()
     return [json.loads(m) for m in re.findall(r'R"\((.*?)\)"', src, re.S)]
 
 
@@ -133,7 +133,7 @@ def main():
                                                      "1e400", "2147483647", "9223372036854775807"])
     write_dict("scenario_json", json_tokens + ids + formats + ["{", "}", "[", "]", "null", "true", "-1", "4096"])
 
-    hf_src = "".join((ROOT / "core/src" / f).read_text() for f in
+    hf_src = "".join((ROOT / "core/src/config" / f).read_text() for f in
                      ["hf_config.cpp", "hf_config_keys.cpp", "hf_config_layers.cpp"])
     hf_keys = set(re.findall(r'"([a-z_0-9]{3,})"', hf_src))
     for c in configs:

@@ -43,7 +43,7 @@ test('ui_font.h ranges are ordered and include ASCII', () => {
 test('every string literal of the UI and the core is drawable in the UI font', () => {
   const found = new Map();
   for (const dir of ['imgui_ui', 'core/src', 'core/include/kvcalc']) {
-    for (const name of fs.readdirSync(path.join(repo, dir))) {
+    for (const name of fs.readdirSync(path.join(repo, dir), { recursive: true })) {
       if (!/\.(cpp|h)$/.test(name)) continue;
       const src = fs.readFileSync(path.join(repo, dir, name), 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:"\\])\/\/[^\n]*/g, '$1');

@@ -69,7 +69,7 @@ test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.5
   assert.ok(Math.abs(report.effective_max_num_seqs - 194 / 75) < 0.01, String(report.effective_max_num_seqs));
 });
 
-// format_double() in core/src/url_codec.cpp tries %.1g first, and "2e+01" reads back as 20, so whole numbers of
+// format_double() in core/src/io/url_codec.cpp tries %.1g first, and "2e+01" reads back as 20, so whole numbers of
 // two or more digits come out in exponent form. Still decodes to the same scenario (test above); fix pending.
 test('encodeQuery writes the CLI link byte for byte (vram=20, not 2e+01)', () => {
   const decoded = JSON.parse(core.decodeQuery(dualTurbo));

@@ -23,17 +23,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kvcalc/api.h"
-#include "kvcalc/catalog.h"
-#include "kvcalc/catalog_popular.h"
-#include "kvcalc/gpu_catalog.h"
-#include "kvcalc/json_io.h"
-#include "kvcalc/json_safety.h"
-#include "kvcalc/kv_format.h"
-#include "kvcalc/layer_cache.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/solver.h"
-#include "kvcalc/url_codec.h"
+#include "kvcalc/io/api.h"
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/io/json_io.h"
+#include "kvcalc/base/json_safety.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+#include "kvcalc/io/url_codec.h"
 #include "report_invariants.h"
 
 namespace {

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <string>
 
-#include "kvcalc/checked_math.h"
-#include "kvcalc/report.h"
-#include "kvcalc/solver.h"
+#include "kvcalc/base/checked_math.h"
+#include "kvcalc/engines/report.h"
+#include "kvcalc/deployment/solver.h"
 
 namespace kvinv {
 

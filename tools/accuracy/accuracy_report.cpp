@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kvcalc/calibration.h"
-#include "kvcalc/engine_real_cases.h"
-#include "kvcalc/predict.h"
-#include "kvcalc/units.h"
+#include "kvcalc/deployment/calibration.h"
+#include "kvcalc/engines/engine_real_cases.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/base/units.h"
 #include "reserve_section.h"
 
 namespace {

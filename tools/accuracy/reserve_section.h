@@ -2,7 +2,7 @@
 #pragma once
 #include <ostream>
 
-#include "kvcalc/calibration.h"
+#include "kvcalc/deployment/calibration.h"
 
 namespace kvtools {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "kvcalc/scenario_fields.h"
+#include "kvcalc/deployment/scenario_fields.h"
 
 namespace {
 

@@ -1,0 +1,75 @@
+// Scenario: everything a user can set. The CLI flags, the URL and the JSON API encode this one struct.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kvcalc/base/model_spec.h"
+
+namespace kvcalc {
+
+/// One serving question: model × hardware × vLLM settings. The serving settings default to what the engine does
+/// when its flag is not given (vLLM's: --kv-cache-dtype auto, --max-model-len from the model, --max-num-seqs and
+/// --gpu-memory-utilization from the card and release; docs/CLI.md "Defaults"), so the CLI, the JSON API and the
+/// page answer the same question the same way. The seed CLI's values (fp8_e5m2, 180000, 1, 0.95) are what its
+/// calibration runs set, and those rows set them explicitly.
+struct Scenario {
+    // --- model ---
+    std::string model_id = "qwen3.6-27b";      ///< catalog id; ignored when `model` is set
+    std::optional<ModelSpec> model;            ///< inline spec (e.g. from a config.json), wins over model_id
+    /// Text of a Hugging Face config.json, read with read_hf_config (docs/CONFIG_JSON.md); wins over `model`
+    /// and model_id. Its diagnostics come back prefixed "config_json." and its provenance as Report::model_facts.
+    std::string config_json;
+    /// Weights dtype for a config_json model: bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, or empty/"auto" = the
+    /// config's quantization_config, else torch_dtype (param_count.h estimate_weights). weights_gb wins.
+    std::string weights_dtype;
+    std::string compose;                       ///< preset id it came from (informational; JSON applies it)
+    std::string weights_variant;               ///< variant id or alias; empty = model default
+    std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)
+    // --- hardware (give at most one of gpu / vram_gb / vram_gib; none = 24 GB decimal, seed default) ---
+    std::string gpu;                           ///< GPU catalog id, e.g. "rtx-3090"
+    std::optional<double> vram_gb;             ///< per card, decimal GB (seed --vram: 24 means 24e9 B)
+    std::optional<double> vram_gib;            ///< per card, GiB
+    int gpus = 0;                              ///< physical GPUs in the box, 1..8; 0 = equal to tensor_parallel_size
+    // --- serving engine ---
+    /// Whose allocation rules price the KV cache: "vllm" (default), "llama.cpp" or "sglang" (docs/ENGINE_RULES.md).
+    /// llama.cpp and SGLang: only weights and KV are modelled (no activation / CUDA-graph terms).
+    std::string engine = "vllm";
+    // --- vLLM serving settings ---
+    int tensor_parallel_size = 1;
+    /// "auto" = the model's dtype (vLLM/SGLang --kv-cache-dtype auto, llama.cpp -ctk f16); any engine's spelling
+    /// is read (canonical_kv_cache_dtype).
+    std::string kv_cache_dtype = "auto";
+    std::int64_t max_model_len = 0;            ///< tokens; 0 = the engine's derived maximum (context_limit.h)
+    std::int64_t max_num_seqs = 0;             ///< 0 = the engine's default (vLLM: per card, vllm_accounting.h)
+    double gpu_memory_utilization = 0.0;       ///< (0, 1]; 0 = the engine's default (vLLM 0.90, 0.92 from 0.21)
+    std::optional<std::int64_t> max_num_batched_tokens;  ///< unset = vLLM's default (seed families: no scratch delta)
+    /// Price a max_model_len above the model's derived maximum (context_limit.h), as the engine does with
+    /// VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1); a warning says
+    /// outputs past that length may be wrong. false = such a length is an error, as the engine refuses it.
+    bool allow_long_max_model_len = false;
+    /// vLLM release whose start-up accounting prices models without a calibrated fit: "0.19", "v0.11.1", an era
+    /// id ("0.17-0.20"), "V0"; empty = the newest era (parse_vllm_version).
+    std::string vllm_version;
+    // --- speculative decoding ---
+    std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
+    std::string drafter;                       ///< drafter id from the model's list; wins over mtp
+    std::optional<double> drafter_gb;          ///< override drafter weights, decimal GB total (sharded by TP)
+    std::optional<int> num_speculative_tokens; ///< override the drafter's default
+    // --- seed 000 --kv-breakdown extras (reporting only; not in the verdict) ---
+    bool include_draft_kv = false;
+    double draft_kv_gb = 0.0;                  ///< per card, decimal GB
+    int compressed_layers = 0;
+    int compression_ratio = 128;
+    int compressed_head_dim = 0;
+    int indexer_ratio_layers = 0;
+    int indexer_compress_ratio = 4;
+    int indexer_head_dim = 0;
+    std::string indexer_format = "fp4";
+
+    /// Field-wise equality. resolve()'s cache keys on every field but the load (resolve_cache.cpp same_but_load
+    /// names each one, so a field added here does not compile until it is part of the key).
+    bool operator==(const Scenario&) const = default;
+};
+
+}  // namespace kvcalc

@@ -1,0 +1,35 @@
+// Popular Hugging Face models as embedded config.json texts, read by read_hf_config (no I/O).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kvcalc/base/model_spec.h"
+
+namespace kvcalc {
+
+/// One catalog entry's raw material: the config.json facts of `hf_repo` (only the keys kvcalc reads, written
+/// from the published config), and the weights dtype the repo ships ("bf16", "fp8", "mxfp4").
+struct PopularModelSource {
+    std::string id;             ///< lower-case slug, e.g. "llama-3.1-8b"
+    std::string display_name;   ///< e.g. "Llama 3.1 8B Instruct"
+    std::string hf_repo;        ///< e.g. "meta-llama/Llama-3.1-8B-Instruct"
+    std::string weights_dtype;  ///< default weights variant, priced by estimate_weights
+    std::string config_json;    ///< the config.json text
+    double published_params_b = 0.0;  ///< parameter count the model card states, billions (0 = not stated)
+};
+
+/// The embedded sources, in catalog order.
+std::vector<PopularModelSource> popular_model_sources();
+
+/// At least 25 popular models as ModelSpecs: each source parsed by read_hf_config, `id`/`display_name` set,
+/// family "generic", uncalibrated, one default WeightsVariant (id = weights dtype, size from
+/// estimate_weights, hf_repo) and a provenance entry naming the repo. Entries whose config fails to parse are
+/// skipped (a unit test asserts none does).
+std::vector<ModelSpec> popular_models();
+
+/// The popular model with this id, or nullopt when the catalog has none.
+std::optional<ModelSpec> popular_model(std::string_view id);
+
+}  // namespace kvcalc

@@ -1,0 +1,204 @@
+// A resolved deployment (model × KV format × TP × engine, with the engine's per-card layer plan and the non-KV
+// model) and its evaluation at a load (max_model_len, max_num_seqs, VRAM). Everything kvcalc answers — the verdict,
+// the solvers, GPU shopping, the demand curve and the predicted start-up lines — evaluates one Deployment.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kvcalc/model/activation.h"
+#include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/base/kv_format.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/base/load.h"
+#include "kvcalc/engines/report.h"
+#include "kvcalc/base/scenario.h"
+#include "kvcalc/engines/vllm_accounting.h"
+
+namespace kvcalc {
+
+/// The serving engine whose rules apply (Scenario::engine; the engines() table lists them).
+enum class EngineId { vllm, llama_cpp, sglang };
+
+/// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
+struct LlamaCppPlan {
+    LlamaCppSettings settings;
+};
+
+/// SGLang's plan: bytes per token of the token pool and the recurrent state per request, per rank.
+struct SglangPlan {
+    SglangSettings settings;
+    std::int64_t cell_size_bytes = 0;           ///< all layers, K + V (+ indexer), one token
+    std::int64_t state_bytes_per_request = 0;   ///< Mamba / DeltaNet state, one request
+};
+
+/// The chosen engine's per-card KV plan: one alternative per engine (EngineId order).
+using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
+
+/// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
+/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm_accounting.h);
+/// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
+/// defaults for unset flags (max_num_batched_tokens, max_num_seqs) come from them.
+struct NonKvModel {
+    enum class Kind { seed_fit, vllm_accounting, none };
+    Kind kind = Kind::none;
+    const ActivationFit* activation = nullptr;  ///< seed_fit: the family's fit (immutable table row)
+    VllmEra era = kNewestVllmEra;
+    VllmProfileDims dims;
+    VllmDevice device;                          ///< the scenario's card
+    VllmServeFlags flags;                       ///< the flags the user set (unset = vLLM's default)
+    /// At the scenario's own settings, numbers only (no wording): the whole start-up split for
+    /// Kind::vllm_accounting, only vLLM's defaults for the unset flags (vllm_resolve_defaults) for Kind::seed_fit.
+    VllmAccounting accounting;
+    std::int64_t error_band_bytes = kTightBandBytes;  ///< ± per card on the non-KV terms
+    /// vLLM's max_num_batched_tokens at `batched_at` (the scenario's own load, set when the load is bound): every
+    /// evaluation at that load asks for it, and vLLM's default takes a whole defaults resolution. 0 = not kept.
+    std::int64_t batched_tokens = 0;
+    Load batched_at;
+};
+
+/// The text behind a deployment's ResolvedSettings views (model id, display name, family, weights variant, GPU id,
+/// kv_cache_dtype as shown, drafter). Immutable once resolved and shared by every copy of the Deployment and every
+/// Report of it, so that a Report carries the settings' text without copying it.
+struct DeploymentNames {
+    std::string model_id, display_name, family, weights_variant, gpu, kv_cache_dtype, drafter;
+};
+
+/// A Scenario with every look-up done and every deployment-level input validated. Owns what it refers to
+/// (the model is shared; formats, GPUs and activation fits are rows of immutable tables), so it can be copied,
+/// stored and evaluated at any Load.
+struct Deployment {
+    std::shared_ptr<const ModelSpec> model;
+    const KvFormat* format = nullptr;
+    /// The scenario asked for kv_cache_dtype "auto": `format` is what it resolved to on this card, and the
+    /// commands keep the engine's default spelling (vLLM/SGLang `--kv-cache-dtype auto`).
+    bool kv_auto = false;
+    /// What the engine stores and its command names: `format`, or the stand-in when the engine has no such dtype
+    /// (engine_run_format). The hardware rule in evaluate() checks this one.
+    const KvFormat* run_format = nullptr;
+    const GpuSpec* gpu = nullptr;          ///< nullptr when VRAM was given as a number
+    std::optional<Drafter> drafter;
+    EngineId engine = EngineId::vllm;
+    /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
+    bool allow_long_max_model_len = false;
+    ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
+    std::shared_ptr<const DeploymentNames> names;  ///< owns the text settings' views point into
+    /// The engine's derived maximum max_model_len for the model (context_limit(*model, engine).max_model_len),
+    /// kept because check_load() asks at every solver step; -1 = not computed (check_load computes it).
+    std::int64_t max_model_len_limit = -1;
+    /// Load settings the scenario left at 0 ("not given") that resolve() filled in as the engine would: the
+    /// report's assumed_defaults names them (vLLM's max_num_seqs and gpu_memory_utilization: non_kv.flags).
+    struct Assumed {
+        bool max_model_len = false;           ///< the engine's derived maximum (context_limit.h)
+        bool max_num_seqs = false;            ///< llama.cpp / SGLang: 1
+        bool gpu_memory_utilization = false;  ///< llama.cpp / SGLang: 0.90
+    } assumed;
+    std::vector<LayerGroup> groups;        ///< group_layers(*model)
+    ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
+    BucketTemplate buckets;                ///< bucket_template(*model, groups, *format, TP): the buckets table's rows
+    KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
+    NonKvModel non_kv;
+    std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
+    std::vector<std::string> plan_notes;   ///< e.g. the engine has no such KV format and a stand-in is priced
+    /// tensor_parallel_options(*model) and the model's facts for display: per model, shared and immutable
+    /// (computed once per catalog model), so that predict() does not rebuild them.
+    std::shared_ptr<const std::vector<TpOption>> tp_options;
+    std::shared_ptr<const std::vector<ModelFact>> model_facts;
+
+    /// The scenario's own max_model_len, max_num_seqs and VRAM.
+    Load load() const {
+        return {settings.max_model_len, settings.max_num_seqs, settings.vram_bytes, gpu,
+                engine == EngineId::vllm && !non_kv.flags.max_num_seqs};
+    }
+};
+
+/// The deployment's own load on `gpu` instead: that card's VRAM and, when max_num_seqs was left to vLLM, that
+/// card's default for it (vllm/engine/arg_utils.py get_batch_defaults: 1024 on cards of ≥ 70 GiB except A100,
+/// else 256; capped at max_num_batched_tokens). GPU shopping evaluates each row at this load.
+Load load_on(const Deployment& deployment, const GpuSpec& gpu);
+
+/// The model a scenario names: config_json (read with read_hf_config), else the inline model, else the catalog
+/// entry for model_id (a popular model re-read when weights_dtype is set). nullptr with an error otherwise.
+std::shared_ptr<const ModelSpec> scenario_model(const Scenario& scenario, Diagnostics& diagnostics);
+
+/// Validates and resolves the deployment part of `scenario` (model, format, TP, engine, GPU/VRAM, weights,
+/// drafter); appends diagnostics (errors name the field, the value and what is valid). The load is checked by
+/// check_load(). Returns nullopt when any error was found.
+std::optional<Deployment> resolve(const Scenario& scenario, Diagnostics& diagnostics);
+
+/// Errors for a load this deployment cannot take: max_model_len outside 1..2^27 or above the engine's derived
+/// maximum (context_limit.h; a warning instead with allow_long_max_model_len), max_num_seqs outside 1..65536,
+/// VRAM ≤ 0.
+Diagnostics check_load(const Deployment& deployment, const Load& load);
+
+/// Per-card terms at `load`: the non-KV terms, then the engine's plan prices the KV (the hot path).
+BudgetTerms evaluate(const Deployment& deployment, const Load& load);
+/// The same into `terms`, which must be a default BudgetTerms (predict() fills its new Report's in place).
+void evaluate(const Deployment& deployment, const Load& load, BudgetTerms& terms);
+
+/// The hardware sentence for the KV dtype the engine stores (Deployment::run_format) on `card` (nullptr = VRAM
+/// typed in): "kv_cache_dtype X does not run on CARD (sm_89): why", with the stand-in named when the engine runs
+/// another dtype, or "not known whether …" / "hardware: …" when kvcalc has no source; empty when it runs. The
+/// verdict's reason, its notes and the shopping rows all use it, so they read the same.
+std::string kv_hardware_sentence(const Deployment& deployment, const GpuSpec* card);
+
+/// PASS / TIGHT / FAIL from the terms (rules in report.h).
+Verdict classify(const BudgetTerms& terms);
+
+/// Name of the largest per-card term ("weights", "kv_growing", "kv_sliding", "recurrent_state", "activation",
+/// "cudagraph_workspace", "drafter").
+std::string_view largest_term(const BudgetTerms& terms);
+
+/// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`. `explain` = false
+/// leaves out the wording (engine_rules, notes) and keeps the numbers; `stop` and its `refusal` are set either way
+/// (startup_stop.cpp: why the engine stops, the same rule for every engine).
+StartupPrediction startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms,
+                                bool explain = true);
+/// The same into `out`, which must be a default StartupPrediction (predict() fills its new Report's in place).
+void startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms, bool explain,
+                   StartupPrediction& out);
+
+/// The command that starts this deployment (`vllm serve …`, `llama-server …`, `python -m sglang.launch_server …`)
+/// in the engine's own flag and dtype spelling; a format the engine does not have is left out with a `#` warning
+/// line saying what was priced instead.
+std::string serve_command(const Deployment& deployment, const Load& load);
+
+/// One row of the engines table: id, accepted spellings, display name.
+struct EngineInfo {
+    EngineId id;
+    const char* name;                  ///< Scenario::engine value and Report::engine ("vllm", "llama.cpp", "sglang")
+    const char* display_name;          ///< "vLLM", "llama.cpp", "SGLang"
+    std::span<const char* const> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
+};
+
+/// Every engine kvcalc prices, in EngineId order.
+std::span<const EngineInfo> engines();
+/// The engine for a name or alias (case-insensitive; empty = vllm); nullptr when unknown.
+const EngineInfo* find_engine(std::string_view name);
+/// The table row of an id.
+const EngineInfo& engine_info(EngineId id);
+
+/// The engine's spelling of a KV format (vLLM --kv-cache-dtype, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype);
+/// `exact` is false when the engine has no such format and `k`/`v` name the stand-in that is priced instead.
+struct EngineKvSpelling {
+    std::string k, v;  ///< v differs from k only for llama.cpp's split K/V types
+    bool exact = true;
+};
+EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format);
+
+/// The format an engine stores for `format`: `format` itself when the engine has it, else the stand-in that
+/// engine_kv_spelling names (vLLM q4_0 → nvfp4, q5_0 → fp8 = fp8_e4m3, q8_0 → bfloat16; llama.cpp fp8_* → q8_0,
+/// nvfp4 → q4_0; SGLang nvfp4 → fp8_e5m2).
+const KvFormat& engine_run_format(EngineId engine, const KvFormat& format);
+
+/// A KV format that `engine` stores as itself and that runs on `card` (kv_format_support) without a caveat of its
+/// own (TurboQuant 3-bit's model restriction): the one of `format`'s size per element, else the nearest larger one. nullptr when the card is
+/// unknown or none qualifies. What to use instead of a format without a kernel on the card.
+const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& format, const GpuSpec* card);
+
+}  // namespace kvcalc

@@ -1,0 +1,185 @@
+// vLLM's start-up memory accounting: how a worker turns gpu_memory_utilization × the CUDA total into the
+// "Available KV cache memory" it prints, release by release. Pure functions of the model's dimensions, the card
+// and the `vllm serve` flags; no I/O. Formulas, their vLLM sources and the logs that check them:
+// docs/ENGINE_RULES.md "Start-up accounting".
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/base/model_spec.h"
+
+namespace kvcalc {
+
+/// vLLM releases grouped by how their start-up worker sizes the KV cache. Boundaries come from commit dates
+/// against release dates (firm for 0.17, 0.18-0.19 and 0.21; elsewhere ± one minor release).
+enum class VllmEra {
+    v0,        ///< V0 engine (≤ 0.10 with VLLM_USE_V1=0): vllm/worker/worker.py determine_num_available_blocks
+    v0_9,      ///< V1 0.9.1-0.11.0: requested = util × total (#19312); FlashInfer sampler where installed
+    v0_11,     ///< V1 0.11.1-0.16: snapshot after NCCL init (#25359); PyTorch sort sampler (#26859)
+    v0_17,     ///< V1 0.17-0.20: Triton top-k/top-p sampler (#33538); CUDA-graph estimate logged, not subtracted
+    v0_21,     ///< V1 0.21+: CUDA-graph estimate subtracted (#38284), gpu_memory_utilization 0.92, new KV-size line
+};
+inline constexpr VllmEra kNewestVllmEra = VllmEra::v0_21;
+
+/// What differs between eras. Sources per field in vllm_accounting_eras.cpp.
+struct VllmEraRules {
+    VllmEra era;
+    const char* id;                       ///< "V0", "0.9-0.11.0", "0.11.1-0.16", "0.17-0.20", "0.21+"
+    const char* first_release;            ///< e.g. "0.17.0"
+    double default_gpu_memory_utilization;///< vllm/config/cache.py CacheConfig.gpu_memory_utilization
+    /// Sampler bytes per (row × vocab entry) of the profile's dummy sampler run when it takes ≥ 8 rows; below 8
+    /// rows every V1 era uses the PyTorch sort path (topk_topp_sampler.py apply_top_k_top_p).
+    double sampler_bytes_per_row_vocab;
+    const char* sampler;                  ///< which sampler the dummy run exercises
+    bool v1_engine;                       ///< V1 gpu_model_runner profile_run (else V0 worker profile)
+    bool cudagraph_estimate_subtracted;   ///< gpu_worker determine_available_memory subtracts the estimate
+    bool kv_size_from_concurrency;        ///< "GPU KV cache size" = ⌊concurrency × max_model_len⌋ (#41069)
+    int capture_stride_above_256;         ///< cudagraph_capture_sizes step above 256 (8, then 16 from #26016)
+    bool full_and_piecewise;              ///< default cudagraph_mode FULL_AND_PIECEWISE (FULL decode graphs too)
+    bool snapshot_after_nccl;             ///< NCCL / custom all-reduce init outside the budget (#25359)
+};
+
+/// Every era, oldest first.
+std::span<const VllmEraRules> vllm_eras();
+/// The rules of one era.
+const VllmEraRules& vllm_era_rules(VllmEra era);
+/// Reads a vLLM version: a release ("0.19", "v0.19.1", "0.8.5"), an era id ("0.17-0.20", "0.21+", "V0"),
+/// or "" / "latest" / "newest" (= kNewestVllmEra). nullopt when it names none (callers list vllm_era_ids()).
+std::optional<VllmEra> parse_vllm_version(std::string_view text);
+/// "V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+" for error messages.
+std::string vllm_era_ids();
+/// A warning for a release newer than any kvcalc has checked against a measured boot (0.25, the newest engine pin
+/// in reference/calibration.json): it is priced with the newest era's rules, which it may not follow. nullopt
+/// for known releases, era ids and "".
+std::optional<std::string> vllm_version_note(std::string_view text);
+
+/// The model dimensions vLLM's profile run depends on (Hugging Face config names). 0 = unknown.
+struct VllmProfileDims {
+    std::int64_t hidden_size = 0;
+    std::int64_t intermediate_size = 0;      ///< dense MLP width (shared / first dense layers for MoE models)
+    std::int64_t vocab_size = 0;
+    std::int64_t num_experts = 0;
+    std::int64_t num_experts_per_tok = 0;
+    std::int64_t moe_intermediate_size = 0;  ///< one routed expert's width
+    /// Experts run through fused-MoE modular kernels whose workspace stays allocated (Triton / CUTLASS path);
+    /// false for gpt-oss's mxfp4 kernels, which show no such term in the v0.19 logs.
+    bool moe_workspace = false;
+    bool multimodal = false;                 ///< a vision / audio encoder runs first in profile_run
+    bool mla = false;                        ///< MLA attention (larger first CUDA-graph capture)
+    int num_hidden_layers = 0;               ///< CUDA-graph memory grows with the piecewise splits (one per layer)
+    std::int64_t rope_cache_bytes = 0;       ///< cos/sin buffer built at load (counted in vLLM's weights)
+    std::int64_t encoder_weights_bytes = 0;  ///< vision tower + projector in the model dtype, sharded by TP
+    int activation_bytes = 2;                ///< model dtype bytes (bf16 / fp16)
+};
+
+/// Dimensions from a ModelSpec (ModelSpec::vocab_size and friends; zeros when the spec lacks them).
+VllmProfileDims vllm_profile_dims(const ModelSpec& model);
+
+/// Copies the widths the profile run needs from a read config.json into its ModelSpec: vocab_size,
+/// intermediate_size, moe_intermediate_size, rotary_dim (qk_rope_head_dim for MLA), `multimodal`
+/// (an architecture named *ForConditionalGeneration, *VL*, Llava* or Mllama*, or a `vision_config`: an encoder
+/// runs in profile_run) and encoder_parameters (from `config_json`'s vision_config).
+void copy_profile_widths(const HfArchitecture& arch, std::string_view config_json, ModelSpec& spec);
+
+/// Parameters of the vision tower and its projector described by a config.json's `vision_config` (0 when
+/// absent or unreadable): layers × (4 h² + m × h × i) + patch embedding (channels × patch² × h) + position
+/// embedding ((image_size / patch)² × h) + projector (h × H + H², H = the text hidden size), m = 3 for gated
+/// MLPs (hidden_act silu, Pixtral, Qwen2.5-VL), else 2 (CLIP, SigLIP). Key aliases: num_hidden_layers / depth,
+/// hidden_size / embed_dim, intermediate_size / mlp_ratio × hidden. Checked on Mistral-Small-3.2's Pixtral tower
+/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB).
+std::int64_t encoder_parameters(std::string_view config_json);
+
+/// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
+enum class VllmEntryPoint { api_server, llm_class };
+
+/// The `vllm serve` flags that change start-up memory. nullopt / 0 = not given: vLLM's default applies and is
+/// listed in VllmAccounting::assumed_defaults.
+struct VllmServeFlags {
+    std::int64_t max_model_len = 0;                       ///< required (> 0)
+    int tensor_parallel_size = 1;
+    std::optional<std::int64_t> max_num_batched_tokens;
+    std::optional<std::int64_t> max_num_seqs;
+    std::optional<double> gpu_memory_utilization;
+    std::optional<int> block_size;
+    bool enforce_eager = false;                           ///< no CUDA graphs
+    bool enable_chunked_prefill = true;                   ///< V1 default; V0 turns it on above 32K tokens
+    int num_speculative_tokens = 0;                       ///< widens the capture sizes (decode_query_len)
+    VllmEntryPoint entry_point = VllmEntryPoint::api_server;
+};
+
+/// The card as vLLM sees it.
+struct VllmDevice {
+    std::int64_t cuda_total_bytes = 0;    ///< torch.cuda.mem_get_info()[1]
+    bool cuda_total_estimated = false;    ///< no log gave it: gpu_catalog's estimate rule
+    std::string name;                     ///< for the "a100" test in get_batch_defaults
+    int sm_x10 = 0;                       ///< compute capability × 10 (allreduce fusion on 90 / 100-family)
+    bool rocm = false;                    ///< AMD card: vLLM skips the CUDA-graph memory profile there
+};
+/// A catalog card → VllmDevice (cuda_total from GpuSpec::cuda_total_bytes).
+VllmDevice vllm_device(const GpuSpec& gpu);
+/// A card known only by its total (VRAM given as a number): treated as the CUDA total, sm unknown.
+VllmDevice vllm_device_from_total(std::int64_t total_bytes);
+
+/// One worker's start-up split, every term in bytes per rank. available_kv_bytes may be negative: vLLM prints
+/// a negative "Available KV cache memory" and refuses to start.
+struct VllmAccounting {
+    VllmEra era = kNewestVllmEra;
+    // Settings in force (the user's or vLLM's defaults).
+    std::int64_t max_num_batched_tokens = 0;
+    std::int64_t max_num_seqs = 0;
+    double gpu_memory_utilization = 0.0;
+    int block_size = 16;
+    int cudagraph_capture_sizes = 0;     ///< PIECEWISE graphs (0 with enforce_eager)
+    int full_cudagraphs = 0;             ///< FULL decode graphs (sizes ≤ max_num_seqs)
+    std::vector<std::string> assumed_defaults;  ///< "max_num_seqs 256 (vLLM default: …)"
+    // The budget.
+    std::int64_t cuda_total_bytes = 0;
+    std::int64_t requested_bytes = 0;    ///< ceil(gpu_memory_utilization × cuda_total)
+    std::int64_t weights_bytes = 0;      ///< weights per rank + buffers built at load
+    std::int64_t sampler_bytes = 0;      ///< dummy sampler run over R rows × full vocabulary (+ live hidden)
+    std::int64_t forward_bytes = 0;      ///< dense MLP + residual stream over max_num_batched_tokens
+    std::int64_t moe_workspace_bytes = 0;///< persistent fused-MoE workspace
+    std::int64_t multimodal_bytes = 0;   ///< encoder dummy outputs kept through the LM pass (allowance)
+    std::int64_t torch_peak_bytes = 0;   ///< max(forward, sampler) + moe + multimodal: "torch peak memory increase"
+    std::int64_t non_torch_bytes = 0;    ///< "non-torch forward increase memory"
+    std::int64_t cudagraph_bytes = 0;    ///< "Estimated CUDA graph memory" (0 with enforce_eager)
+    bool cudagraph_subtracted = false;   ///< the era subtracts it from the budget
+    std::int64_t available_kv_bytes = 0; ///< "Available KV cache memory"
+    std::int64_t error_band_bytes = 0;   ///< ± on available_kv_bytes the published logs support for this path
+    std::string band_basis;              ///< which logs set the band
+    std::vector<std::string> sources;
+};
+
+/// vLLM's defaults for the flags left unset (arg_utils.py get_batch_defaults and
+/// _set_default_max_num_seqs_and_batched_tokens_args, config/cache.py, config/vllm.py _set_cudagraph_sizes).
+/// Fills the settings of the result, and assumed_defaults when `explain` (false: no allocation, for sweeps).
+VllmAccounting vllm_resolve_defaults(const VllmDevice& device, const VllmServeFlags& flags, VllmEra era,
+                                     bool explain = true);
+/// The same flag defaults written into `a` in place: its era and settings fields (max_num_batched_tokens,
+/// max_num_seqs, gpu_memory_utilization, block_size) and assumed_defaults (cleared, then filled when `explain`);
+/// the CUDA-graph counts are 0 (a seed fit prices its own graphs) and the start-up split fields are left as they
+/// are. For a deployment re-bound to a new load: no accounting is built and destroyed per call.
+void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& flags, VllmEra era, bool explain,
+                                VllmAccounting& a);
+
+/// The whole start-up split (gpu_worker.py determine_available_memory):
+///   available = ceil(util × total) − weights − torch_peak − non_torch − (era subtracts it ? cudagraph : 0).
+/// `weights_bytes_per_rank` is the language model's share on one rank; the rope buffer and the encoder share of
+/// `dims` are added to it.
+/// `explain` = false skips the text (assumed_defaults, band_basis, sources) so solvers can call it per step.
+VllmAccounting vllm_account(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
+                            VllmEra era, std::int64_t weights_bytes_per_rank, bool explain = true);
+
+/// The "GPU KV cache size: N tokens" line (kv_cache_utils.py _report_kv_cache_config): before #41069
+/// num_blocks // num_groups × block_size; from 0.21 ⌊max_concurrency × max_model_len⌋. V0 prints no such line:
+/// its blocks × block_size is returned.
+std::int64_t vllm_printed_kv_tokens(VllmEra era, std::int64_t num_blocks, int num_groups, int block_size,
+                                    double max_concurrency, std::int64_t max_model_len);
+
+}  // namespace kvcalc

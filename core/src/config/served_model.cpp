@@ -1,0 +1,47 @@
+// The model a config.json model's start command serves (served_model.h).
+#include "config/served_model.h"
+
+#include <nlohmann/json.hpp>
+
+namespace kvcalc::detail {
+
+namespace {
+
+bool repo_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
+}
+
+bool word_char(char c) { return repo_char(c) && c != '-' && c != '.'; }
+
+bool repo_part_ok(std::string_view p) {
+    if (p.empty() || !word_char(p.front()) || !word_char(p.back())) return false;
+    for (char c : p)
+        if (!repo_char(c)) return false;
+    return true;
+}
+
+}  // namespace
+
+std::string hub_id_from_config(std::string_view config_json) {
+    const nlohmann::json j = nlohmann::json::parse(config_json, nullptr, false);
+    if (!j.is_object()) return "";
+    const auto it = j.find("_name_or_path");
+    if (it == j.end() || !it->is_string()) return "";
+    const std::string& v = it->get_ref<const std::string&>();
+    const std::size_t slash = v.find('/');
+    if (v.size() > 96 || slash == std::string::npos || v.find('/', slash + 1) != std::string::npos) return "";
+    if (v.find("--") != std::string::npos || v.find("..") != std::string::npos) return "";
+    if (!repo_part_ok(std::string_view(v).substr(0, slash)) || !repo_part_ok(std::string_view(v).substr(slash + 1)))
+        return "";
+    return v;
+}
+
+std::string placeholder_comment(std::string_view served) {
+    if (served != kModelDirPlaceholder) return "";
+    return "# " + std::string(kModelDirPlaceholder) +
+           ": the folder with this config.json and the weights (or the model's Hub id); config.json's _name_or_path "
+           "names no Hub repo, and the engine serves a folder or a Hub id, not the config file\n";
+}
+
+}  // namespace kvcalc::detail

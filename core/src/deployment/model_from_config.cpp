@@ -1,0 +1,109 @@
+// Scenario::config_json → ModelSpec with weights priced by estimate_weights.
+#include <cmath>
+#include <cstdio>
+
+#include "kvcalc/catalog/catalog.h"
+#include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/input_limits.h"
+#include "kvcalc/config/param_count.h"
+#include "kvcalc/engines/vllm_accounting.h"
+#include "util/text.h"
+#include "deployment/predict_internal.h"
+#include "config/served_model.h"
+
+namespace kvcalc::detail {
+
+namespace {
+
+// A popular model's embedded config, when `id` names one (weights_dtype re-pricing).
+const PopularModelSource* popular_source(const std::string& id) {
+    static const std::vector<PopularModelSource> sources = popular_model_sources();
+    for (const auto& x : sources)
+        if (x.id == id) return &x;
+    return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostics& d) {
+    const PopularModelSource* popular = s.config_json.empty() ? popular_source(s.model_id) : nullptr;
+    if (s.config_json.empty() && !popular && !find_model(s.model_id)) {
+        d.push_back({Severity::error, "model_unknown", "model_id",
+                     "unknown model " + text::quoted(s.model_id) + ". Known models: " + model_id_list()});
+        return nullptr;
+    }
+    if (s.config_json.empty() && !popular) {
+        d.push_back({Severity::error, "weights_dtype_unsupported", "weights_dtype",
+                     "weights_dtype " + text::quoted(s.weights_dtype) + " re-prices config.json and popular models only; \"" +
+                         s.model_id + "\" is not one: pick weights_variant or give weights_gb"});
+        return nullptr;
+    }
+    const std::string& text = popular ? popular->config_json : s.config_json;
+    HfConfig cfg = read_hf_config(text);
+    bool failed = false;
+    for (auto& x : cfg.diagnostics) {
+        failed = failed || x.severity == Severity::error;
+        x.field = x.field.empty() ? "config_json" : "config_json." + x.field;
+        d.push_back(std::move(x));
+    }
+    if (failed) return nullptr;
+    auto m = std::make_shared<ModelSpec>(std::move(cfg.spec));
+    copy_profile_widths(cfg.arch, text, *m);
+    if (popular) {
+        m->id = popular->id;
+        m->display_name = popular->display_name;
+        m->provenance.push_back({"config.json", "huggingface.co/" + popular->hf_repo + " config.json (embedded facts)"});
+    } else {
+        m->id = std::string(kConfigJsonModelId);
+        m->display_name = cfg.arch.architectures.empty() ? cfg.arch.model_type : cfg.arch.architectures.front();
+        if (m->display_name.empty()) m->display_name = "config.json model";
+        m->source = "config.json given in the request";
+    }
+    m->family = "generic";
+    m->calibrated = false;
+    // The dtype is checked even when weights_gb overrides the estimate (resolve() applies the override).
+    const std::string dtype = s.weights_dtype.empty() ? "auto" : s.weights_dtype;
+    const WeightsEstimate w = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, dtype);
+    for (auto x : w.diagnostics) {
+        if (x.field.empty()) x.field = "weights_dtype";
+        failed = failed || x.severity == Severity::error;
+        d.push_back(std::move(x));
+    }
+    if (failed) return nullptr;
+    // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
+    const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
+    if (s.weights_gb) {
+        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}});
+        return m;
+    }
+    if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
+        d.push_back({Severity::error, "weights_unknown", "weights_gb",
+                     "the weights of this config.json cannot be estimated (vocab_size or the MLP widths "
+                     "intermediate_size / moe_intermediate_size are missing): give weights_gb"});
+        return nullptr;
+    }
+    if (w.bytes / 1e9 > kMaxModelGb) {
+        // Name the keys the estimate came from, not check_model_limits' internal weights[0].size_gb.
+        char gb[32];
+        std::snprintf(gb, sizeof gb, "%.3g", w.bytes / 1e9);
+        d.push_back({Severity::error, "out_of_range", "config_json",
+                     std::string("the weights this config.json describes come to ") + gb + " GB (" + w.dtype +
+                         ", " + w.basis + "), above the 1e6 GB limit: num_hidden_layers " +
+                         std::to_string(m->num_hidden_layers) + ", hidden_size " + std::to_string(m->hidden_size) +
+                         ", intermediate_size " + std::to_string(cfg.arch.intermediate_size) + ", vocab_size " +
+                         std::to_string(cfg.arch.vocab_size) + " — check these keys, or give weights_gb"});
+        return nullptr;
+    }
+    m->weights.push_back({w.dtype, w.bytes / 1e9, hub, {},
+                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")", {}});
+    // fp8 chosen for a checkpoint of wider weights: vLLM runs it so only with --quantization fp8.
+    if (w.dtype == "fp8" && dtype != "auto") {
+        const std::string own = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, "auto").dtype;
+        if (own == "bf16" || own == "fp16" || own == "fp32") m->weights.back().vllm_quantization = "fp8";
+    }
+    m->provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
+    return m;
+}
+
+}  // namespace kvcalc::detail

@@ -1,0 +1,120 @@
+// Private seams of the deployment: the per-engine plan builders, KV pricing, start-up lines and commands
+// (one deploy_<engine>.cpp each), and the non-KV model (non_kv.cpp).
+#pragma once
+#include <string>
+
+#include "kvcalc/engines/deployment.h"
+
+namespace kvcalc::detail {
+
+/// The engine's per-card plan for `d` (model, format, TP and groups already resolved); errors in `diags`.
+KvPlan make_plan(const Deployment& d, Diagnostics& diags);
+
+/// Sets d.non_kv (seed fit, vLLM's start-up accounting, none for llama.cpp/SGLang) and applies vLLM's defaults
+/// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
+void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, Deployment& d);
+
+/// The load-dependent part of resolve_non_kv (the load's flags, accounting, kind, vLLM's defaults in
+/// d.settings), for a deployment whose d.non_kv dims, device, era and other flags were resolved from a scenario
+/// that differs from `s` at most in its load, and whose settings hold `s`'s load. No-op for llama.cpp / SGLang.
+void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d);
+
+/// vllm_account() whose wording (`explain`) may leave out the source list (`sources` = false): predict()'s notes
+/// show the assumed defaults and the band's basis, never the sources.
+VllmAccounting vllm_account_worded(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
+                                   VllmEra era, std::int64_t weights_bytes_per_rank, bool explain, bool sources);
+
+/// d.non_kv.accounting with its wording (assumed_defaults; band_basis for Kind::vllm_accounting, no sources),
+/// which resolve() leaves out: only predict() shows it. vLLM engine only.
+VllmAccounting explain_non_kv(const Deployment& d);
+
+/// The card of a load as vLLM sees it: the load's catalog GPU, else the deployment's card, else a card of that
+/// VRAM.
+VllmDevice vllm_device_for(const Deployment& d, const Load& load);
+
+/// Fills t.activation_bytes, t.gdn_scratch_delta_bytes and t.cudagraph_workspace_bytes at `load`.
+void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
+
+/// "vllm, llama.cpp, sglang" for diagnostics.
+std::string engine_name_list();
+
+// ---- per engine: plan, KV at a load (fills the kv_* fields, max_concurrency, block_tokens from
+// t.available_for_kv_bytes), start-up lines (`explain` = false: numbers only), command ----
+VllmPlan make_vllm(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t);
+void startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
+std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
+EngineKvSpelling vllm_spelling(KvFormatId id);
+/// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
+struct VllmDtype {
+    const char* name;
+    bool exact;
+};
+VllmDtype vllm_dtype(KvFormatId id);
+/// One max_model_len request at a plan and KV memory, as price_kv() found it: its bytes (vllm_request_split) and
+/// the concurrency the pool holds (free blocks / blocks per request), so that the start-up lines reuse them.
+struct VllmRequestCost {
+    std::int64_t kv_needed_bytes = 0;
+    double max_concurrency = 0.0;
+};
+/// The numbers of vLLM's KV pool lines for a plan without errors (kv_cache_utils.py _report_kv_cache_config and
+/// the start-up check): the numeric fields of VllmKvPrediction, without its text. `batched`: the
+/// max_num_batched_tokens vLLM runs at this load (0 = the plan's). `known`: the request's cost at this plan,
+/// length and memory, already priced (nullptr: computed here by the same functions).
+struct VllmPool {
+    std::int64_t available_kv_bytes = 0;
+    double available_kv_gib = 0.0;
+    std::int64_t kv_bytes_per_token = 0;
+    int num_kv_cache_groups = 0;
+    std::int64_t page_size_bytes = 0;
+    std::int64_t num_blocks = 0;
+    std::int64_t gpu_kv_cache_tokens = 0;  ///< blocks // groups × the smallest block (V1's unified count)
+    double max_concurrency = 0.0;
+    std::int64_t kv_needed_bytes = 0;
+    bool refuses_to_start = false;
+    std::int64_t estimated_max_model_len = 0;
+};
+VllmPool vllm_pool(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
+                   std::int64_t batched, const VllmRequestCost* known);
+/// The engine's notes on a pool (`ranks` sharing it; the refusal and its suggested length; hybrid groups),
+/// appended to `notes`.
+void vllm_pool_notes(const VllmPool& pool, int ranks, std::vector<std::string>& notes);
+/// vllm_kv_lines() with the same available KV memory on each of `ranks` ranks (no per-rank vector): the plan's
+/// diagnostics, vllm_pool and its notes.
+VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
+                                       int ranks);
+/// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
+/// release and max_num_seqs × max_model_len.
+std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
+
+LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
+void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
+std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
+EngineKvSpelling llama_cpp_spelling(KvFormatId id);
+
+SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
+void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
+void startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t, bool explain,
+             StartupPrediction& out);
+std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
+EngineKvSpelling sglang_spelling(KvFormatId id);
+
+/// The KV dtype spelling a deployment's command and notes use: the engine's default "auto" when the scenario
+/// asked for it (vLLM, SGLang; llama.cpp's default is f16, written out), else engine_kv_spelling of the format.
+EngineKvSpelling deployment_kv_spelling(const Deployment& d);
+
+/// The note for a format the engine lacks: which stand-in was priced.
+std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s);
+
+/// Model repository to serve: the resolved weights variant's hf_repo, else any hf_repo, else the model id.
+const std::string& served_repo(const Deployment& d);  ///< refers into d.model
+/// The weights variant the deployment prices (settings.weights_variant), or nullptr; refers into d.model.
+const WeightsVariant* priced_variant(const Deployment& d);
+
+/// "0.95" style two-decimal text.
+std::string fixed2(double x);
+
+}  // namespace kvcalc::detail

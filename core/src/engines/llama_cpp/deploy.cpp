@@ -1,0 +1,105 @@
+// llama.cpp in a deployment: the KV buffers llama.cpp allocates at start (engine_llama_cpp.cpp) are the verdict's
+// KV terms, spread evenly over the cards (layer split), and the same numbers are the start-up lines.
+#include "engines/deploy_internal.h"
+#include "kvcalc/base/units.h"
+
+namespace kvcalc::detail {
+
+EngineKvSpelling llama_cpp_spelling(KvFormatId id) {
+    // ggml cache types (-ctk / -ctv). Formats llama.cpp lacks get the nearest type of at least their size;
+    // nvfp4 and q4_0 are both 9/16 B per element.
+    switch (id) {
+        case KvFormatId::fp16: return {"f16", "f16", true};
+        case KvFormatId::bf16: return {"bf16", "bf16", true};
+        case KvFormatId::q4_0: return {"q4_0", "q4_0", true};
+        case KvFormatId::q8_0: return {"q8_0", "q8_0", true};
+        case KvFormatId::q4_1: return {"q4_1", "q4_1", true};
+        case KvFormatId::q5_0: return {"q5_0", "q5_0", true};
+        case KvFormatId::q5_1: return {"q5_1", "q5_1", true};
+        case KvFormatId::iq4_nl: return {"iq4_nl", "iq4_nl", true};
+        case KvFormatId::k8v4: return {"q8_0", "q4_0", true};
+        case KvFormatId::fp8_e5m2:
+        case KvFormatId::fp8_e4m3:
+        case KvFormatId::int8_per_token_head: return {"q8_0", "q8_0", false};
+        case KvFormatId::nvfp4:
+        case KvFormatId::turboquant_3bit_nc: return {"q4_0", "q4_0", false};
+    }
+    return {};
+}
+
+namespace {
+
+LlamaCppKvPrediction buffers(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
+    LlamaCppSettings ls = p.settings;
+    ls.n_seq_max = static_cast<int>(load.max_num_seqs);
+    ls.n_ctx = (load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs;  // -c is split over -np sequences
+    return predict_llama_cpp_kv(*d.model, ls);
+}
+
+}  // namespace
+
+LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags) {
+    LlamaCppPlan p;
+    const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
+    p.settings.cache_type_k = s.k;
+    p.settings.cache_type_v = s.v;
+    const LlamaCppKvPrediction probe = buffers(d, p, {1, 1, 0});
+    for (const auto& x : probe.diagnostics)
+        if (x.severity == Severity::error) diags.push_back(x);
+    return p;
+}
+
+void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t) {
+    // Every stream is allocated at start, so booting needs all of it; the cards share it by layers.
+    const LlamaCppKvPrediction b = buffers(d, p, load);
+    const int cards = d.settings.tensor_parallel_size;
+    t.kv_growing_requested_bytes = ceil_div(b.full_bytes, cards);
+    t.kv_sliding_bytes = ceil_div(b.swa_bytes, cards);
+    t.recurrent_state_bytes = ceil_div(b.recurrent_bytes, cards);
+    t.kv_requested_bytes = t.kv_growing_requested_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes;
+    t.kv_one_sequence_bytes = t.kv_requested_bytes;
+    t.kv_bytes_per_token = static_cast<double>(b.kv_bytes_per_token) / cards;
+    t.max_concurrency = t.kv_requested_bytes > 0 ? static_cast<double>(t.available_for_kv_bytes) *
+                                                       static_cast<double>(load.max_num_seqs) /
+                                                       static_cast<double>(t.kv_requested_bytes)
+                                                 : 0.0;
+    t.block_tokens = p.settings.flash_attn ? 256 : 32;
+}
+
+void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms&,
+             bool explain, StartupPrediction& out) {
+    LlamaCppKvPrediction b = buffers(d, p, load);
+    if (explain) out.engine_rules = b.engine_rules;
+    if (has_error(b.diagnostics)) {
+        if (explain)
+            for (const auto& x : b.diagnostics) out.notes.push_back(x.message);
+        return;
+    }
+    const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
+    out.available = true;
+    out.kv_bytes_per_token = b.kv_bytes_per_token;
+    out.llama_cpp_kv_total_bytes = b.total_bytes;
+    out.gpu_kv_cache_tokens = b.full_cells * b.streams;
+    if (!explain) return;
+    out.notes = std::move(b.notes);
+    if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("llama.cpp", *d.format, s));
+}
+
+std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
+    const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
+    std::string out;
+    if (!s.exact) out += "# kvcalc: " + stand_in_note("llama.cpp", *d.format, s) + "\n";
+    // -m takes a local GGUF file; the Hub repo names the checkpoint it is made from, not a file that exists.
+    const std::string repo = served_repo(d);
+    out += "# -m: a GGUF file of " + repo + " (convert_hf_to_gguf.py, or a GGUF repo's file of the same model)\n";
+    out += "llama-server -m " + repo.substr(repo.rfind('/') + 1) + ".gguf \\\n  -c " +
+           std::to_string((load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs) + " \\\n  -np " +
+           std::to_string(load.max_num_seqs) + " \\\n  -ctk " + s.k + " -ctv " + s.v + " \\\n  -ub " +
+           std::to_string(p.settings.n_ubatch) + " \\\n  -fa " + (p.settings.flash_attn ? "on" : "off") +
+           " \\\n  -ngl 999";
+    if (d.settings.tensor_parallel_size > 1)
+        out += " \\\n  --split-mode layer  # over " + std::to_string(d.settings.tensor_parallel_size) + " GPUs";
+    return out;
+}
+
+}  // namespace kvcalc::detail

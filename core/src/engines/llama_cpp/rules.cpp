@@ -1,0 +1,129 @@
+// llama.cpp KV-cache allocation (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-memory-recurrent.cpp).
+#include <algorithm>
+
+#include "engines/engine_common.h"
+#include "kvcalc/base/checked_math.h"
+#include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/config/model_traits.h"
+
+namespace kvcalc {
+
+namespace {
+
+using engine::ElemFormat;
+
+/// ggml block types: bytes per block of 32 (ggml-common.h: q8_0 = 2-byte scale + 32 int8 = 34 B).
+bool ggml_format(const std::string& name, ElemFormat& f) {
+    if (name == "f32") f = {4, 1, 0};
+    else if (name == "f16" || name == "bf16") f = {2, 1, 0};
+    else if (name == "q8_0") f = {34, 32, 0};
+    else if (name == "q5_1") f = {24, 32, 0};
+    else if (name == "q5_0") f = {22, 32, 0};
+    else if (name == "q4_1") f = {20, 32, 0};
+    else if (name == "q4_0" || name == "iq4_nl") f = {18, 32, 0};
+    else return false;
+    return true;
+}
+
+/// llama.cpp builds an SWA cache only for architectures whose load_hparams sets swa_type / n_swa (the
+/// model_traits.h llama_cpp_swa column); elsewhere a config's sliding_window is ignored and the layer gets the
+/// full context (phi3: "Phi SWA is currently disabled"; mistral).
+bool llama_cpp_uses_swa(const std::string& model_type) {
+    const ModelTypeTraits* t = find_model_traits(model_type);
+    return t && t->llama_cpp_swa;
+}
+
+std::int64_t pad(std::int64_t x, std::int64_t n) { return (x + n - 1) / n * n; }
+
+}  // namespace
+
+LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSettings& s) {
+    LlamaCppKvPrediction p;
+    ElemFormat fk, fv;
+    if (!ggml_format(s.cache_type_k, fk) || !ggml_format(s.cache_type_v, fv)) {
+        p.diagnostics.push_back({Severity::error, "unknown_cache_type", "cache_type_k",
+                                 "llama.cpp cache type \"" + s.cache_type_k + "\"/\"" + s.cache_type_v +
+                                     "\" is not known; valid: f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl"});
+        return p;
+    }
+    if (s.n_ctx <= 0 || s.n_seq_max <= 0 || s.n_ubatch <= 0) {
+        p.diagnostics.push_back({Severity::error, "bad_setting", "n_ctx",
+                                 "n_ctx, n_seq_max and n_ubatch must be positive"});
+        return p;
+    }
+    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
+    // Without --kv-unified every sequence gets its own stream of n_ctx / n_seq_max cells.
+    const std::int64_t streams = s.kv_unified ? 1 : s.n_seq_max;
+    const std::int64_t cells_per_stream = pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
+    const bool swa = llama_cpp_uses_swa(m.model_type);
+    p.streams = static_cast<int>(streams);
+    // llama_memory_recurrent: r (conv) and s (SSM) tensors of n_embd_r() / n_embd_s() values per layer per
+    // sequence, always f32 (llama-model.cpp create_memory passes GGML_TYPE_F32 for both), whatever -ctk/-ctv
+    // say. Falcon-H1 keeps them beside the attention of every layer (spec.parallel_caches).
+    auto add_recurrent = [&](const RecurrentState& r) {
+        ++p.recurrent_layers;
+        p.recurrent_bytes = sat_add(p.recurrent_bytes, sat_mul(sat_mul(r.state_elements + r.conv_elements, 4), s.n_seq_max));
+    };
+    for (const auto& c : m.parallel_caches)
+        if (const auto* r = std::get_if<RecurrentState>(&c)) add_recurrent(*r);
+    for (const auto& c : m.layers) {
+        if (const auto* r = std::get_if<RecurrentState>(&c)) {
+            add_recurrent(*r);
+            continue;
+        }
+        std::int64_t k = 0, v = 0, window = 0;
+        if (const auto* a = std::get_if<FullAttention>(&c)) {
+            k = a->num_key_value_heads * engine::head_vector_bytes(a->head_dim_k, fk);
+            v = a->num_key_value_heads * engine::head_vector_bytes(a->head_dim_v, fv);
+        } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
+            k = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_k, fk);
+            v = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_v, fv);
+            if (swa) window = w->sliding_window;
+        } else if (const auto* ch = std::get_if<ChunkedLocalAttention>(&c)) {
+            // LLM_ARCH_LLAMA4: swa_type LLAMA_SWA_TYPE_CHUNKED, n_swa 8192, pattern 3 chunked : 1 full
+            // (src/llama-model.cpp load_hparams); the chunked layers live in the iSWA cache like any SWA layer.
+            k = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_k, fk);
+            v = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_v, fv);
+            window = ch->attention_chunk_size;
+        } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
+            k = engine::head_vector_bytes(l->kv_lora_rank + l->qk_rope_head_dim, fk);  // V is a view of K
+        } else {
+            continue;
+        }
+        if (window > 0) {
+            // --swa-full keeps the separate SWA cache but sizes it like the full one.
+            const std::int64_t cells =
+                s.swa_full ? cells_per_stream
+                           : std::min(cells_per_stream,
+                                      pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+            ++p.swa_layers;
+            p.swa_cells = cells;
+            // Saturating (checked_math.h): predict() rejects a total at or above kMaxBytes by name.
+            p.swa_bytes = sat_add(p.swa_bytes, sat_mul(sat_mul(k + v, cells), streams));
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells), streams));
+        } else {
+            ++p.full_layers;
+            p.full_cells = cells_per_stream;
+            p.full_bytes = sat_add(p.full_bytes, sat_mul(sat_mul(k + v, cells_per_stream), streams));
+            p.kv_bytes_per_token = sat_add(p.kv_bytes_per_token, k + v);
+            p.k_bytes = sat_add(p.k_bytes, sat_mul(sat_mul(k, cells_per_stream), streams));
+            p.v_bytes = sat_add(p.v_bytes, sat_mul(sat_mul(v, cells_per_stream), streams));
+        }
+    }
+    p.total_bytes = sat_add(sat_add(p.full_bytes, p.swa_bytes), p.recurrent_bytes);
+    if (!swa && p.full_layers > 0) {
+        for (const auto& c : m.layers) {
+            if (std::holds_alternative<SlidingWindow>(c)) {
+                p.notes.push_back("llama.cpp has no sliding-window cache for model_type \"" + m.model_type +
+                                  "\": sliding layers get the full context");
+                break;
+            }
+        }
+    }
+    p.notes.push_back("layer split (-sm layer) spreads these bytes over the devices by layer; they are not divided "
+                      "like tensor parallelism");
+    return p;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,91 @@
+// SGLang token-pool sizing (python/sglang/srt/mem_cache/memory_pool.py, model_executor/model_runner.py).
+#include <algorithm>
+#include <cmath>
+
+#include "engines/engine_common.h"
+#include "kvcalc/engines/engine_rules.h"
+
+namespace kvcalc {
+
+std::int64_t sglang_mla_cell_bytes(const MlaLatent& l, int kv_bytes) {
+    constexpr std::int64_t quant_block = 128;  // NSA fp8 quantisation block (one fp32 scale per 128 values)
+    std::int64_t b = 0;
+    if (l.index_head_dim > 0 && kv_bytes == 1) {
+        // NSATokenToKVPool with an fp8 store: fp8 latent, its fp32 block scales, the rope part kept bf16
+        // (512 + 16 + 128 = 656 B for DeepSeek V3.2).
+        b = l.kv_lora_rank + l.kv_lora_rank / quant_block * 4 + 2LL * l.qk_rope_head_dim;
+    } else {
+        // MLATokenToKVPool: one latent of kv_lora_rank + qk_rope_head_dim values per token per layer.
+        b = static_cast<std::int64_t>(l.kv_lora_rank + l.qk_rope_head_dim) * kv_bytes;
+    }
+    if (l.index_head_dim > 0) {  // indexer keys: fp8 values + one fp32 scale per 128 (132 B for V3.2)
+        b += l.index_head_dim + (l.index_head_dim + quant_block - 1) / quant_block * 4;
+    }
+    return b;
+}
+
+SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s, std::int64_t available) {
+    SglangKvPrediction p;
+    int bytes = 0;
+    if (s.kv_cache_dtype == "auto") bytes = s.model_dtype_bytes;
+    else if (s.kv_cache_dtype == "bf16" || s.kv_cache_dtype == "bfloat16" || s.kv_cache_dtype == "fp16") bytes = 2;
+    else if (s.kv_cache_dtype == "fp8_e4m3" || s.kv_cache_dtype == "fp8_e5m2") bytes = 1;
+    if (bytes == 0) {
+        p.diagnostics.push_back({Severity::error, "unknown_kv_cache_dtype", "kv_cache_dtype",
+                                 "SGLang kv_cache_dtype \"" + s.kv_cache_dtype +
+                                     "\" is not known; valid: auto, bf16, fp8_e4m3, fp8_e5m2"});
+        return p;
+    }
+    std::int64_t k_cell = 0, v_cell = 0;
+    bool sliding = false, recurrent = false;
+    for (const auto& c : m.layers) {
+        if (const auto* a = std::get_if<FullAttention>(&c)) {
+            const int h = engine::kv_heads_per_rank(a->num_key_value_heads, s.tp_size, p.diagnostics);
+            k_cell += static_cast<std::int64_t>(h) * a->head_dim_k * bytes;
+            v_cell += static_cast<std::int64_t>(h) * (a->k_v_tensors == 1 ? 0 : a->head_dim_v) * bytes;
+        } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
+            const int h = engine::kv_heads_per_rank(w->num_key_value_heads, s.tp_size, p.diagnostics);
+            k_cell += static_cast<std::int64_t>(h) * w->head_dim_k * bytes;
+            v_cell += static_cast<std::int64_t>(h) * (w->k_v_tensors == 1 ? 0 : w->head_dim_v) * bytes;
+            sliding = true;
+        } else if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) {
+            const int h = engine::kv_heads_per_rank(k->num_key_value_heads, s.tp_size, p.diagnostics);
+            k_cell += static_cast<std::int64_t>(h) * k->head_dim_k * bytes;
+            v_cell += static_cast<std::int64_t>(h) * (k->k_v_tensors == 1 ? 0 : k->head_dim_v) * bytes;
+            sliding = true;
+        } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
+            k_cell += sglang_mla_cell_bytes(*l, bytes);
+        } else if (std::holds_alternative<RecurrentState>(c)) {
+            recurrent = true;
+        }
+    }
+    if (has_error(p.diagnostics)) return p;
+    p.cell_size_bytes = k_cell + v_cell;
+    if (p.cell_size_bytes <= 0) {
+        // Encoder-only (or attention-free) models: no token pool to size.
+        p.notes.push_back("the model has no attention layers that keep a KV cache: SGLang sizes no token pool");
+        return p;
+    }
+    p.max_total_num_tokens = std::max<std::int64_t>(0, available) / p.cell_size_bytes;
+    p.k_bytes = k_cell * p.max_total_num_tokens;
+    p.v_bytes = v_cell * p.max_total_num_tokens;
+    if (sliding) {
+        p.notes.push_back("sliding-window layers priced at full length (SGLang's SWA pool split, "
+                          "swa_full_tokens_ratio, is not modelled)");
+    }
+    if (recurrent) {
+        p.notes.push_back("recurrent state pool (Mamba / DeltaNet) not included: SGLang sizes it separately "
+                          "from max_running_requests");
+    }
+    return p;
+}
+
+std::int64_t sglang_kv_pool_bytes(std::int64_t total_gpu_bytes, std::int64_t avail_after_load_bytes,
+                                  double mem_fraction_static) {
+    if (!std::isfinite(mem_fraction_static) || mem_fraction_static <= 0.0 || mem_fraction_static > 1.0) return 0;
+    const double rest = static_cast<double>(avail_after_load_bytes) -
+                        static_cast<double>(total_gpu_bytes) * (1.0 - mem_fraction_static);
+    return rest > 0 ? static_cast<std::int64_t>(rest) : 0;
+}
+
+}  // namespace kvcalc

@@ -1,0 +1,226 @@
+// vLLM's start-up split of one worker (vllm_accounting.h): budget, weights, torch peak, non-torch, CUDA graphs.
+#include "kvcalc/engines/vllm_accounting.h"
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "kvcalc/base/units.h"
+#include "engines/deploy_internal.h"
+
+namespace kvcalc {
+
+namespace {
+
+std::int64_t gib(double x) { return static_cast<std::int64_t>(std::llround(x * static_cast<double>(kBytesPerGib))); }
+
+// Byte counts from products of user-sized widths are formed in double and saturated far below int64's limit, so
+// absurd configs price as "enormous" instead of overflowing.
+std::int64_t bytes(double x) {
+    constexpr double kCap = 1e17;  // 93 million GiB
+    return x <= 0 ? 0 : static_cast<std::int64_t>(std::llround(std::min(x, kCap)));
+}
+
+bool at_least(VllmEra e, VllmEra from) { return static_cast<int>(e) >= static_cast<int>(from); }
+
+// Non-torch increase during load + profile (gpu_worker.py: memory_profiling non_torch_increase, measured from the
+// start-up snapshot). Values from the published logs (reference/vllm-startup-accounting.md §6):
+//   0.17+: 0.24-0.27 GiB at TP 1; 2.06-2.21 GiB at TP ≥ 2 on H100, where the FlashInfer all-reduce + RMSNorm
+//          fusion workspace is set up inside the profile (config/vllm.py enable_allreduce_rms_fusion: TP > 1 on
+//          sm 90 / sm 100-family only); other cards keep the older ≈0.55 GiB (guess).
+//   0.11-0.16: 0.13-0.14 GiB at TP 1, 0.54-0.55 GiB at TP 2 (NCCL init is outside the budget since #25359).
+//   0.9-0.10: snapshot before NCCL init: 0.02 GiB at TP 1 (24 GB v0.10.2 log); TP ≥ 2 adds NCCL init (guess 0.6).
+//   V0: 0.01-0.20 GiB at TP 1 (v0.7 logs); 0.25 GiB at TP 2 (2 × RTX 4090, vllm issue #13061).
+std::int64_t non_torch(VllmEra era, int tp, const VllmDevice& d) {
+    const bool multi = tp > 1;
+    switch (era) {
+        case VllmEra::v0: return gib(multi ? 0.25 : 0.15);  // TP 2: 0.25 GiB (vllm issue #13061)
+        case VllmEra::v0_9: return gib(multi ? 0.60 : 0.05);
+        case VllmEra::v0_11: return gib(multi ? 0.55 : 0.135);
+        case VllmEra::v0_17:
+        case VllmEra::v0_21: {
+            if (!multi) return gib(0.25);
+            const bool fusion = d.sm_x10 == 90 || (d.sm_x10 >= 100 && d.sm_x10 < 110);
+            return gib(fusion ? 2.13 : 0.55);
+        }
+    }
+    return 0;
+}
+
+// CUDA-graph memory as profile_cudagraph_memory (gpu_model_runner.py) estimates it: the largest capture of each
+// mode plus (graphs − 1) × the second capture. Fitted on the v0.19 H100 "Estimated CUDA graph memory" lines at
+// 51 + 51 graphs: 0.235 GiB + 0.0152 GiB per layer (Llama-8B 0.72 vs 0.84 logged, Qwen2.5-7B 0.66 vs 0.61,
+// granite-8B 0.84 vs 0.74); per graph ≈ 0.152 MiB per layer, ×3 at TP ≥ 2 (Llama-8B TP 2: 1.69 logged).
+// MLA's FULL capture is ≈ 520 MiB instead of ≈ 200 (guess: +0.3 GiB).
+std::int64_t cudagraph_estimate(const VllmProfileDims& m, const VllmAccounting& a, int tp) {
+    const int graphs = a.cudagraph_capture_sizes + a.full_cudagraphs;
+    if (graphs <= 0) return 0;
+    const double per_graph_gib = 0.0152 / 100.0 * static_cast<double>(std::max(m.num_hidden_layers, 1)) * (tp > 1 ? 3.0 : 1.0);
+    const double first = m.mla ? 0.535 : 0.235;
+    return gib(first + per_graph_gib * static_cast<double>(std::max(graphs - 2, 0)));
+}
+
+}  // namespace
+
+VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
+    VllmProfileDims d;
+    d.hidden_size = m.hidden_size;
+    d.intermediate_size = m.intermediate_size;
+    d.vocab_size = m.vocab_size;
+    d.num_experts = m.num_experts;
+    d.num_experts_per_tok = m.num_experts_per_tok;
+    d.moe_intermediate_size = m.moe_intermediate_size;
+    d.moe_workspace = m.num_experts > 0 && m.model_type != "gpt_oss";
+    d.multimodal = m.multimodal;
+    d.num_hidden_layers = m.num_hidden_layers;
+    int head_dim = 0;
+    for (const auto& l : m.layers) {
+        if (const auto* f = std::get_if<FullAttention>(&l)) head_dim = std::max(head_dim, f->head_dim_k);
+        if (const auto* w = std::get_if<SlidingWindow>(&l)) head_dim = std::max(head_dim, w->head_dim_k);
+        if (const auto* x = std::get_if<MlaLatent>(&l)) {
+            d.mla = true;
+            head_dim = std::max(head_dim, x->qk_rope_head_dim);
+        }
+    }
+    // Rotary cos/sin cache (model_executor/layers/rotary_embedding: RotaryEmbedding registers cos_sin_cache of
+    // max_position_embeddings × rotary_dim in the model dtype, shared by every layer through get_rope's cache).
+    // Counted in vLLM's "weights memory" because it is allocated during load: Llama-3.1-8B 131072 × 128 × 2 B
+    // = 32 MiB is the gap between 8.03 B params × 2 B = 14.96 GiB and the logged 14.99 GiB.
+    const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
+    d.rope_cache_bytes = bytes(static_cast<double>(m.max_position_embeddings) * rotary * d.activation_bytes);
+    d.encoder_weights_bytes = bytes(static_cast<double>(m.encoder_parameters) * d.activation_bytes);
+    return d;
+}
+
+void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, ModelSpec& m) {
+    m.encoder_parameters = encoder_parameters(config_json);
+    m.vocab_size = a.vocab_size;
+    m.intermediate_size = a.intermediate_size;
+    m.moe_intermediate_size = a.moe_intermediate_size;
+    m.rotary_dim = a.kv_lora_rank > 0 ? a.qk_rope_head_dim : 0;
+    m.multimodal = false;
+    for (const auto& name : a.architectures) {
+        if (name.find("ConditionalGeneration") != std::string::npos || name.find("VL") != std::string::npos ||
+            name.rfind("Llava", 0) == 0 || name.rfind("Mllama", 0) == 0)
+            m.multimodal = true;
+    }
+    if (m.encoder_parameters > 0) m.multimodal = true;
+}
+
+VllmDevice vllm_device(const GpuSpec& g) {
+    VllmDevice d;
+    d.cuda_total_bytes = g.cuda_total_bytes > 0 ? g.cuda_total_bytes : g.vram_bytes;
+    d.cuda_total_estimated = g.cuda_total_estimated || g.cuda_total_bytes <= 0;
+    d.name = g.display_name;
+    d.sm_x10 = g.sm_x10;
+    d.rocm = g.architecture.rfind("cdna", 0) == 0 || g.architecture.rfind("rdna", 0) == 0;
+    return d;
+}
+
+VllmDevice vllm_device_from_total(std::int64_t total_bytes) {
+    VllmDevice d;
+    d.cuda_total_bytes = total_bytes;
+    d.cuda_total_estimated = false;
+    d.name = "custom";
+    return d;
+}
+
+VllmAccounting vllm_account(const VllmProfileDims& m, const VllmDevice& device, const VllmServeFlags& f,
+                            VllmEra era, std::int64_t weights_bytes_per_rank, bool explain) {
+    return detail::vllm_account_worded(m, device, f, era, weights_bytes_per_rank, explain, explain);
+}
+
+VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmDevice& device,
+                                           const VllmServeFlags& f, VllmEra era, std::int64_t weights_bytes_per_rank,
+                                           bool explain, bool sources) {
+    VllmAccounting a = vllm_resolve_defaults(device, f, era, explain);
+    const VllmEraRules& rules = vllm_era_rules(era);
+    const std::int64_t tp = std::max(f.tensor_parallel_size, 1);
+    const std::int64_t d = m.activation_bytes;
+    const std::int64_t T = a.max_num_batched_tokens;
+    const std::int64_t H = m.hidden_size;
+
+    // Budget: request_memory (v1/worker/utils.py) = ceil(total × gpu_memory_utilization); V0 and V1 before #30868
+    // multiplied without the ceil (at most one byte apart).
+    a.cuda_total_bytes = device.cuda_total_bytes;
+    a.requested_bytes = static_cast<std::int64_t>(
+        std::ceil(a.gpu_memory_utilization * static_cast<double>(device.cuda_total_bytes)));
+    // Weights: DeviceMemoryProfiler around load_model = torch-allocated bytes after load, buffers included.
+    a.weights_bytes = bytes(static_cast<double>(weights_bytes_per_rank) + static_cast<double>(m.rope_cache_bytes) +
+                            static_cast<double>(m.encoder_weights_bytes) / static_cast<double>(tp));
+
+    // Sampler: _dummy_sampler_run computes logits for one row per dummy request, R = min(max_num_seqs, T)
+    // (_dummy_run splits T tokens into min(T, max_num_seqs) requests), all-gathered to the full vocabulary on every
+    // TP rank, then samples with top-k V − 1 and top-p 0.9 on every row. V0 runs max_num_seqs sequences.
+    // The T-row hidden states stay alive meanwhile (2 × T × H × d, fitted).
+    const std::int64_t R = rules.v1_engine ? std::min(a.max_num_seqs, T) : a.max_num_seqs;
+    double c = rules.sampler_bytes_per_row_vocab;
+    if (rules.v1_engine && at_least(era, VllmEra::v0_17) && R < 8) c = 37.5;  // apply_top_k_top_p: sort below 8 rows
+    const double Td = static_cast<double>(T), Hd = static_cast<double>(H), dd = static_cast<double>(d);
+    a.sampler_bytes = bytes(c * static_cast<double>(R) * static_cast<double>(m.vocab_size) + 2.0 * Td * Hd * dd);
+    // Forward: the eager profile forward of T tokens peaks in the MLP (gate_up T × 2I/TP + act T × I/TP) over a
+    // few T × H residual tensors. Attention kernels do not run without metadata.
+    a.forward_bytes = bytes(Td * dd * (3.0 * static_cast<double>(m.intermediate_size / tp) + 4.0 * Hd));
+    // Fused-MoE modular kernels take their buffers from the WorkspaceManager (v1/worker/workspace.py), which keeps
+    // its largest allocation: it adds to the sampler peak instead of hiding under max(). Since ≈ v0.13 (guess:
+    // applied from the 0.11-0.16 era). Mixtral-8x7B TP 2 1.28 vs 1.21 GiB, Qwen3-30B-A3B 2.50 vs 2.68.
+    if (m.num_experts > 0 && m.moe_workspace && at_least(era, VllmEra::v0_11)) {
+        const std::int64_t ie = m.moe_intermediate_size > 0 ? m.moe_intermediate_size / tp : m.intermediate_size / tp;
+        a.moe_workspace_bytes = bytes(Td * static_cast<double>(m.num_experts_per_tok) *
+                                          static_cast<double>(std::max<std::int64_t>(2 * ie, H) + ie) * dd +
+                                      Td * Hd * dd);
+    }
+    // Multimodal encoders: profile_run keeps max_mm_items_per_batch dummy encoder outputs alive through the LM pass.
+    // The v0.19 logs show +0.1 (Mistral-3) to +0.26 GiB (Gemma-3) over the text formula: allowance 0.2 GiB.
+    if (m.multimodal) a.multimodal_bytes = gib(0.2);
+    a.torch_peak_bytes = std::max(a.forward_bytes, a.sampler_bytes) + a.moe_workspace_bytes + a.multimodal_bytes;
+
+    a.non_torch_bytes = non_torch(era, static_cast<int>(tp), device);
+    // determine_available_memory profiles CUDA graphs on CUDA only ("Skip on ROCm/HIP/XPU"): 0 on AMD cards.
+    a.cudagraph_bytes = rules.v1_engine && !device.rocm ? cudagraph_estimate(m, a, static_cast<int>(tp)) : 0;
+    a.cudagraph_subtracted = rules.cudagraph_estimate_subtracted && a.cudagraph_bytes > 0;
+    a.available_kv_bytes = a.requested_bytes - a.weights_bytes - a.torch_peak_bytes - a.non_torch_bytes -
+                           (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);
+
+    // Error band on available_kv_bytes: what the logs support for this path (docs/ACCURACY.md).
+    double band = 0.25;
+    const char* basis = "v0.19 H100 logs, dense text models, TP 1: |error| ≤ 0.25 GiB";
+    switch (era) {
+        case VllmEra::v0: band = 0.75; basis = "V0: two logs (RTX 3090, H100), ±0.75 GiB"; break;
+        case VllmEra::v0_9: band = 0.6; basis = "0.9-0.10: one 24 GB log, ±0.6 GiB"; break;
+        case VllmEra::v0_11: band = 0.35; basis = "0.11-0.16 H100 logs, dense text models: ±0.35 GiB"; break;
+        case VllmEra::v0_17: break;
+        case VllmEra::v0_21:
+            band = 0.45;
+            basis = "0.21+: no published log; v0.19 rules plus the CUDA-graph estimate (±0.15 GiB at TP 1), ±0.45 GiB";
+            break;
+    }
+    const bool moe = m.num_experts > 0, multi = tp > 1, est = device.cuda_total_estimated;
+    band += (moe ? 0.4 : 0.0) + (m.multimodal ? 0.3 : 0.0) + (multi ? 0.3 : 0.0) + (est ? 0.2 : 0.0);
+    a.error_band_bytes = gib(band);
+    if (!explain) return a;
+    a.band_basis = std::string(basis) + (moe ? "; MoE +0.4" : "") + (m.multimodal ? "; multimodal +0.3" : "") +
+                   (multi ? "; TP ≥ 2 +0.3 (non-torch varies by interconnect)" : "") +
+                   (est ? "; CUDA total estimated +0.2" : "");
+    if (!sources) return a;
+    a.sources = {
+        "vllm/v1/worker/gpu_worker.py determine_available_memory; vllm/v1/worker/utils.py request_memory",
+        "vllm/utils/mem_utils.py memory_profiling (weights, torch peak increase, non-torch increase)",
+        "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run, profile_cudagraph_memory",
+        "vllm/engine/arg_utils.py get_batch_defaults; vllm/config/vllm.py _set_cudagraph_sizes",
+        std::string("sampler: ") + rules.sampler + " (" + rules.id + ")",
+    };
+    return a;
+}
+
+std::int64_t vllm_printed_kv_tokens(VllmEra era, std::int64_t num_blocks, int num_groups, int block_size,
+                                    double max_concurrency, std::int64_t max_model_len) {
+    if (num_blocks <= 0 || block_size <= 0) return 0;
+    const VllmEraRules& rules = vllm_era_rules(era);
+    if (!rules.v1_engine) return num_blocks * block_size;
+    if (rules.kv_size_from_concurrency)  // int(): the product is ≥ 0, where truncation is the floor
+        return static_cast<std::int64_t>(std::max(0.0, max_concurrency * static_cast<double>(max_model_len)));
+    return num_blocks / std::max(num_groups, 1) * block_size;
+}
+
+}  // namespace kvcalc

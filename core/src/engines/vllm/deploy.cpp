@@ -1,0 +1,180 @@
+// vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
+// start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
+#include <algorithm>
+#include <optional>
+
+#include "engines/deploy_internal.h"
+#include "config/served_model.h"
+#include "kvcalc/base/checked_math.h"
+#include "kvcalc/base/units.h"
+
+namespace kvcalc::detail {
+
+VllmDtype vllm_dtype(KvFormatId id) {
+    // vllm/config/cache.py CacheDType. q4_0 is llama.cpp's; nvfp4 has the same 9/16 B per element.
+    switch (id) {
+        case KvFormatId::fp16: return {"float16", true};
+        case KvFormatId::bf16: return {"bfloat16", true};
+        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", true};
+        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", true};
+        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", true};
+        case KvFormatId::k8v4: return {"turboquant_k8v4", true};
+        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", true};
+        case KvFormatId::nvfp4: return {"nvfp4", true};
+        case KvFormatId::q4_0:
+        case KvFormatId::iq4_nl: return {"nvfp4", false};
+        case KvFormatId::q4_1:
+        case KvFormatId::q5_0:
+        case KvFormatId::q5_1: return {"fp8", false};  // ggml types: nearest vLLM dtype of at least their size
+        case KvFormatId::q8_0: return {"bfloat16", false};
+    }
+    return {"", false};
+}
+
+EngineKvSpelling vllm_spelling(KvFormatId id) {
+    const VllmDtype t = vllm_dtype(id);
+    return {t.name, t.name, t.exact};
+}
+
+std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
+    // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
+    // resolved at each load (the one shown in the settings is the scenario's own).
+    if (d.non_kv.flags.max_num_batched_tokens) return *d.non_kv.flags.max_num_batched_tokens;
+    const Load& at = d.non_kv.batched_at;
+    if (d.non_kv.batched_tokens > 0 && load.max_model_len == at.max_model_len && load.max_num_seqs == at.max_num_seqs &&
+        load.vram_bytes == at.vram_bytes && load.gpu == at.gpu)
+        return d.non_kv.batched_tokens;
+    VllmServeFlags f = d.non_kv.flags;
+    f.max_model_len = load.max_model_len;
+    f.max_num_seqs = load.max_num_seqs;
+    return vllm_resolve_defaults(vllm_device_for(d, load), f, d.non_kv.era, false).max_num_batched_tokens;
+}
+
+namespace {
+
+VllmSettings settings_of(const Deployment& d) {
+    VllmSettings vs;
+    vs.tensor_parallel_size = d.settings.tensor_parallel_size;
+    vs.max_num_batched_tokens = vllm_batched_tokens(d, d.load());
+    vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
+    return vs;
+}
+
+}  // namespace
+
+VllmPlan make_vllm(const Deployment& d, Diagnostics& diags) {
+    VllmPlan p = make_vllm_plan(d.groups, settings_of(d));
+    p.extra_tokens = d.kv_extra_tokens;
+    for (const auto& x : p.diagnostics)
+        if (x.severity == Severity::error) diags.push_back(x);
+    return p;
+}
+
+void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTerms& t) {
+    const std::int64_t batched = vllm_batched_tokens(d, load);
+    t.max_num_batched_tokens = batched;
+    const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
+    // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
+    const std::int64_t asked = priced_requests(load);
+    t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
+    t.kv_growing_requested_bytes = one.full_bytes * asked;
+    t.kv_sliding_bytes = one.sliding_bytes * asked;
+    t.recurrent_state_bytes = one.mamba_bytes * asked;
+    t.kv_requested_bytes = t.kv_one_sequence_bytes * asked;
+    t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
+    const std::int64_t blocks = one.blocks;  // vllm_blocks_per_request at the same length and batch
+    t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /
+                                         static_cast<double>(blocks)
+                                   : 0.0;
+    t.block_tokens = p.min_block;
+    for (const auto& ty : p.types)
+        if (ty.kind == VllmLayerType::Kind::full) t.block_tokens = std::max<std::int64_t>(t.block_tokens, ty.block);
+}
+
+void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
+             bool explain, StartupPrediction& out) {
+    // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.
+    const VllmEraRules& era = vllm_era_rules(d.non_kv.era);
+    if (explain)
+        out.engine_rules = era.v1_engine ? kVllmV1KvRules
+                                         : "vLLM V0 (0.8 and older; its paged pool priced with V1's kv_cache_interface.py rules)";
+    if (has_error(plan.diagnostics)) {
+        if (explain)
+            for (const auto& x : plan.diagnostics) out.notes.push_back(x.message);
+        return;
+    }
+    // The pool at this load's max_num_batched_tokens (resolve() built the plan for the scenario's own). `t` is
+    // evaluate(d, load): price_kv() priced one request at this plan and memory (unless the load is past what
+    // kvcalc computes, which predict() reports as too large). Every rank has the same KV memory here.
+    const VllmRequestCost priced{t.kv_one_sequence_bytes, t.max_concurrency};
+    const VllmPool pool = vllm_pool(plan, load.max_model_len, t.available_for_kv_bytes,
+                                    t.max_num_batched_tokens > 0 ? t.max_num_batched_tokens : vllm_batched_tokens(d, load),
+                                    t.kv_one_sequence_bytes < kMaxBytes ? &priced : nullptr);
+    if (explain) {
+        out.notes = plan.notes;
+        vllm_pool_notes(pool, d.settings.tensor_parallel_size, out.notes);
+    }
+    if (plan.types.empty()) return;  // no KV cache: no cache lines to predict (the note says so)
+    if (!vllm_dtype(d.format->id).exact) {
+        if (explain)
+            out.notes.insert(out.notes.begin(), "upstream vLLM has no kv_cache_dtype " + std::string(d.format->name) +
+                                                    ": its start-up lines are not predicted; " +
+                                                    stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id)));
+        return;
+    }
+    out.available = true;
+    out.available_kv_bytes = pool.available_kv_bytes;
+    out.available_kv_gib = pool.available_kv_gib;
+    out.kv_bytes_per_token = pool.kv_bytes_per_token;
+    // "GPU KV cache size" as the chosen release prints it (kv_cache_utils.py _report_kv_cache_config, #41069).
+    out.gpu_kv_cache_tokens = era.v1_engine && !era.kv_size_from_concurrency
+                                  ? pool.gpu_kv_cache_tokens  // blocks // groups × the unified block size
+                                  : vllm_printed_kv_tokens(d.non_kv.era, pool.num_blocks, pool.num_kv_cache_groups,
+                                                           plan.min_block, pool.max_concurrency, load.max_model_len);
+    out.max_concurrency = pool.max_concurrency;
+    out.num_kv_cache_groups = pool.num_kv_cache_groups;
+    out.refuses_to_start = pool.refuses_to_start;
+    out.estimated_max_model_len = pool.estimated_max_model_len;
+}
+
+std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
+    const ResolvedSettings& s = d.settings;
+    // kv_cache_dtype auto keeps vLLM's own default spelling (deployment_kv_spelling); auto resolves to an exact dtype.
+    const VllmDtype dtype = d.kv_auto ? VllmDtype{"auto", true} : vllm_dtype(d.format->id);
+    std::string out;
+    out.reserve(320);  // one allocation: the flags below are about 250 characters
+    if (!dtype.exact)
+        out.append("# kvcalc: ").append(stand_in_note("vLLM", *d.format, vllm_spelling(d.format->id))).append("\n");
+    if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting)
+        out.append("# kvcalc priced this for vLLM ")
+            .append(vllm_era_rules(d.non_kv.era).id)
+            .append(" (start-up accounting); every flag that changes memory is written out\n");
+    out.append(placeholder_comment(served_repo(d)));
+    out.append("vllm serve ").append(served_repo(d));
+    out.append(" \\\n  --tensor-parallel-size ").append(std::to_string(s.tensor_parallel_size));
+    out.append(" \\\n  --max-model-len ").append(std::to_string(load.max_model_len));
+    out.append(" \\\n  --max-num-seqs ").append(std::to_string(load.max_num_seqs));
+    out.append(" \\\n  --kv-cache-dtype ").append(dtype.name);
+    out.append(" \\\n  --gpu-memory-utilization ").append(fixed2(s.gpu_memory_utilization));
+    if (const WeightsVariant* w = priced_variant(d); w && !w->vllm_quantization.empty())
+        out.append(" \\\n  --quantization ").append(w->vllm_quantization);
+    if (d.non_kv.flags.max_num_batched_tokens) {
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(*d.non_kv.flags.max_num_batched_tokens));
+    } else if (d.non_kv.kind == NonKvModel::Kind::vllm_accounting) {
+        // The default the accounting assumed for this card, written out so the command boots what was priced.
+        VllmServeFlags f = d.non_kv.flags;
+        f.max_model_len = load.max_model_len;
+        f.max_num_seqs = load.max_num_seqs;
+        const VllmAccounting a = vllm_resolve_defaults(d.non_kv.device, f, d.non_kv.era, false);
+        out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(a.max_num_batched_tokens));
+    }
+    if (d.drafter) {
+        const Drafter& dr = *d.drafter;
+        out.append(" \\\n  --speculative-config '{\"method\":\"").append(dr.method).append("\"");
+        if (dr.method != "mtp") out.append(",\"model\":\"").append(dr.id).append("\"");
+        out.append(",\"num_speculative_tokens\":").append(std::to_string(s.num_speculative_tokens)).append("}'");
+    }
+    return out;
+}
+
+}  // namespace kvcalc::detail

@@ -1,0 +1,76 @@
+#include "kvcalc/base/json_safety.h"
+
+namespace kvcalc {
+
+bool json_too_deep(std::string_view text, int max_depth) {
+    int depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_depth) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+
+namespace {
+
+/// SAX handler that accepts every event and keeps the parser's first error.
+struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
+    std::string detail;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string& last_token,
+                     const nlohmann::detail::exception& ex) override {
+        // nlohmann's text starts with its own "[json.exception.<kind>.<id>] " tag: keep only the description.
+        std::string what = ex.what();
+        const auto tag_end = what.find("] ");
+        if (what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) what.erase(0, tag_end + 2);
+        if (what.find("line ") == std::string::npos) what = "at byte " + std::to_string(position) + ": " + what;
+        if (ex.id == 406) what += " (a JSON number must fit a double, at most about 1.8e308)";
+        detail = what;
+        (void)last_token;
+        return false;
+    }
+};
+
+}  // namespace
+
+std::string json_error_detail(std::string_view text) {
+    ErrorCatcher catcher;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &catcher);
+    return catcher.detail;
+}
+
+std::string dump_safe(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string shown_value(const nlohmann::json& v, std::size_t max_chars) {
+    std::string s = dump_safe(v);
+    if (s.size() > max_chars) s = s.substr(0, max_chars) + "…";
+    return s;
+}
+
+}  // namespace kvcalc
