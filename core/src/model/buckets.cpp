@@ -1,12 +1,12 @@
-#include "kvcalc/buckets.h"
+#include "kvcalc/model/buckets.h"
 
 #include <algorithm>
 #include <array>
 #include <variant>
 #include <vector>
 
-#include "kvcalc/layer_cache.h"
-#include "kvcalc/units.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/base/units.h"
 
 namespace kvcalc {
 
