@@ -1,6 +1,7 @@
 // Table-driven command-line parser for kvcalc: the scenario flags are the field table's rows (scenario_fields.h),
 // the modes and output flags are listed here; both drive parsing and --help.
 #include "flags.h"
+#include "gguf_loader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -73,6 +74,10 @@ const ExtraFlag kExtraFlags[] = {
     {"Model", "--config", "", "PATH", "model",
      "Hugging Face config.json to describe the model (replaces --model)",
      [](Options& o, std::string_view v) { o.config_path = std::string(v); return std::string(); }},
+    {"", "--gguf", "", "FILE", "model",
+     "GGUF file (llama.cpp's model format) to describe the model from its header; only the header is read, split "
+     "files (NAME-00001-of-0000N.gguf) part by part; --model FILE.gguf does the same (replaces --model)",
+     [](Options& o, std::string_view v) { o.gguf_path = std::string(v); return std::string(); }},
     {"Speculative decoding", "--no-mtp", "", "", "mtp",
      "turn MTP off, also when the preset has it (a DFlash drafter stays)",
      [](Options& o, std::string_view) {
@@ -192,6 +197,11 @@ std::string dashed(std::string_view name) {
 /// A scenario flag's value through the table: the same parse and range as links and JSON.
 std::string set_row(Options& o, const kvcalc::ScenarioField& row, std::string_view value, std::string& reason) {
     if (std::string_view(row.name) == "compose") return "";  // applied before the other flags
+    // --model FILE.gguf names a GGUF file, not a catalog id: main() reads it as --gguf.
+    if (std::string_view(row.name) == "model_id" && is_gguf_path(std::string(value))) {
+        o.gguf_path = std::string(value);
+        return "";
+    }
     if (row.metavar[0] == '\0') {                            // a switch: --mtp, --include-draft-kv
         kvcalc::set_field_from_text(row, "1", o.scenario);
         return "";

@@ -15,6 +15,7 @@
 #include "svg.h"
 #include "catalog_json.h"
 #include "config_loader.h"
+#include "gguf_loader.h"
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/deployment/calibration.h"
 #include "kvcalc/base/json_safety.h"
@@ -54,6 +55,12 @@ void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
         std::cerr << (x.code == "vram_ambiguous" ? "give only one of --gpu, --vram, --vram-gib" : printable(x.message))
                   << "\n";
     }
+}
+
+/// The notes from reading the model's file (--gguf) join the report's own diagnostics, so --json carries them.
+kvcalc::Report with_notes(const kvcli::Options& o, kvcalc::Report r) {
+    r.diagnostics.insert(r.diagnostics.end(), o.model_notes.begin(), o.model_notes.end());
+    return r;
 }
 
 int bad_input(const std::string& message) {
@@ -101,7 +108,7 @@ int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
 }
 
 int run_predict(const kvcli::Options& o) {
-    const kvcalc::Report r = kvcalc::predict(o.scenario);
+    const kvcalc::Report r = with_notes(o, kvcalc::predict(o.scenario));
     if (!r.ok) return bad_report(o, r);
     if (o.json) {
         std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
@@ -134,7 +141,7 @@ int run_solve(const kvcli::Options& o) {
         if (ctx) at.max_model_len = s.value_rounded > 0 ? s.value_rounded : s.value;
         else at.max_num_seqs = s.value;
     }
-    const kvcalc::Report r = kvcalc::predict(at);
+    const kvcalc::Report r = with_notes(o, kvcalc::predict(at));
     if (o.json) {
         nlohmann::json j = r;
         j["solvers"] = {{what, s}};
@@ -290,6 +297,12 @@ int main(int argc, char** argv) {
     if (!o.config_path.empty()) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
         if (!error.empty()) return bad_input(error);
+    }
+    if (!o.gguf_path.empty()) {
+        if (!o.config_path.empty()) return bad_input("--gguf and --config both describe the model: give one of them");
+        std::string error = kvcli::load_gguf(o.gguf_path, o.scenario, o.model_notes);
+        if (!error.empty()) return bad_input(error);
+        print_diagnostics(o.model_notes, Severity::warning);
     }
     switch (o.mode) {
         case kvcli::Mode::list_models:

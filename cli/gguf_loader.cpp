@@ -1,0 +1,101 @@
+// --gguf: file I/O lives here (the core never reads files); the bytes are parsed by the core's read_gguf_header.
+// Only the header is read: a first block, then as much more as the header turns out to need, up to a cap.
+#include "gguf_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "kvcalc/config/gguf.h"
+
+namespace kvcli {
+
+namespace {
+
+constexpr std::size_t kFirstReadBytes = std::size_t{1} << 20;
+
+/// The header of one file, read in growing steps until the core has all of it. "" or the error.
+std::string read_header(const std::string& path, kvcalc::GgufHeader& out) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) return "cannot read '" + path + "': no such file";
+    if (std::filesystem::is_directory(status)) return "'" + path + "' is a folder; give the .gguf file";
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return "cannot read '" + path + "'";
+    std::string bytes;
+    std::size_t want = kFirstReadBytes;
+    for (;;) {
+        const std::size_t have = bytes.size();
+        bytes.resize(want);
+        f.read(bytes.data() + have, static_cast<std::streamsize>(want - have));
+        bytes.resize(have + static_cast<std::size_t>(f.gcount()));
+        const bool eof = bytes.size() < want;
+        kvcalc::GgufReadResult r = kvcalc::read_gguf_header(bytes);
+        if (r.header) {
+            out = std::move(*r.header);
+            return "";
+        }
+        if (!r.truncated || eof || want >= kMaxGgufHeaderBytes) {
+            std::string why;
+            for (const auto& d : r.diagnostics)
+                if (d.severity == kvcalc::Severity::error) why += (why.empty() ? "" : "; ") + d.message;
+            if (r.truncated && !eof)
+                why = "its header is larger than " + std::to_string(kMaxGgufHeaderBytes >> 20) +
+                      " MiB, the most kvcalc reads (" + why + ")";
+            else if (r.truncated)
+                why = "the file ends inside its header (" + why + "): is it cut short?";
+            return "'" + path + "': " + why;
+        }
+        want = std::min(want * 2, kMaxGgufHeaderBytes);
+    }
+}
+
+/// The parts of a split file named like NAME-00001-of-00003.gguf, in order; just `path` otherwise.
+std::vector<std::string> split_parts(const std::string& path) {
+    static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)", std::regex::icase);
+    std::smatch m;
+    if (!std::regex_match(path, m, pattern)) return {path};
+    const int n = std::stoi(m[3].str());
+    if (n < 1 || n > 9999) return {path};
+    std::vector<std::string> parts;
+    for (int i = 1; i <= n; ++i) {
+        char tail[32];
+        std::snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", i, n);
+        parts.push_back(m[1].str() + tail);
+    }
+    return parts;
+}
+
+}  // namespace
+
+bool is_gguf_path(const std::string& path) {
+    if (path.size() < 5) return false;
+    std::string tail = path.substr(path.size() - 5);
+    std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return std::tolower(c); });
+    return tail == ".gguf";
+}
+
+std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes) {
+    std::vector<kvcalc::GgufHeader> headers;
+    for (const auto& part : split_parts(path)) {
+        kvcalc::GgufHeader h;
+        if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
+        headers.push_back(std::move(h));
+    }
+    kvcalc::GgufModel g = kvcalc::read_gguf_model(headers);
+    std::string errors;
+    for (auto& d : g.diagnostics) {
+        if (d.severity == kvcalc::Severity::error) errors += (errors.empty() ? "" : "; ") + d.field + ": " + d.message;
+        else if (d.severity == kvcalc::Severity::warning) notes.push_back(std::move(d));
+    }
+    if (!errors.empty()) return "--gguf: '" + path + "': " + errors;
+    // The id is the file name without .gguf: the llama-server command adds the extension back (-m ID.gguf).
+    g.spec.id = std::filesystem::path(path).stem().string();
+    scenario.model = std::move(g.spec);
+    return "";
+}
+
+}  // namespace kvcli

@@ -1,0 +1,105 @@
+// kvcalc --gguf FILE / --model FILE.gguf on the real GGUF files of tests/data/gguf (SOURCE.md): the KV terms come
+// from the file's metadata, the weights from its tensor infos, and bad files are refused naming the flag and path.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.h"
+#include "../core/gguf_writer.h"
+
+using clitest::Run;
+
+namespace {
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+std::string data(const std::string& name) { return clitest::shell_quote(std::string(KVCALC_TEST_DATA_DIR) + "/gguf/" + name); }
+
+nlohmann::json json_run(const std::string& args) {
+    const Run r = clitest::kvcalc(args + " --engine llama.cpp --kv-cache-dtype f16 --json");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out);
+}
+
+bool has_code(const nlohmann::json& j, const std::string& code) {
+    for (const auto& d : j["diagnostics"])
+        if (d["code"] == code) return true;
+    return false;
+}
+
+std::string write_temp(const std::string& name, const std::string& bytes) {
+    const std::string path = clitest::temp_path(name);
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+}  // namespace
+
+TEST_SUITE("gguf") {
+    TEST_CASE("--gguf: the complete tiny llama — KV from its keys, weights = its tensor bytes") {
+        const auto j = json_run("--gguf " + data("llama-2-tiny-random.gguf") + " --max-model-len 4096");
+        // 1 layer × 2 KV heads × (4 + 4) × 2 B; the tensors fill 1,750,560 − 724,416 (the data offset) bytes.
+        CHECK(j["terms"]["kv_bytes_per_token"] == 32.0);
+        CHECK(j["terms"]["weights_bytes"] == 1026144);
+        CHECK_FALSE(has_code(j, "gguf_weights_unknown"));
+    }
+
+    TEST_CASE("--model FILE.gguf: a vocab-only file gives the KV terms and says the weights are unknown") {
+        const auto j = json_run("--model " + data("ggml-vocab-llama-spm.gguf"));
+        CHECK(j["terms"]["kv_bytes_per_token"] == 32.0 * 32 * 256 * 2);  // 32 layers × 32 KV heads × (128 + 128) × 2 B
+        CHECK(j["settings"]["max_model_len"] == 4096);                     // llama.context_length
+        CHECK(has_code(j, "gguf_weights_unknown"));
+        const auto f = json_run("--gguf " + data("ggml-vocab-falcon.gguf"));
+        CHECK(f["terms"]["kv_bytes_per_token"] == 32.0 * 1 * 128 * 2);     // one KV head of 4544 / 71 = 64
+    }
+
+    TEST_CASE("--gguf: bert (bge-small) keeps no KV cache") {
+        const auto j = json_run("--gguf " + data("ggml-vocab-bert-bge.gguf"));
+        CHECK(j["terms"]["kv_bytes_per_token"] == 0.0);
+        CHECK(j["terms"]["kv_requested_bytes"] == 0);
+    }
+
+    TEST_CASE("--gguf: a split file is read part by part and its tensors summed") {
+        kvcalc::test::GgufWriter a, b;
+        const auto keys = [](kvcalc::test::GgufWriter& w, std::uint16_t no, std::uint64_t n_tensors, bool arch) {
+            w.head(n_tensors, arch ? 8 : 3).kv_u16("split.no", no).kv_u16("split.count", 2).kv_i32("split.tensors.count", 2);
+            if (arch)
+                w.kv_str("general.architecture", "llama").kv_u32("llama.block_count", 1)
+                    .kv_u32("llama.embedding_length", 256).kv_u32("llama.context_length", 1024)
+                    .kv_u32("llama.attention.head_count", 2);
+        };
+        keys(a, 0, 1, true);
+        a.tensor("token_embd.weight", 12, {256, 1000}, 0);  // q4_K: 1000 rows × 144 B
+        keys(b, 1, 1, false);
+        b.tensor("output.weight", 14, {256, 1000}, 0);      // q6_K: 1000 rows × 210 B
+        const std::string first = write_temp("split-00001-of-00002.gguf", a.bytes);
+        write_temp("split-00002-of-00002.gguf", b.bytes);
+        const auto j = json_run("--gguf " + clitest::shell_quote(first));
+        CHECK(j["terms"]["weights_bytes"] == 144000 + 210000);
+        CHECK(j["terms"]["kv_bytes_per_token"] == 2.0 * 256 * 2);  // 2 KV heads × (128 + 128) × 2 B
+        const Run missing = clitest::kvcalc("--gguf " + clitest::shell_quote(write_temp("lone-00001-of-00002.gguf", a.bytes)));
+        CHECK(missing.status == 2);
+        CHECK(contains(missing.err, "lone-00002-of-00002.gguf"));
+    }
+
+    TEST_CASE("--gguf: not a GGUF, a cut header, a missing file — exit 2 naming --gguf and the path") {
+        const Run text = clitest::kvcalc("--gguf " + clitest::shell_quote(write_temp("config.gguf", "{\"model_type\":\"llama\"}")));
+        CHECK(text.status == 2);
+        CHECK(contains(text.err, "--gguf"));
+        CHECK(contains(text.err, "not a GGUF file"));
+        std::ifstream f(std::string(KVCALC_TEST_DATA_DIR) + "/gguf/ggml-vocab-phi-3.gguf", std::ios::binary);
+        std::string bytes(100000, '\0');
+        f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        const Run cut = clitest::kvcalc("--gguf " + clitest::shell_quote(write_temp("cut.gguf", bytes)));
+        CHECK(cut.status == 2);
+        CHECK(contains(cut.err, "ends inside its header"));
+        const Run none = clitest::kvcalc("--gguf /nonexistent/model.gguf");
+        CHECK(none.status == 2);
+        CHECK(contains(none.err, "no such file"));
+        const Run both = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --config " + data("SOURCE.md"));
+        CHECK(both.status == 2);
+    }
+}
