@@ -388,3 +388,57 @@ TEST_CASE("gguf hostile: model keys of the wrong type or out of range are errors
     CHECK(has_code(read_gguf_model({header_of(none.bytes)}).diagnostics, "gguf_missing_key"));
     CHECK(has_code(read_gguf_model({}).diagnostics, "gguf_no_file"));
 }
+
+TEST_CASE("gguf: a scalar sliding_window_pattern as llama-hparams.cpp set_swa_pattern reads it (0 = all slide)") {
+    const auto layers_of = [](std::optional<std::uint32_t> pattern, const std::string& arch) {
+        GgufWriter w;
+        w.head(0, pattern ? 8 : 7)
+            .kv_str("general.architecture", arch)
+            .kv_u32(arch + ".block_count", 8)
+            .kv_u32(arch + ".embedding_length", 1024)
+            .kv_u32(arch + ".context_length", 8192)
+            .kv_u32(arch + ".attention.head_count", 8)
+            .kv_u32(arch + ".attention.head_count_kv", 4)
+            .kv_u32(arch + ".attention.sliding_window", 1024);
+        if (pattern) w.kv_u32(arch + ".attention.sliding_window_pattern", *pattern);
+        const GgufModel g = model_of(w.bytes);
+        std::string out;
+        for (const auto& l : g.spec.layers) out += std::holds_alternative<SlidingWindow>(l) ? 'S' : 'F';
+        return std::make_pair(out, g.diagnostics);
+    };
+    CHECK(layers_of(4, "cohere2").first == "SSSFSSSF");
+    CHECK(layers_of(std::nullopt, "cohere2").first == "SSSFSSSF");  // cohere2's default period, 4
+    CHECK(layers_of(0, "llama").first == "SSSSSSSS");
+    CHECK(layers_of(1, "llama").first == "FFFFFFFF");
+    const auto [plain, notes] = layers_of(std::nullopt, "llama");  // llama.cpp applies no window to llama
+    CHECK(plain == "FFFFFFFF");
+    CHECK(has_code(notes, "gguf_swa_ignored"));
+}
+
+TEST_CASE("gguf: LFM2 — head_count_kv 0 on its conv layers with shortconv.l_cache gives config.json's plan") {
+    // tests/data/configs/lfm2.5-vl-1.6b.json text_config: 16 layers, conv except 2, 5, 8, 10, 12, 14; conv_L_cache 3.
+    const HfConfig cfg = read_hf_config(kvcalc::test::config_file("lfm2.5-vl-1.6b.json"));
+    REQUIRE_FALSE(has_error(cfg.diagnostics));
+    std::vector<std::uint32_t> kv(16, 0);
+    for (int i : {2, 5, 8, 10, 12, 14}) kv[static_cast<std::size_t>(i)] = 8;
+    GgufWriter w;
+    w.head(0, 8)
+        .kv_str("general.architecture", "lfm2")
+        .kv_u32("general.file_type", 32)  // LLAMA_FTYPE_MOSTLY_BF16, the config's dtype
+        .kv_u32("lfm2.block_count", 16)
+        .kv_u32("lfm2.embedding_length", 2048)
+        .kv_u32("lfm2.context_length", 128000)
+        .kv_u32("lfm2.attention.head_count", 32)
+        .kv_u32_array("lfm2.attention.head_count_kv", kv)
+        .kv_u32("lfm2.shortconv.l_cache", 3);
+    const GgufModel g = model_of(w.bytes);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    CHECK(g.spec.layers == cfg.spec.layers);
+}
+
+TEST_CASE("gguf: RWKV state and ssm keys on layers that all have KV heads are refused, not priced as nothing") {
+    GgufWriter w;
+    w.head(0, 4).kv_str("general.architecture", "rwkv6").kv_u32("rwkv6.block_count", 2)
+        .kv_u32("rwkv6.embedding_length", 2048).kv_u32("rwkv6.attention.head_count", 0);
+    CHECK(has_code(model_of(w.bytes).diagnostics, "gguf_unsupported"));
+}

@@ -16,11 +16,15 @@ constexpr std::int64_t kMaxLayers = 100000;
 constexpr std::int64_t kMaxDim = 1000000;
 constexpr std::int64_t kMaxTokens = std::int64_t{1} << 40;
 
-/// Architectures whose attention is bidirectional and keeps no KV cache (llama.cpp builds no memory for them:
-/// llama-model.cpp create_memory returns nullptr for these).
+/// Architectures llama.cpp builds no memory for (src/llama-model.cpp create_memory returns nullptr): encoders and
+/// diffusion models, whose attention is not causal over a growing context.
 bool encoder_only_arch(const std::string& a) {
-    return a == "bert" || a == "nomic-bert" || a == "nomic-bert-moe" || a == "jina-bert-v2" || a == "jina-bert-v3" ||
-           a == "neo-bert" || a == "modern-bert" || a == "t5encoder";
+    static const char* const names[] = {"bert",          "jina-bert-v2", "jina-bert-v3", "nomic-bert",
+                                        "nomic-bert-moe", "neo-bert",    "modern-bert",  "gemma-embedding",
+                                        "wavtokenizer-dec", "dream",     "llada",        "llada-moe", "rnd1"};
+    for (const char* n : names)
+        if (a == n) return true;
+    return false;
 }
 
 /// llama.cpp's swa pattern for architectures that do not write one (load_hparams set_swa_pattern calls): every
@@ -161,26 +165,30 @@ void type_layers(Keys& k, GgufModel& g, std::int64_t n, const std::vector<std::i
             for (std::int64_t i = 0; i < n; ++i) swa[static_cast<std::size_t>(i)] = p->integers[static_cast<std::size_t>(i)] != 0;
             s.provenance.push_back({"layer pattern", "GGUF: " + pk});
         } else {
-            std::int64_t every = default_swa_pattern(k.arch);
+            // A scalar n: layer i slides when i % n < n − 1, so 0 = every layer slides and 1 = none does.
+            std::optional<std::int64_t> every;
+            if (default_swa_pattern(k.arch) > 0) every = default_swa_pattern(k.arch);
             if (p) {
-                const auto v = k.integer("attention.sliding_window_pattern", 1, kMaxLayers, "layer pattern");
-                if (!v) {
-                    if (!p->integers.empty() && p->type != GgufValueType::array) return;  // out of range, reported
-                    k.error("gguf_wrong_type", pk, pk + " must be an integer (every n-th layer is full attention) or "
-                                                        "one bool per layer (" + std::to_string(n) + ")");
-                    return;
+                every = k.integer("attention.sliding_window_pattern", 0, kMaxLayers, "layer pattern");
+                if (!every) {
+                    if (p->type == GgufValueType::array)
+                        k.error("gguf_wrong_type", pk, pk + " must be an integer (every n-th layer is full attention) "
+                                                            "or one bool per layer (" + std::to_string(n) + ")");
+                    return;  // else out of range or of the wrong type, reported
                 }
-                every = *v;
             }
-            if (every == 0) {
+            if (!every) {
                 g.diagnostics.push_back({Severity::warning, "gguf_swa_ignored", k.key("attention.sliding_window"),
                                          k.key("attention.sliding_window") + " = " + std::to_string(window) +
-                                             " but the file says which layers slide (attention.sliding_window_pattern) "
-                                             "and llama.cpp sets no pattern for " + k.arch +
-                                             ": every layer is priced as full attention"});
+                                             " but the file does not say which layers slide "
+                                             "(attention.sliding_window_pattern) and llama.cpp sets no pattern for " +
+                                             k.arch + ": every layer is priced as full attention"});
+            } else {
+                const std::int64_t e = *every;
+                for (std::int64_t i = 0; i < n; ++i) swa[static_cast<std::size_t>(i)] = e == 0 || i % e < e - 1;
+                if (!p) s.provenance.push_back({"layer pattern", "llama.cpp's pattern for " + k.arch + ": every " +
+                                                                     std::to_string(e) + "th layer full"});
             }
-            for (std::int64_t i = 0; every > 0 && i < n; ++i) swa[static_cast<std::size_t>(i)] = i % every < every - 1;
-            if (every > 0) s.provenance.push_back({"layer pattern", "GGUF: every " + std::to_string(every) + "th layer full"});
         }
     }
 
@@ -199,6 +207,20 @@ void type_layers(Keys& k, GgufModel& g, std::int64_t n, const std::vector<std::i
                     k.key("ssm.conv_kernel"));
         return;
     }
+    if (k.arch.rfind("rwkv", 0) == 0 || k.arch.rfind("arwkv", 0) == 0) {
+        k.error("gguf_unsupported", "general.architecture",
+                k.arch + " keeps an RWKV state per layer, which the GGUF reader does not size yet (docs/GGUF.md)");
+        return;
+    }
+    // LFM2's gated short convolutions: (L − 1) × embedding_length values per sequence, as read_hf_config sizes
+    // them from conv_L_cache.
+    const auto l_cache = k.integer("shortconv.l_cache", 0, 1024, "conv_L_cache").value_or(0);
+    RecurrentState conv;
+    conv.state_elements = 0;
+    conv.conv_elements = std::max<std::int64_t>(0, l_cache - 1) * embd;
+    conv.num_heads = static_cast<int>(std::max<std::int64_t>(1, embd));
+    conv.state_dtype_bytes = state_bytes;
+    conv.conv_dtype_bytes = state_bytes;
     bool any_zero_kv = false;
     for (const auto x : kv_heads) any_zero_kv = any_zero_kv || x == 0;
     if (ssm && !all_recurrent && !any_zero_kv) {
@@ -223,7 +245,12 @@ void type_layers(Keys& k, GgufModel& g, std::int64_t n, const std::vector<std::i
             s.layers.emplace_back(NoCache{});
         } else if (all_recurrent || (ssm && kv_heads[u] == 0)) {
             s.layers.emplace_back(state);
+        } else if (kv_heads[u] == 0 && l_cache > 0) {
+            s.layers.emplace_back(conv);
         } else if (kv_heads[u] == 0) {
+            g.diagnostics.push_back({Severity::warning, "gguf_layer_no_cache", k.key("attention.head_count_kv"),
+                                     "layer " + std::to_string(i) + " has no KV heads and no state keys: it is "
+                                     "priced as keeping nothing"});
             s.layers.emplace_back(NoCache{});
         } else if (kv_lora > 0) {
             s.layers.emplace_back(MlaLatent{static_cast<int>(kv_lora), static_cast<int>(rope), 0});
@@ -300,13 +327,10 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
         s.vocab_size = static_cast<int>(std::min<std::uint64_t>(t->count, kMaxDim * 100));
         s.provenance.push_back({"vocab_size", "GGUF: tokenizer.ggml.tokens (its length)"});
     }
-    const GgufValue* causal = h.find(k.key("attention.causal"));
-    g.encoder_only = encoder_only_arch(g.architecture) ||
-                     (causal && causal->type == GgufValueType::boolean && !causal->integers.empty() &&
-                      causal->integers.front() == 0);
+    g.encoder_only = encoder_only_arch(g.architecture);
     if (g.encoder_only)
         g.diagnostics.push_back({Severity::info, "encoder_only", "general.architecture",
-                                 g.architecture + " is an encoder (bidirectional attention): it keeps no KV cache"});
+                                 g.architecture + " keeps no KV cache: llama.cpp builds no memory for it (llama-model.cpp create_memory)"});
     const std::string dtype = file_type_dtype(h);
     const int state_bytes = dtype == "fp32" ? 4 : 2;
     const std::size_t errors_before = g.diagnostics.size();

@@ -116,7 +116,7 @@ struct GgufModel {
     std::string architecture;        ///< general.architecture, e.g. "llama"
     bool tensors_listed = false;     ///< false for a vocab-only file (no tensor infos)
     std::int64_t tensor_bytes = 0;   ///< exact sum over all parts' tensors; 0 when none are listed
-    bool encoder_only = false;       ///< bert family: no KV cache
+    bool encoder_only = false;       ///< bert family and others llama.cpp keeps no cache for
     Diagnostics diagnostics;         ///< errors mean `spec` must not be used
 };
 
@@ -128,7 +128,8 @@ struct GgufModel {
 /// head_count), .attention.sliding_window and .attention.sliding_window_pattern, .attention.kv_lora_rank (MLA),
 /// .ssm.*, .expert_count / .expert_used_count, .rope.dimension_count. Weights are the exact tensor bytes when the
 /// file lists tensors; a vocab-only file gets an estimate from the parameter count and a warning that its weights
-/// are unknown. Encoder-only architectures (bert family) get NoCache layers.
+/// are unknown. Architectures llama.cpp builds no memory for (bert family, gemma-embedding, diffusion models;
+/// llama-model.cpp create_memory) get NoCache layers.
 GgufModel read_gguf_model(const std::vector<GgufHeader>& parts);
 
 }  // namespace kvcalc
