@@ -89,7 +89,9 @@ std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcal
     std::string errors;
     for (auto& d : g.diagnostics) {
         if (d.severity == kvcalc::Severity::error) errors += (errors.empty() ? "" : "; ") + d.field + ": " + d.message;
-        else if (d.severity == kvcalc::Severity::warning) notes.push_back(std::move(d));
+        // --weights-gb prices the weights itself, so "the weights are unknown" no longer applies.
+        else if (d.severity == kvcalc::Severity::warning && !(d.code == "gguf_weights_unknown" && scenario.weights_gb))
+            notes.push_back(std::move(d));
     }
     if (!errors.empty()) return "--gguf: '" + path + "': " + errors;
     // The id is the file name without .gguf: the llama-server command adds the extension back (-m ID.gguf).

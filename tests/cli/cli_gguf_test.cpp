@@ -52,6 +52,9 @@ TEST_SUITE("gguf") {
         CHECK(j["terms"]["kv_bytes_per_token"] == 32.0 * 32 * 256 * 2);  // 32 layers × 32 KV heads × (128 + 128) × 2 B
         CHECK(j["settings"]["max_model_len"] == 4096);                     // llama.context_length
         CHECK(has_code(j, "gguf_weights_unknown"));
+        const auto given = json_run("--model " + data("ggml-vocab-llama-spm.gguf") + " --weights-gb 13.5");
+        CHECK(given["terms"]["weights_bytes"] == 13500000000);
+        CHECK_FALSE(has_code(given, "gguf_weights_unknown"));
         const auto f = json_run("--gguf " + data("ggml-vocab-falcon.gguf"));
         CHECK(f["terms"]["kv_bytes_per_token"] == 32.0 * 1 * 128 * 2);     // one KV head of 4544 / 71 = 64
     }
