@@ -442,3 +442,68 @@ TEST_CASE("gguf: RWKV state and ssm keys on layers that all have KV heads are re
         .kv_u32("rwkv6.embedding_length", 2048).kv_u32("rwkv6.attention.head_count", 0);
     CHECK(has_code(model_of(w.bytes).diagnostics, "gguf_unsupported"));
 }
+
+TEST_CASE("gguf: Meta-Llama-3-8B-Instruct Q4_0 — 'model size = 4.33 GiB (4.64 BPW)', '8.03 B', 'kv self size = 512.00 MiB'") {
+    // LOGS.md §4. The tensor list of Llama 3 8B (llama.cpp names; shapes from its config.json, the dims of
+    // tests/data/configs/llama-3.1-8b.json: 4096 wide, 1024 KV wide, 14336 FFN, 128256 vocab, 32 layers) with the
+    // types the log counts: f32 65 (the norms), q6_K 1 (output.weight), q4_0 225 (every other matrix).
+    std::vector<kvcalc::test::TensorSpec> ts;
+    const auto add = [&](const std::string& name, std::uint32_t type, std::vector<std::int64_t> ne) {
+        ts.push_back({name, type, ne, *ggml_tensor_bytes(*find_ggml_type(type), ne)});
+    };
+    add("token_embd.weight", 2, {4096, 128256});
+    for (int i = 0; i < 32; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        add(b + "attn_norm.weight", 0, {4096});
+        add(b + "attn_q.weight", 2, {4096, 4096});
+        add(b + "attn_k.weight", 2, {4096, 1024});
+        add(b + "attn_v.weight", 2, {4096, 1024});
+        add(b + "attn_output.weight", 2, {4096, 4096});
+        add(b + "ffn_norm.weight", 0, {4096});
+        add(b + "ffn_gate.weight", 2, {4096, 14336});
+        add(b + "ffn_up.weight", 2, {4096, 14336});
+        add(b + "ffn_down.weight", 2, {14336, 4096});
+    }
+    add("output_norm.weight", 0, {4096});
+    add("output.weight", 14, {4096, 128256});
+    REQUIRE(ts.size() == 291);  // "22 key-value pairs and 291 tensors"
+    GgufWriter w;
+    w.head(ts.size(), 8)
+        .kv_str("general.architecture", "llama")
+        .kv_u32("llama.block_count", 32)
+        .kv_u32("llama.context_length", 8192)
+        .kv_u32("llama.embedding_length", 4096)
+        .kv_u32("llama.feed_forward_length", 14336)
+        .kv_u32("llama.attention.head_count", 32)
+        .kv_u32("llama.attention.head_count_kv", 8)
+        .kv_u32("llama.rope.dimension_count", 128);
+    kvcalc::test::write_tensors(w, ts);
+    const GgufModel g = model_of(w.bytes);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    const double gib = static_cast<double>(g.tensor_bytes) / (1024.0 * kMiB);
+    const double bpw = static_cast<double>(g.tensor_bytes) * 8.0 / static_cast<double>(g.spec.num_parameters);
+    CHECK(std::round(gib * 100) / 100 == 4.33);
+    CHECK(std::round(bpw * 100) / 100 == 4.64);
+    CHECK(std::round(static_cast<double>(g.spec.num_parameters) / 1e7) / 100 == 8.03);
+    CHECK(kv_per_token(g.spec, 4096) * 4096 / kMiB == 512.0);  // n_ctx 4096, f16
+}
+
+TEST_CASE("gguf: DeepSeek V3's MLA keys give config.json's MlaLatent layers") {
+    const HfConfig cfg = read_hf_config(kvcalc::test::config_file("deepseek-v3.json"));
+    REQUIRE_FALSE(has_error(cfg.diagnostics));
+    GgufWriter w;
+    w.head(0, 9)
+        .kv_str("general.architecture", "deepseek2")
+        .kv_u32("deepseek2.block_count", 61)
+        .kv_u32("deepseek2.context_length", 163840)
+        .kv_u32("deepseek2.embedding_length", 7168)
+        .kv_u32("deepseek2.attention.head_count", 128)
+        .kv_u32("deepseek2.attention.head_count_kv", 128)
+        .kv_u32("deepseek2.attention.kv_lora_rank", 512)
+        .kv_u32("deepseek2.rope.dimension_count", 64)
+        .kv_u32("deepseek2.expert_count", 256);
+    const GgufModel g = model_of(w.bytes);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    CHECK(g.spec.layers == cfg.spec.layers);
+    CHECK(g.spec.num_experts == cfg.spec.num_experts);
+}
