@@ -26,6 +26,7 @@ struct Options {
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json
     std::string fit_target;      ///< --fit MODEL[:PRESET] as given
+    std::string log_path;        ///< --log FILE: an engine's start-up log ("-" reads stdin)
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
 };
 
