@@ -134,6 +134,27 @@ LineResult read_llama_cpp_line(std::string_view s, Sink& sink) {
         }
         return known();
     }
+    // "llama_model_load_from_file_impl: using device Vulkan0 (Apple M2 Pro) - 7789 MiB free"
+    if (has(s, "using device ") && has(s, " MiB free")) {
+        const std::size_t at = s.find("using device ") + 13;
+        const std::size_t dash = s.rfind(" - ");
+        if (dash != std::string_view::npos && dash > at) {
+            double v = 0;
+            std::size_t pos = dash + 3;
+            if (scan_number(s, pos, v)) sink.number("device_free_mib", v, scan_unit(s, pos),
+                                                    std::string(s.substr(at, s.find(' ', at) - at)));
+        }
+        return known();
+    }
+    // iSWA models: "llama_kv_cache_unified_iswa: creating non-SWA KV cache, size = 4096 cells", then "... SWA ..."
+    if (has(s, "SWA KV cache, size =")) {
+        take(s, "size =", has(s, "non-SWA") ? "kv_cells_non_swa" : "kv_cells_swa", sink);
+        return known();
+    }
+    if (has(s, "output buffer size")) {
+        take_size(s, "output buffer size", "output_buffer_size", sink, word_before(s, s.find("output buffer size")));
+        return known();
+    }
     if (has(s, "model buffer size")) {
         take_size(s, "model buffer size", "model_buffer_size", sink, word_before(s, s.find("model buffer size")));
         return known();
@@ -175,12 +196,14 @@ LineResult read_llama_cpp_line(std::string_view s, Sink& sink) {
     }
     // "llama_context: n_ctx = 4096", "n_seq_max = 2", "n_ubatch = 512", "llm_load_print_meta: n_ctx = 2048", ...
     for (const char* key : {"n_ctx_per_seq", "n_ctx_seq", "n_ctx_train", "n_ctx", "n_seq_max", "n_batch", "n_ubatch",
-                            "n_swa", "n_layer", "n_head_kv", "n_embd_head_k", "n_embd_k_gqa", "n_expert_used",
+                            "n_swa", "n_layer", "n_head_kv", "n_embd_head_k", "n_embd_k_gqa", "n_embd_v_gqa", "n_expert_used",
                             "n_expert", "causal_attn", "flash_attn", "kv_unified", "offload_kqv"}) {
         const std::size_t at = s.find(std::string(": ") + key);
         if (at == std::string_view::npos) continue;
         const std::size_t after = at + 2 + std::string_view(key).size();
         if (after < s.size() && s[after] != ' ' && s[after] != '=') continue;  // a longer key
+        const std::size_t eq = s.find_first_not_of(' ', after);
+        if (eq == std::string_view::npos || s[eq] != '=') continue;  // "n_ctx_per_seq (4096) < n_ctx_train ..."
         double v = 0;
         if (number_after(s.substr(after), "=", v)) {
             sink.number(key, v, key[0] == 'n' && (key[2] == 'c') ? "tokens" : "");
