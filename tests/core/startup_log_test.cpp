@@ -214,7 +214,7 @@ TEST_SUITE("startup log") {
         CHECK(log.run_first_line == 383);  // "llama_model_loader: loaded meta data" of ./bin/perplexity
         CHECK(has_code(log, "log_two_runs"));
         CHECK(fact_at(log, "kv_self_size_mib", 355) == nullptr);  // run 1's 256.00 MB is dropped
-        // Two boots pasted without banners (issue 25350): the contradiction is named, with both lines.
+        // Two boots pasted without banners (vLLM issue 25350): the contradiction is named, with both lines.
         const StartupLog two = kvcalc::read_startup_log(log_file("vllm-v1-fp8kv-two-runs-issue25350.log"));
         bool named = false;
         for (const auto& d : two.diagnostics)
