@@ -195,6 +195,12 @@ LineResult read_vllm_line(std::string_view s, Sink& sink) {
         return known(true);
     }
     // 0.18+: CUDA-graph memory estimated in the profile, then measured at capture.
+    // "Profiling CUDA graph memory: PIECEWISE=42 (largest=384), FULL=26 (largest=192)"
+    if (has(s, "Profiling CUDA graph memory:")) {
+        take(s, "PIECEWISE=", "cudagraph_piecewise_graphs", sink);
+        take(s, "FULL=", "cudagraph_full_graphs", sink);
+        return known(true);
+    }
     if (has(s, "Estimated CUDA graph memory:")) {
         take(s, "Estimated CUDA graph memory:", "cudagraph_estimated_gib", sink);
         return known(true);
@@ -212,6 +218,7 @@ LineResult read_vllm_line(std::string_view s, Sink& sink) {
     if (has(s, "is equivalent to --gpu-memory-utilization=")) {
         take(s, "The current --gpu-memory-utilization=", "gpu_memory_utilization", sink);
         take(s, "is equivalent to --gpu-memory-utilization=", "gpu_memory_utilization_without_cudagraph", sink);
+        take(s, "increase --gpu-memory-utilization to", "gpu_memory_utilization_same_kv", sink);
         return known(true);
     }
     // 0.10.2+: "Free memory on device (78.66/79.19 GiB) on startup. Desired GPU memory utilization is (0.9, 71.27
