@@ -289,9 +289,7 @@ int run_log(const kvcli::Options& o, bool scenario_given) {
         return run_predict(o, &log);
     }
     if (o.json) {
-        std::cout << kvcalc::dump_safe(nlohmann::json{{"schema", kvcalc::kSchemaVersion}, {"ok", log.ok}, {"log", log}},
-                                       2)
-                  << "\n";
+        std::cout << kvcalc::dump_safe(kvcalc::startup_log_document(log), 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) { kvcli::print_startup_log(os, log, o.log_path); });
     }

@@ -316,6 +316,15 @@ TEST_SUITE("startup log") {
         }
     }
 
+    TEST_CASE("the JSON document: schema, ok, and a bad log's error naming its line") {
+        const nlohmann::json j = nlohmann::json::parse(kvcalc::startup_log_document("x\n\x01\x02\x03\x04\x05\x06\x07\x0e\x0f\n"));
+        CHECK(j["schema"] == 1);
+        CHECK(j["ok"] == false);
+        REQUIRE(j["log"]["diagnostics"].size() == 1);
+        CHECK(j["log"]["diagnostics"][0]["code"] == "log_binary");
+        CHECK(j["log"]["diagnostics"][0]["field"] == "log:2");
+    }
+
     TEST_CASE("JSON: the facts with their lines") {
         const StartupLog log = kvcalc::read_startup_log(log_file("vllm-0.8.5-v1-llama31-8b-l40s.log"));
         const nlohmann::json j = log;

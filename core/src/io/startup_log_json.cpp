@@ -1,6 +1,7 @@
 // StartupLog -> JSON (see kvcalc/io/startup_log_json.h).
 #include "kvcalc/io/startup_log_json.h"
 
+#include "kvcalc/base/json_safety.h"
 #include "kvcalc/io/json_io.h"
 
 namespace kvcalc {
@@ -31,6 +32,14 @@ void to_json(nlohmann::json& j, const StartupLog& log) {
     nlohmann::json diags = nlohmann::json::array();
     for (const Diagnostic& d : log.diagnostics) diags.push_back(d);
     j["diagnostics"] = std::move(diags);
+}
+
+nlohmann::json startup_log_document(const StartupLog& log) {
+    return nlohmann::json{{"schema", kSchemaVersion}, {"ok", log.ok}, {"log", log}};
+}
+
+std::string startup_log_document(std::string_view log_text, int indent) {
+    return dump_safe(startup_log_document(read_startup_log(log_text)), indent);
 }
 
 }  // namespace kvcalc
