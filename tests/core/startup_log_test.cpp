@@ -217,6 +217,15 @@ TEST_SUITE("startup log") {
         CHECK(kvcalc::find_fact(l, "type_v")->detail == "f16");
     }
 
+    TEST_CASE("a word line before any number does not decide the engine") {
+        const StartupLog log = kvcalc::read_startup_log(
+            "Using FLASHINFER backend for something\n[2026-07-15 13:14:54] KV Cache is allocated. #tokens: 1669816, "
+            "K size: 76.44 GB, V size: 76.44 GB\n");
+        CHECK(log.engine == LogEngine::sglang);
+        REQUIRE(fact_at(log, "kv_tokens", 2) != nullptr);
+        CHECK(fact_at(log, "kv_tokens", 2)->value == 1669816);
+    }
+
     TEST_CASE("two runs in one file: the last is read and a warning names where it starts") {
         const StartupLog log = kvcalc::read_startup_log(log_file("llama.cpp-b1062-open-llama-7b-q4k-v100.log"));
         CHECK(log.runs == 2);

@@ -179,7 +179,8 @@ StartupLog read_startup_log(std::string_view text) {
                 r = read_with(e, clean.text, sink);
                 if (!r.matched) continue;
                 if (out.engine == LogEngine::unknown) {
-                    out.engine = e;
+                    // a word line ("Using X backend") does not decide the engine; a number line or a banner does
+                    if (r.known || sink.starts_run() || !sink.version_text().empty()) out.engine = e;
                 } else {
                     // a line of another engine in this log: not this boot's, so not read
                     out.facts.resize(before);
