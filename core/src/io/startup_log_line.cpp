@@ -102,8 +102,8 @@ bool scan_number(std::string_view s, std::size_t& pos, double& out) {
     while (i < s.size()) {
         if (is_digit(s[i])) {
             digits.push_back(s[i++]);
-        } else if (s[i] == ',' && i > first && i + 3 < s.size() + 0 && i + 3 <= s.size() && is_digit(s[i + 1]) &&
-                   is_digit(s[i + 2]) && is_digit(s[i + 3]) && (i + 4 >= s.size() || !is_digit(s[i + 4]))) {
+        } else if (s[i] == ',' && i > first && i + 3 < s.size() && is_digit(s[i + 1]) && is_digit(s[i + 2]) &&
+                   is_digit(s[i + 3]) && (i + 4 >= s.size() || !is_digit(s[i + 4]))) {
             ++i;  // thousands separator: "349,584"
         } else {
             break;
