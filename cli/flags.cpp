@@ -128,6 +128,11 @@ const ExtraFlag kExtraFlags[] = {
      "print the version",
      [](Options& o, std::string_view) { o.mode = Mode::version; return std::string(); }},
 
+    {"Start-up log", "--log", "", "FILE", "",
+     "read an engine's start-up log (vLLM, llama.cpp, SGLang; - reads stdin) and print the numbers it printed, "
+     "each with its line; alone, or beside a prediction (with --json under \"log\")",
+     [](Options& o, std::string_view v) { o.log_path = std::string(v); return std::string(); }},
+
     {"Output", "--json", "", "", "",
      "print one JSON document (\"schema\": 1) and nothing else on stdout",
      [](Options& o, std::string_view) { o.json = true; return std::string(); }},
@@ -145,7 +150,7 @@ const ExtraFlag kExtraFlags[] = {
 
 /// Help headings in order: the table's groups, then the CLI's own.
 const char* const kSections[] = {"Model", "Hardware", "Serving", "Speculative decoding",
-                                 "Cache breakdown (reporting only)", "What to answer", "Output"};
+                                 "Cache breakdown (reporting only)", "What to answer", "Start-up log", "Output"};
 
 /// The help line of a scenario flag: the row's help, what is valid (short lists only; catalogs have --list-*),
 /// the default.

@@ -16,6 +16,7 @@
 #include "catalog_json.h"
 #include "config_loader.h"
 #include "gguf_loader.h"
+#include "startup_log_text.h"
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/deployment/calibration.h"
 #include "kvcalc/base/json_safety.h"
@@ -27,6 +28,8 @@
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/io/url_codec.h"
+#include "kvcalc/io/startup_log.h"
+#include "kvcalc/io/startup_log_json.h"
 
 #ifndef KVCALC_VERSION
 #define KVCALC_VERSION "dev"
@@ -107,15 +110,21 @@ int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
     return kExitBadInput;
 }
 
-int run_predict(const kvcli::Options& o) {
+int run_predict(const kvcli::Options& o, const kvcalc::StartupLog* log = nullptr) {
     const kvcalc::Report r = with_notes(o, kvcalc::predict(o.scenario));
     if (!r.ok) return bad_report(o, r);
     if (o.json) {
-        std::cout << kvcalc::dump_safe(nlohmann::json(r), 2) << "\n";
+        nlohmann::json j = r;
+        if (log) j["log"] = *log;
+        std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
             kvcli::print_report(os, r);
             if (o.kv_breakdown) kvcli::print_breakdown(os, r);
+            if (log) {
+                os << "\n";
+                kvcli::print_startup_log(os, *log, o.log_path);
+            }
         });
     }
     if (!extras(o, r)) return kExitBadInput;
@@ -275,6 +284,25 @@ int run_shop(const kvcli::Options& o) {
     return kExitFits;
 }
 
+/// --log FILE: reads the log; alone it prints the facts (exit 0, or 2 when nothing may be priced from the log),
+/// beside a model (--model, --config, --compose, --from-url) the prediction with the facts after it.
+int run_log(const kvcli::Options& o, bool scenario_given) {
+    std::string text;
+    if (const std::string error = kvcli::read_log_text(o.log_path, text); !error.empty()) return bad_input(error);
+    const kvcalc::StartupLog log = kvcalc::read_startup_log(text);
+    print_diagnostics(log.diagnostics, Severity::warning);
+    if (scenario_given) {
+        if (!log.ok) return kExitBadInput;
+        return run_predict(o, &log);
+    }
+    if (o.json) {
+        std::cout << kvcalc::dump_safe(kvcalc::startup_log_document(log), 2) << "\n";
+    } else {
+        print_safe(std::cout, [&](std::ostream& os) { kvcli::print_startup_log(os, log, o.log_path); });
+    }
+    return log.ok ? kExitFits : kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -319,6 +347,19 @@ int main(int argc, char** argv) {
             else kvcli::print_calibration(std::cout, c);
             return kExitFits;
         }
+        default: break;
+    }
+    if (!o.log_path.empty()) {
+        if (o.mode != kvcli::Mode::predict)
+            return bad_input("--log goes alone or with a plain prediction (--model, --config, ...), not with "
+                             "--fit, --shop or the solvers");
+        bool scenario_given = false;
+        for (const auto& a : args)
+            for (const char* flag : {"--model", "--config", "--compose", "--from-url"})
+                scenario_given = scenario_given || a == flag || a.rfind(std::string(flag) + "=", 0) == 0;
+        return run_log(o, scenario_given);
+    }
+    switch (o.mode) {
         case kvcli::Mode::solve_max_ctx:
         case kvcli::Mode::solve_max_seqs: return run_solve(o);
         case kvcli::Mode::fit: return run_fit(o);

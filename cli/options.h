@@ -28,6 +28,7 @@ struct Options {
     std::string gguf_path;       ///< --gguf FILE (or --model FILE.gguf): a GGUF file whose header describes the model
     kvcalc::Diagnostics model_notes;  ///< warnings from reading --gguf, also put into the report
     std::string fit_target;      ///< --fit MODEL[:PRESET] as given
+    std::string log_path;        ///< --log FILE: an engine's start-up log ("-" reads stdin)
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)
 };
 

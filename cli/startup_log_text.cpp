@@ -1,0 +1,66 @@
+// --log FILE: see startup_log_text.h.
+#include "startup_log_text.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace kvcli {
+namespace {
+
+std::string number_text(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, v == static_cast<double>(static_cast<long long>(v)) && v < 1e18 ? "%.0f" : "%.10g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string read_log_text(const std::string& path, std::string& text) {
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (path != "-") {
+        file.open(path, std::ios::binary);
+        if (!file) return "--log: cannot read '" + path + "': " + std::strerror(errno);
+        in = &file;
+    }
+    text.clear();
+    char buf[1 << 16];
+    while (text.size() <= kvcalc::kMaxStartupLogBytes) {
+        in->read(buf, sizeof buf);
+        const std::streamsize n = in->gcount();
+        if (n <= 0) break;
+        text.append(buf, static_cast<std::size_t>(n));
+        if (!*in) break;
+    }
+    if (in->bad()) return "--log: reading '" + path + "' failed";
+    return {};
+}
+
+void print_startup_log(std::ostream& os, const kvcalc::StartupLog& log, const std::string& path) {
+    os << "Start-up log " << (path == "-" ? std::string("(stdin)") : path) << ": "
+       << kvcalc::log_engine_name(log.engine);
+    if (!log.engine_version.empty()) os << " " << log.engine_version;
+    os << ", " << log.lines << " lines, " << log.read_lines << " of " << log.known_lines
+       << " known lines with numbers read";
+    if (log.runs > 1) os << ", " << log.runs << " start-ups (the last, from line " << log.run_first_line << ", read)";
+    os << "\n";
+    for (const kvcalc::LogFact& f : log.facts) {
+        os << "  line " << f.line << "  " << f.name << " = ";
+        if (f.has_value) {
+            os << number_text(f.value);
+            if (!f.unit.empty()) os << " " << f.unit;
+            if (!f.detail.empty()) os << " [" << f.detail << "]";
+        } else {
+            os << f.detail;
+        }
+        if (!f.rank.empty()) os << "  (" << f.rank << ")";
+        os << "\n";
+    }
+    if (!log.ok) os << "Nothing is priced from this log: see the errors above.\n";
+}
+
+}  // namespace kvcli

@@ -1,0 +1,71 @@
+// --log FILE: the CLI side of the start-up log reader (the reader itself: tests/core/startup_log_test.cpp).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.h"
+
+namespace {
+
+const std::string kLogs = std::string(KVCALC_TEST_DATA_DIR) + "/startup_logs/";
+const std::string kV1 = kLogs + "vllm-0.10.2-v1-llava-mistral-7b-h100.log";
+
+}  // namespace
+
+TEST_SUITE("log") {
+    TEST_CASE("--log FILE prints each fact with its line and process; the share read is in the header") {
+        const clitest::Run r = clitest::kvcalc("--log " + clitest::shell_quote(kV1));
+        CHECK(r.status == 0);
+        CHECK(r.out.find("vllm 0.10.2") != std::string::npos);
+        CHECK(r.out.find("9 of 9 known lines with numbers read") != std::string::npos);
+        // line 45 of the log: "Available KV cache memory: 55.15 GiB"; line 46: "GPU KV cache size: 451,744 tokens"
+        CHECK(r.out.find("line 45  available_kv_cache_gib = 55.15 GiB  (EngineCore_DP0 pid=3021)") != std::string::npos);
+        CHECK(r.out.find("line 46  gpu_kv_cache_tokens = 451744 tokens") != std::string::npos);
+        CHECK(r.out.find("kv_cache_memory_in_use_bytes = 59212694937 bytes") != std::string::npos);
+    }
+
+    TEST_CASE("--log - reads stdin; --json puts the facts under \"log\"") {
+        const clitest::Run r = clitest::kvcalc("--log - --json < " + clitest::shell_quote(kV1));
+        REQUIRE(r.status == 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        CHECK(j["schema"] == 1);
+        CHECK(j["ok"] == true);
+        CHECK(j["log"]["engine"] == "vllm");
+        bool found = false;
+        for (const auto& f : j["log"]["facts"])
+            found = found || (f["name"] == "gpu_kv_cache_tokens" && f["value"] == 451744 && f["line"] == 46);
+        CHECK(found);
+    }
+
+    TEST_CASE("beside a prediction the report keeps its keys and gains \"log\"") {
+        const clitest::Run r =
+            clitest::kvcalc("--model qwen3.6-27b --log " + clitest::shell_quote(kLogs + "vllm-0.8.5-v1-llama31-8b-l40s.log") +
+                            " --json");
+        REQUIRE(r.status != 2);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        CHECK(j.contains("verdict"));
+        CHECK(j["log"]["read_lines"] == 3);
+    }
+
+    TEST_CASE("bad logs and misuse exit 2 with the reason") {
+        const clitest::Run missing = clitest::kvcalc("--log /nonexistent/kvcalc.log");
+        CHECK(missing.status == 2);
+        CHECK(missing.err.find("--log: cannot read '/nonexistent/kvcalc.log'") != std::string::npos);
+
+        const clitest::Run empty = clitest::kvcalc("--log /dev/null");
+        CHECK(empty.status == 2);
+        CHECK(empty.err.find("the log is empty") != std::string::npos);
+
+        const std::string prose_path = clitest::temp_path("prose.log");
+        std::ofstream(prose_path) << "hello world 42\n";
+        const clitest::Run prose = clitest::kvcalc("--log - --json < " + clitest::shell_quote(prose_path));
+        CHECK(prose.status == 2);
+        CHECK(nlohmann::json::parse(prose.out)["ok"] == false);
+
+        const clitest::Run shop = clitest::kvcalc("--log " + clitest::shell_quote(kV1) + " --shop");
+        CHECK(shop.status == 2);
+        CHECK(shop.err.find("--log goes alone or with a plain prediction") != std::string::npos);
+    }
+}
