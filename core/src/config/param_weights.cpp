@@ -84,9 +84,11 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
         }
     }
     out.dtype = dtype;
-    const double linear = static_cast<double>(p.attention + p.recurrent + p.dense_mlp + p.shared_experts);
-    const double experts = static_cast<double>(p.routed_experts);
-    const double rest = static_cast<double>(p.embedding + p.lm_head + p.router + p.norms);
+    // Summed in double: each part saturates at INT64_MAX on its own, so their int64 sum could wrap.
+    const auto d = [](std::int64_t x) { return static_cast<double>(x); };
+    const double linear = d(p.attention) + d(p.recurrent) + d(p.dense_mlp) + d(p.shared_experts);
+    const double experts = d(p.routed_experts);
+    const double rest = d(p.embedding) + d(p.lm_head) + d(p.router) + d(p.norms);
     const bool awq = arch.quant_method == "awq";
     const double per_linear = linear_bytes_per_weight(dtype, arch.quant_group_size, arch.quant_scale_bytes, awq);
     if (dtype == "mxfp4") {  // gpt-oss: only the routed experts are mxfp4, attention stays bf16
