@@ -1,5 +1,6 @@
 // Weight bytes from a parameter breakdown and a dtype (see param_count.h for the rules).
 #include "kvcalc/config/param_count.h"
+#include "util/text.h"
 
 namespace kvcalc {
 
@@ -58,7 +59,7 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
     std::string dtype(weights_dtype);
     if (!is_weights_dtype(dtype)) {
         out.diagnostics.push_back({Severity::error, "unknown_weights_dtype", "weights_dtype",
-                                   "weights dtype \"" + dtype + "\" is not known; valid: " + weights_dtype_list()});
+                                   "weights dtype " + text::quoted(dtype) + " is not known; valid: " + weights_dtype_list()});
         return out;
     }
     out.basis = "chosen dtype " + dtype;
@@ -69,7 +70,7 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
             // gguf, hqq, quanto, a sparsity-only compressed-tensors block, a typo: never priced as bf16 in silence.
             out.diagnostics.push_back(
                 {Severity::warning, "weights_layout_unknown", "quantization_config.quant_method",
-                 "quantization_config.quant_method \"" + arch.quant_method + "\"" +
+                 "quantization_config.quant_method " + text::quoted(arch.quant_method) +
                      (bits > 0 ? " (" + std::to_string(bits) + "-bit)" : std::string()) +
                      " has no weights layout in kvcalc: the weights are priced from " + out.basis + " as " + dtype +
                      "; set weights_dtype to the format the checkpoint holds (int4, int8, fp8, nvfp4, mxfp4) or "

@@ -201,7 +201,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
         activation = find_activation_fit(r.model->family);
         if (!activation) {
             d.push_back({Severity::warning, "family_unknown", "model.family",
-                         "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
+                         "family " + text::quoted(r.model->family) + " has no activation fit; using generic-dense"});
             activation = find_activation_fit("generic-dense");
         }
     }

@@ -1,5 +1,6 @@
 // vLLM V1 KV-cache allocation rules. Each step names the upstream function it follows (docs/ENGINE_RULES.md).
 #include <algorithm>
+#include "util/text.h"
 #include <cctype>
 #include <string_view>
 #include <optional>
@@ -159,8 +160,8 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
     ElemFormat f;
     if (!vllm_format(s.kv_cache_dtype, s.model_dtype_bytes, f)) {
         p.diagnostics.push_back({Severity::error, "unknown_kv_cache_dtype", "kv_cache_dtype",
-                                 "vLLM kv_cache_dtype \"" + s.kv_cache_dtype +
-                                     "\" is not known; valid: auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, "
+                                 "vLLM kv_cache_dtype " + text::quoted(s.kv_cache_dtype) +
+                                     " is not known; valid: auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, "
                                      "fp8_inc, int8_per_token_head, nvfp4, turboquant_k8v4, turboquant_3bit_nc"});
         return p;
     }
