@@ -453,6 +453,13 @@ HfConfig read_hf_config(std::string_view text) {
                                    "config.json must be a JSON object ({ … }), got " + std::string(root.type_name())});
         return out;
     }
+    if (const hf::DuplicateKeys dup = hf::find_duplicate_keys(cleaned); dup.count > 0) {
+        out.diagnostics.push_back({Severity::warning, "duplicate_key", dup.first_path,
+                                   dup.first_path + " is spelled twice in one object; the last value is read (as "
+                                   "Python's json and transformers do)" +
+                                       (dup.count > 1 ? "; " + std::to_string(dup.count - 1) + " more repeated key(s) in the file"
+                                                      : std::string())});
+    }
     for (const char* wrapper : {"text_config", "llm_config", "language_config"}) {
         // transformers builds the sub-config from a dict (or None → the class default); anything else is a broken
         // file, and reading on from the top level would price the vision wrapper's few keys as the model.
