@@ -1,5 +1,6 @@
 // --config: file I/O lives here (the core never reads files); parsing is the core's read_hf_config.
 #include "config_loader.h"
+#include "kvcalc/base/echo.h"
 
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@ std::string load_config(const std::string& path, kvcalc::Scenario& scenario) {
     if (std::filesystem::is_directory(status))
         return "--config: '" + path + "' is a folder; give the config.json file inside it";
     std::ifstream f(path, std::ios::binary);
-    if (!f) return "--config: cannot read '" + path + "'";
+    if (!f) return "--config: cannot read '" + kvcalc::echo_cut(path) + "'";
     std::string text;
     char buf[65536];
     while (f.read(buf, sizeof buf) || f.gcount() > 0) {

@@ -2,6 +2,7 @@
 // the modes and output flags are listed here; both drive parsing and --help.
 #include "flags.h"
 #include "gguf_loader.h"
+#include "kvcalc/base/echo.h"
 
 #include <algorithm>
 #include <charconv>
@@ -248,7 +249,7 @@ std::string bad_value(const Flag& f, const std::string& spelled, std::string_vie
     std::string near;  // a catalog id or a format one typo away: say which before the whole list
     if (f.row && f.row->type == kvcalc::FieldType::choice && f.row->choices.list)
         near = kvcalc::closest_name(value, kvcalc::split_list(f.row->choices.list()));
-    return who + ": '" + std::string(value) + "' " + (reason.empty() ? "is not valid" : reason) +
+    return who + ": '" + kvcalc::echo_cut(value) + "' " + (reason.empty() ? "is not valid" : reason) +
            (near.empty() ? "" : " (did you mean " + near + "?)") + "; expected " + want;
 }
 
@@ -271,7 +272,7 @@ std::string apply_compose(Options& o, std::string_view name, std::string_view mo
         for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
         return out;
     };
-    const std::string head = std::string("--compose: '") + std::string(name) + "' ";
+    const std::string head = std::string("--compose: '") + kvcalc::echo_cut(name) + "' ";
     if (same_name.size() > 1 && model_hint.empty())
         return head + "names a preset of several models; give one of " + join(same_name);
     const std::vector<std::string>& valid = of_model.empty() ? every : of_model;
@@ -293,10 +294,10 @@ std::string apply_compose(Options& o, std::string_view name, std::string_view mo
         std::vector<std::string> models;
         for (const auto& x : all)
             if (std::find(models.begin(), models.end(), x.model_id) == models.end()) models.push_back(x.model_id);
-        return head + "is not a preset: model '" + std::string(model_hint) + "' has no serving presets (models with "
+        return head + "is not a preset: model '" + kvcalc::echo_cut(model_hint) + "' has no serving presets (models with "
                "presets: " + join(models) + "); " + hint + "valid: " + join(every);
     }
-    return head + "is not a preset of model '" + std::string(model_hint) + "'; " + hint + "valid: " + join(of_model);
+    return head + "is not a preset of model '" + kvcalc::echo_cut(model_hint) + "'; " + hint + "valid: " + join(of_model);
 }
 
 }  // namespace
@@ -334,11 +335,11 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         const Flag* f = find_flag(name);
         if (!f) {
             if (name.empty() || name[0] != '-') {
-                out.error = "unexpected argument '" + name + "': kvcalc takes only --flags (see --help)";
+                out.error = "unexpected argument '" + kvcalc::echo_cut(name) + "': kvcalc takes only --flags (see --help)";
             } else if (const std::string near = closest_flag(name); !near.empty()) {
-                out.error = "unknown flag '" + name + "'; did you mean " + near + "? (see --help)";
+                out.error = "unknown flag '" + kvcalc::echo_cut(name) + "'; did you mean " + near + "? (see --help)";
             } else {
-                out.error = "unknown flag '" + name + "' (see --help for the list)";
+                out.error = "unknown flag '" + kvcalc::echo_cut(name) + "' (see --help for the list)";
             }
             return out;
         }
@@ -359,7 +360,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
                 return out;
             }
         } else if (inline_value) {
-            out.error = f->name + " takes no value (got '" + *inline_value + "')";
+            out.error = f->name + " takes no value (got '" + kvcalc::echo_cut(*inline_value) + "')";
             return out;
         }
         given.push_back({f, value, name});
@@ -426,7 +427,7 @@ ParseResult parse_args(const std::vector<std::string>& args) {
             }
         } else if (!kvcalc::find_model(g.value)) {
             const std::string near = kvcalc::closest_name(g.value, kvcalc::split_list(kvcalc::model_id_list()));
-            out.error = "--fit: '" + g.value + "' is not a catalog model (see --list-models); " +
+            out.error = "--fit: '" + kvcalc::echo_cut(g.value) + "' is not a catalog model (see --list-models); " +
                         (near.empty() ? "" : "did you mean " + near + "? ") + "valid: " + kvcalc::model_id_list();
             return out;
         } else {

@@ -193,8 +193,11 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
     }
     const std::string name = what;
     if (name == "max_model_len") {
-        out << "Largest max_model_len that boots: " << s.value_rounded << " tokens (multiple of 1024; exact "
-            << s.value << ")\n";
+        if (s.value_rounded % 1024 == 0)
+            out << "Largest max_model_len that boots: " << s.value_rounded << " tokens (multiple of 1024; exact "
+                << s.value << ")\n";
+        else  // no whole 1024 tokens boot: the exact answer
+            out << "Largest max_model_len that boots: " << s.value << " tokens (below 1024, not rounded)\n";
     } else {
         out << "Largest max_num_seqs that fits: " << s.value << "\n";
     }

@@ -26,6 +26,16 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     return n;
 }
 
+/// The valid n-byte sequence at s[i] is a Unicode bidi formatting control (UAX #9: U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), which reorders the text shown around it ("Trojan Source", CVE-2021-42574).
+bool is_bidi_control(std::string_view s, std::size_t i, std::size_t n) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    if (n == 2) return b(0) == 0xD8 && b(1) == 0x9C;
+    if (n != 3 || b(0) != 0xE2) return false;
+    if (b(1) == 0x80) return b(2) == 0x8E || b(2) == 0x8F || (b(2) >= 0xAA && b(2) <= 0xAE);
+    return b(1) == 0x81 && b(2) >= 0xA6 && b(2) <= 0xA9;
+}
+
 }  // namespace
 
 std::string safe_text(std::string_view text) {
@@ -45,6 +55,9 @@ std::string safe_text(std::string_view text) {
         } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
             out += '?';  // C1 control U+0080–U+009F
             i += 2;
+        } else if (is_bidi_control(text, i, n)) {
+            out += '?';
+            i += n;
         } else {
             out.append(text.substr(i, n));
             i += n;

@@ -3,6 +3,7 @@
 #include "kvcalc/base/json_safety.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "config/hf_config_context.h"
 #include "config/hf_config_json.h"
@@ -396,6 +397,24 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
     for (int i = 0; i < s.num_kv_shared_layers; ++i) s.layers[s.layers.size() - 1 - i] = NoCache{};
 }
 
+/// The non_standard_json warnings: one per token for the first kMaxNonFiniteWarnings, then one line counting
+/// the rest, so a file of a million NaN tokens costs a bounded answer (a real Hub config holds one or two).
+void note_non_finite(const std::vector<hf::ReplacedToken>& replaced, Diagnostics& diags) {
+    constexpr std::size_t kMaxNonFiniteWarnings = 4;
+    const std::size_t shown = std::min(replaced.size(), kMaxNonFiniteWarnings);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& r = replaced[i];
+        diags.push_back({Severity::warning, "non_standard_json", r.path,
+                         r.path + " is " + r.token + " (Python's json writes it; strict JSON has no such value): read "
+                         "as null"});
+    }
+    if (replaced.size() <= shown) return;
+    const auto& first = replaced[shown];
+    diags.push_back({Severity::warning, "non_standard_json", first.path,
+                     std::to_string(replaced.size() - shown) + " more values were NaN or Infinity (read as null); the "
+                     "first of them at " + first.path + " (" + first.token + ")"});
+}
+
 /// One info line naming every fact that came from the config class's defaults (each is also in provenance).
 void note_defaults_used(const KeyReader& keys, HfConfig& out) {
     if (keys.defaults_used().empty() || !keys.traits()) return;
@@ -419,11 +438,7 @@ HfConfig read_hf_config(std::string_view text) {
     std::vector<hf::ReplacedToken> replaced;
     const std::string cleaned = hf::replace_non_finite_tokens(text, replaced);
     const nlohmann::json root = nlohmann::json::parse(cleaned.begin(), cleaned.end(), nullptr, false);
-    for (const auto& r : replaced) {
-        out.diagnostics.push_back({Severity::warning, "non_standard_json", r.path,
-                                   r.path + " is " + r.token + " (Python's json writes it; strict JSON has no such "
-                                   "value): read as null"});
-    }
+    note_non_finite(replaced, out.diagnostics);
     if (root.is_discarded()) {
         const std::string detail = json_error_detail(cleaned);
         out.diagnostics.push_back({Severity::error, "bad_json", "",
@@ -438,6 +453,13 @@ HfConfig read_hf_config(std::string_view text) {
                                    "config.json must be a JSON object ({ … }), got " + std::string(root.type_name())});
         return out;
     }
+    if (const hf::DuplicateKeys dup = hf::find_duplicate_keys(cleaned); dup.count > 0) {
+        out.diagnostics.push_back({Severity::warning, "duplicate_key", dup.first_path,
+                                   dup.first_path + " is spelled twice in one object; the last value is read (as "
+                                   "Python's json and transformers do)" +
+                                       (dup.count > 1 ? "; " + std::to_string(dup.count - 1) + " more repeated key(s) in the file"
+                                                      : std::string())});
+    }
     for (const char* wrapper : {"text_config", "llm_config", "language_config"}) {
         // transformers builds the sub-config from a dict (or None → the class default); anything else is a broken
         // file, and reading on from the top level would price the vision wrapper's few keys as the model.
@@ -450,8 +472,9 @@ HfConfig read_hf_config(std::string_view text) {
     }
     KeyReader keys(root, out.diagnostics, out.spec.provenance);
     {
-        std::vector<std::pair<std::string, std::string>> non_finite;
-        for (const auto& r : replaced) non_finite.emplace_back(r.path, r.token);
+        std::unordered_map<std::string, std::string> non_finite;
+        non_finite.reserve(replaced.size());
+        for (const auto& r : replaced) non_finite.emplace(r.path, r.token);  // the first token per path
         keys.set_non_finite(std::move(non_finite));
     }
     read_identity(keys, root, out);

@@ -1,5 +1,6 @@
 // How long a context each engine derives from a config.json (context_limit.h names each engine's function).
 #include "config/hf_config_context.h"
+#include "util/text.h"
 
 #include <cmath>
 #include <limits>
@@ -79,8 +80,8 @@ std::string rope_type_of(KeyReader& keys, const nlohmann::json& rp, const std::s
     if (!modern.empty() && !legacy.empty() && modern != legacy && !(legacy == "su" && modern == "longrope") &&
         !(legacy == "mrope" && modern == "default")) {
         keys.error("inconsistent", path + ".rope_type",
-                   path + " has rope_type \"" + modern + "\" and type \"" + legacy +
-                       "\": vLLM refuses two different rope types; keep one of them");
+                   path + " has rope_type " + text::quoted(modern) + " and type " + text::quoted(legacy) +
+                       ": vLLM refuses two different rope types; keep one of them");
     }
     std::string t = modern.empty() ? legacy : modern;
     if (t.empty()) t = "default";

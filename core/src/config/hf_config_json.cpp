@@ -1,6 +1,9 @@
 #include "config/hf_config_json.h"
 
 #include <cstddef>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
 
 namespace kvcalc::hf {
 
@@ -41,7 +44,55 @@ std::string_view non_finite_word(std::string_view text, std::size_t i) {
     return {};
 }
 
+/// SAX handler for find_duplicate_keys: one key set per open object, the array index per open array.
+struct DuplicateFinder : nlohmann::json_sax<nlohmann::json> {
+    struct Level {
+        bool array = false;
+        std::unordered_set<std::string> keys;
+        std::string key;
+        std::size_t index = 0;
+    };
+    std::vector<Level> stack;
+    DuplicateKeys found;
+
+    std::string path_here() const {
+        std::string out;
+        for (const auto& l : stack) {
+            if (l.array) out += "[" + std::to_string(l.index) + "]";
+            else if (!l.key.empty()) out += (out.empty() ? "" : ".") + l.key;
+        }
+        return out;
+    }
+    void value_done() {
+        if (!stack.empty() && stack.back().array) ++stack.back().index;
+    }
+    bool null() override { return value_done(), true; }
+    bool boolean(bool) override { return value_done(), true; }
+    bool number_integer(number_integer_t) override { return value_done(), true; }
+    bool number_unsigned(number_unsigned_t) override { return value_done(), true; }
+    bool number_float(number_float_t, const string_t&) override { return value_done(), true; }
+    bool string(string_t&) override { return value_done(), true; }
+    bool binary(binary_t&) override { return value_done(), true; }
+    bool start_object(std::size_t) override { return stack.push_back({false, {}, {}, 0}), true; }
+    bool key(string_t& k) override {
+        Level& l = stack.back();
+        l.key = k;
+        if (!l.keys.insert(k).second && found.count++ == 0) found.first_path = path_here();
+        return true;
+    }
+    bool end_object() override { return stack.pop_back(), value_done(), true; }
+    bool start_array(std::size_t) override { return stack.push_back({true, {}, {}, 0}), true; }
+    bool end_array() override { return stack.pop_back(), value_done(), true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 }  // namespace
+
+DuplicateKeys find_duplicate_keys(std::string_view text) {
+    DuplicateFinder finder;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &finder);
+    return finder.found;
+}
 
 std::string replace_non_finite_tokens(std::string_view text, std::vector<ReplacedToken>& replaced) {
     std::string out;

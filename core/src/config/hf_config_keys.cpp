@@ -95,13 +95,12 @@ const nlohmann::json* KeyReader::raw(std::initializer_list<const char*> aliases,
 bool KeyReader::report_non_finite(std::initializer_list<const char*> aliases, const std::string& expected) {
     for (const char* key : aliases) {
         for (const std::string& path : {prefix_ + key, std::string(key)}) {
-            for (const auto& [p, token] : non_finite_) {
-                if (p != path) continue;
-                error("wrong_type", path,
-                      path + " is " + token + " (not a number; Python's json writes it for inf / nan); expected " +
-                          expected);
-                return true;
-            }
+            const auto hit = non_finite_.find(path);
+            if (hit == non_finite_.end()) continue;
+            error("wrong_type", path,
+                  path + " is " + hit->second + " (not a number; Python's json writes it for inf / nan); expected " +
+                      expected);
+            return true;
         }
     }
     return false;

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,14 +49,14 @@ public:
     void note_source(const std::string& fact, const std::string& source);
     /// Key paths whose value was Infinity / -Infinity / NaN in the text (hf_config_json.h reads them as null).
     /// integer() and number() report such a key as invalid, naming the token, instead of as absent.
-    void set_non_finite(std::vector<std::pair<std::string, std::string>> path_and_token) {
+    void set_non_finite(std::unordered_map<std::string, std::string> path_and_token) {
         non_finite_ = std::move(path_and_token);
     }
 
 private:
     /// The error for the first alias whose value was a non-finite token; false when there is none.
     bool report_non_finite(std::initializer_list<const char*> aliases, const std::string& expected);
-    std::vector<std::pair<std::string, std::string>> non_finite_;
+    std::unordered_map<std::string, std::string> non_finite_;  ///< path → token, looked up per read key
     const nlohmann::json* find(const char* key, std::string& path) const;
     std::string source_of(const std::string& path) const;
     const nlohmann::json& root_;

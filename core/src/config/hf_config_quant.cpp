@@ -289,10 +289,18 @@ void read_quantization(KeyReader& keys, HfArchitecture& h) {
     }
     for (const char* k : {"group_size", "q_group_size"}) {
         auto g = q->find(k);
-        if (g == q->end() || !g->is_number_integer()) continue;
-        const std::int64_t v = g->get<std::int64_t>();
-        // -1: one scale per output channel (GPTQConfig / AwqConfig "per-column quantization").
-        if ((v > 0 && v <= 1 << 20) || v == -1) h.quant_group_size = static_cast<int>(v);
+        if (g == q->end() || g->is_null()) continue;
+        // -1: one scale per output channel (GPTQConfig / AwqConfig "per-column quantization"). An unsigned value
+        // above INT64_MAX (2^64 − 1) must not wrap to -1.
+        const bool whole = g->is_number_integer() && !(g->is_number_unsigned() && g->get<std::uint64_t>() > (1u << 20));
+        const std::int64_t v = whole ? g->get<std::int64_t>() : 0;
+        if (whole && ((v > 0 && v <= 1 << 20) || v == -1)) {
+            h.quant_group_size = static_cast<int>(v);
+        } else {
+            keys.error("out_of_range", path + "." + k,
+                       path + "." + k + " is " + shown_value(*g) + "; expected the number of weights sharing one "
+                       "scale, 1..1048576 (GPTQ and AWQ use 32, 64 or 128), or -1 for one scale per output channel");
+        }
     }
     // compressed-tensors keeps the weight scheme one level down: config_groups.<name>.weights.
     auto groups = q->find("config_groups");

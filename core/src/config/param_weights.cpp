@@ -1,5 +1,6 @@
 // Weight bytes from a parameter breakdown and a dtype (see param_count.h for the rules).
 #include "kvcalc/config/param_count.h"
+#include "util/text.h"
 
 namespace kvcalc {
 
@@ -58,7 +59,7 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
     std::string dtype(weights_dtype);
     if (!is_weights_dtype(dtype)) {
         out.diagnostics.push_back({Severity::error, "unknown_weights_dtype", "weights_dtype",
-                                   "weights dtype \"" + dtype + "\" is not known; valid: " + weights_dtype_list()});
+                                   "weights dtype " + text::quoted(dtype) + " is not known; valid: " + weights_dtype_list()});
         return out;
     }
     out.basis = "chosen dtype " + dtype;
@@ -69,7 +70,7 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
             // gguf, hqq, quanto, a sparsity-only compressed-tensors block, a typo: never priced as bf16 in silence.
             out.diagnostics.push_back(
                 {Severity::warning, "weights_layout_unknown", "quantization_config.quant_method",
-                 "quantization_config.quant_method \"" + arch.quant_method + "\"" +
+                 "quantization_config.quant_method " + text::quoted(arch.quant_method) +
                      (bits > 0 ? " (" + std::to_string(bits) + "-bit)" : std::string()) +
                      " has no weights layout in kvcalc: the weights are priced from " + out.basis + " as " + dtype +
                      "; set weights_dtype to the format the checkpoint holds (int4, int8, fp8, nvfp4, mxfp4) or "
@@ -84,9 +85,11 @@ WeightsEstimate estimate_weights(const ParamBreakdown& p, const HfArchitecture& 
         }
     }
     out.dtype = dtype;
-    const double linear = static_cast<double>(p.attention + p.recurrent + p.dense_mlp + p.shared_experts);
-    const double experts = static_cast<double>(p.routed_experts);
-    const double rest = static_cast<double>(p.embedding + p.lm_head + p.router + p.norms);
+    // Summed in double: each part saturates at INT64_MAX on its own, so their int64 sum could wrap.
+    const auto d = [](std::int64_t x) { return static_cast<double>(x); };
+    const double linear = d(p.attention) + d(p.recurrent) + d(p.dense_mlp) + d(p.shared_experts);
+    const double experts = d(p.routed_experts);
+    const double rest = d(p.embedding) + d(p.lm_head) + d(p.router) + d(p.norms);
     const bool awq = arch.quant_method == "awq";
     const double per_linear = linear_bytes_per_weight(dtype, arch.quant_group_size, arch.quant_scale_bytes, awq);
     if (dtype == "mxfp4") {  // gpt-oss: only the routed experts are mxfp4, attention stays bf16

@@ -71,9 +71,10 @@ VllmAccounting explain_non_kv(const Deployment& d) {
         return vllm_account_worded(m.dims, m.device, m.flags, m.era,
                                    ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true,
                                    false);
-    // A seed fit shows only the defaults of max_num_seqs and gpu_memory_utilization (its activation fit does not
-    // use vLLM's max_num_batched_tokens or block size): nothing to word when both are set.
-    if (m.flags.max_num_seqs && m.flags.gpu_memory_utilization) return m.accounting;
+    // A seed fit shows the defaults of max_num_seqs and gpu_memory_utilization, and predict() adds the batch's
+    // when sliding-window pages depend on it (its activation fit does not use vLLM's max_num_batched_tokens or
+    // block size): nothing to word when all three are set.
+    if (m.flags.max_num_seqs && m.flags.gpu_memory_utilization && m.flags.max_num_batched_tokens) return m.accounting;
     return vllm_resolve_defaults(m.device, m.flags, m.era, true);
 }
 

@@ -209,9 +209,20 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
         rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
                                            explained.band_basis, ")")
                                      : cat("calibrated fit (", d.settings.family, ", measured boots)");
-        for (const auto& x : explained.assumed_defaults)  // a calibrated fit prices activation: only the flags apply
-            if (accounted || (x.rfind("max_num_batched_tokens", 0) != 0 && x.rfind("block_size", 0) != 0))
+        // A calibrated fit prices activation itself, so of the batch only its reach into the KV cache shows:
+        // vLLM's sliding-window and chunked pages hold window − 1 + max_num_batched_tokens tokens
+        // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes), so a card past 70 GiB that moves the
+        // default batch from 2048 to 8192 grows that term, and the report says which batch it priced.
+        bool batch_sizes_kv = false;
+        if (const auto* plan = std::get_if<VllmPlan>(&d.plan))
+            for (const auto& ty : plan->types)
+                batch_sizes_kv = batch_sizes_kv || ty.kind == VllmLayerType::Kind::sliding ||
+                                 ty.kind == VllmLayerType::Kind::chunked;
+        for (const auto& x : explained.assumed_defaults)
+            if (accounted || x.rfind("block_size", 0) != 0) {
+                if (!accounted && !batch_sizes_kv && x.rfind("max_num_batched_tokens", 0) == 0) continue;
                 rep.assumed_defaults.push_back(x);
+            }
     }
     if (!rep.assumed_defaults.empty()) {
         std::string list;

@@ -201,7 +201,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
         activation = find_activation_fit(r.model->family);
         if (!activation) {
             d.push_back({Severity::warning, "family_unknown", "model.family",
-                         "family \"" + r.model->family + "\" has no activation fit; using generic-dense"});
+                         "family " + text::quoted(r.model->family) + " has no activation fit; using generic-dense"});
             activation = find_activation_fit("generic-dense");
         }
     }
@@ -436,7 +436,17 @@ Diagnostics check_load(const Deployment& r, const Load& load) {
     // The rows are looked up once: check_load runs at every solver step and shopping cell.
     static const ScenarioField& len = *find_scenario_field("max_model_len");
     static const ScenarioField& seqs = *find_scenario_field("max_num_seqs");
-    check_load_range(d, len, load.max_model_len);
+    if (r.assumed.max_model_len && r.model && load.max_model_len > len.max) {
+        // Not given, so the model set it: name the model's key, not a flag the user never typed. The solvers
+        // that search the length drop this code (their search stops at the limit).
+        error(d, "max_model_len_too_long", "max_model_len",
+              "max_model_len is not given, and the model's derived maximum " + std::to_string(load.max_model_len) +
+                  " (" + context_limit(*r.model, r.engine).source + ") is above kvcalc's limit of " +
+                  std::to_string(static_cast<std::int64_t>(len.max)) + " tokens (2^27); set max_model_len to 1.." +
+                  std::to_string(static_cast<std::int64_t>(len.max)));
+    } else {
+        check_load_range(d, len, load.max_model_len);
+    }
     check_load_range(d, seqs, load.max_num_seqs);
     if (r.model) {
         const std::int64_t most = r.max_model_len_limit >= 0 ? r.max_model_len_limit

@@ -11,6 +11,7 @@
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/base/units.h"
 
 namespace kvcalc {
@@ -184,6 +185,7 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     // Rounded down to whole 1024-token blocks that boot too (below the settled length a shorter one may not).
     out.value_rounded = out.value / 1024 * 1024;
     while (out.value_rounded > 0 && !pred(out.value_rounded)) out.value_rounded -= 1024;
+    if (out.value_rounded == 0) out.value_rounded = out.value;  // below 1024 tokens: the exact length is the answer
     out.ok = true;
     out.limiting_term = largest_term(terms(out.value));
     out.bound = out.value < hi                               ? "budget"
@@ -217,7 +219,9 @@ SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
 SolveResult solve_min_vram(const Deployment& d, const Load& load, FitCriterion criterion) {
     SolveResult out;
     const double util = d.settings.gpu_memory_utilization;
-    constexpr std::int64_t kHi = std::int64_t{1} << 50;  // 1 PiB per card: nothing needs more
+    // The vram_gb field's limit (1e6 GB), floored to whole GiB so that value_rounded can be entered back too.
+    static const std::int64_t kHi =
+        static_cast<std::int64_t>(find_scenario_field("vram_gb")->max * 1e9) / kBytesPerGib * kBytesPerGib;
     auto fails = [&](std::int64_t v) {
         Load at = load;
         at.vram_bytes = v;
@@ -229,7 +233,13 @@ SolveResult solve_min_vram(const Deployment& d, const Load& load, FitCriterion c
     const std::int64_t kv = criterion == FitCriterion::boots ? t.kv_one_sequence_bytes : t.kv_requested_bytes;
     const double guess = static_cast<double>(t.fixed_bytes + kv) / util;
     out.value = largest_true(0, kHi, to_guess(guess, 0, kHi) - 1, fails) + 1;
-    if (out.value > kHi) return nothing_fits("vram", d, card_of(d, load), t);
+    if (out.value > kHi) {
+        SolveResult none = nothing_fits("vram", d, card_of(d, load), t);
+        if (none.bound == "budget")
+            none.diagnostics.back().message = "no VRAM per card up to vram_gb's limit of 1e6 GB fits this scenario: "
+                                              "the largest term is " + term_in_sentence(none.limiting_term);
+        return none;
+    }
     out.value_rounded = ceil_div(out.value, kBytesPerGib) * kBytesPerGib;
     out.ok = true;
     out.limiting_term = largest_term(t);

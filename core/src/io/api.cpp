@@ -72,6 +72,22 @@ json catalog_json() {
                 {"presets", presets},       {"fields", fields_json()}};
 }
 
+/// The request's "solve" list and "criterion", checked without running a solver.
+void check_solver_request(const json& req, Diagnostics& d) {
+    if (req.contains("criterion") && req["criterion"] != "boots" && req["criterion"] != "uncapped")
+        d.push_back({Severity::error, "bad_value", "criterion",
+                     "criterion must be \"boots\" or \"uncapped\", got " + shown_value(req["criterion"])});
+    if (!req.contains("solve")) return;
+    if (!req["solve"].is_array()) {
+        d.push_back({Severity::error, "bad_type", "solve", "solve must be an array of solver names"});
+        return;
+    }
+    for (const auto& n : req["solve"])
+        if (n != "max_model_len" && n != "max_num_seqs" && n != "min_vram" && n != "min_gpus")
+            d.push_back({Severity::error, "solver_unknown", "solve",
+                         "unknown solver " + shown_value(n) + ". Valid: max_model_len, max_num_seqs, min_vram, min_gpus"});
+}
+
 json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
     FitCriterion criterion = FitCriterion::boots;
     if (req.contains("criterion")) {
@@ -178,6 +194,14 @@ std::string evaluate(std::string_view text) {
         if (!dep) return dump_safe(failure(d));
         return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d},
                               {"curve", demand_curve(*dep, dep->load())}});
+    }
+    if (solving) {  // a bad solver name or criterion fails the request before anything is priced (no verdict)
+        Diagnostics bad;
+        check_solver_request(req, bad);
+        if (has_error(bad)) {
+            d.insert(d.end(), bad.begin(), bad.end());
+            return dump_safe(failure(d));
+        }
     }
     Report report = predict(s);
     report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());

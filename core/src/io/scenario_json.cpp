@@ -1,5 +1,6 @@
 // Scenario (and inline ModelSpec) ⇄ JSON. Reading never throws: every problem is a diagnostic naming the field.
 #include <cmath>
+#include "util/text.h"
 #include "kvcalc/base/json_safety.h"
 #include <functional>
 #include <stdexcept>
@@ -224,7 +225,7 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
         c = r;
     } else if (kind != "none") {
         d.push_back({Severity::error, "bad_layer", path + ".kind",
-                     "unknown layer kind \"" + kind +
+                     "unknown layer kind " + text::quoted(kind) +
                          "\". Valid: full_attention, sliding_window, chunked_local_attention, mla_latent, recurrent_state, none"});
         return true;
     }
@@ -240,7 +241,7 @@ void read_context(const json& v, EngineContextLimit& c, Diagnostics& d, const st
         if (key == "max_model_len") get_int(x, c.max_model_len, d, f);
         else if (key == "default_max_model_len") get_int(x, c.default_max_model_len, d, f);
         else if (key == "source") get_str(x, c.source, d, f);
-        else d.push_back({Severity::warning, "unknown_key", f, "unknown key \"" + key + "\" ignored"});
+        else d.push_back({Severity::warning, "unknown_key", f, "unknown key " + text::quoted(key) + " ignored"});
     }
 }
 
@@ -384,7 +385,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
                 std::string ids;
                 for (const auto& x : compose_presets()) ids += (ids.empty() ? "" : ", ") + x.id;
                 d.push_back({Severity::error, "compose_unknown", "compose",
-                             "unknown or ambiguous compose \"" + name + "\" (give \"<model>:<name>\"). Known: " + ids});
+                             "unknown or ambiguous compose " + text::quoted(name) + " (give \"<model>:<name>\"). Known: " + ids});
             } else {
                 s = p->scenario;
             }
@@ -409,7 +410,7 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
         } else if (const ScenarioField* f = find_scenario_field(k)) {
             read_field(*f, v, s, d);
         } else {
-            d.push_back({Severity::warning, "unknown_key", k, "unknown key \"" + k + "\" ignored"});
+            d.push_back({Severity::warning, "unknown_key", k, "unknown key " + text::quoted(k) + " ignored"});
         }
     }
     // "model" as an id is the same key as "model_id": two different ids are a conflict, not a silent pick. (An

@@ -1,5 +1,6 @@
 // URL-state codec over the scenario field table (scenario_fields.h): keys, ranges and choices come from its rows.
 #include "kvcalc/io/url_codec.h"
+#include "kvcalc/base/echo.h"
 
 #include <algorithm>
 #include <charconv>
@@ -52,11 +53,8 @@ void warn(Diagnostics& d, const std::string& code, const std::string& field, con
     d.push_back({Severity::warning, code, field, message});
 }
 
-/// A link longer than this is cut in messages that quote it.
-std::string quoted(std::string_view text) {
-    constexpr std::size_t kShown = 80;
-    return "'" + std::string(text.substr(0, kShown)) + (text.size() > kShown ? "…'" : "'");
-}
+/// A piece of a link in single quotes, cut as every echoed value is (echo.h).
+std::string quoted(std::string_view text) { return "'" + echo_cut(text) + "'"; }
 
 /// The query part of what the user gave: a bare query is used as it is; a URL (a scheme "x://", a path "/…", a
 /// fragment "#…") has one only after a '?', and its '#fragment' is not part of it. `is_url_without_query` is set

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/base/checked_math.h"
 #include "kvcalc/base/units.h"
 
 namespace kvcalc {
@@ -22,6 +23,21 @@ const char* layer_cache_kind(const LayerCache& cache) {
                       },
                       cache);
 }
+
+namespace {
+
+/// ceil(x400 × window × layers / 400): the sliding bytes of `layers` layers over `window` tokens, exact while the
+/// answer fits in int64 and saturated above. The ×400 fixed point leaves no headroom for the raw triple product
+/// (1e5 heads × 1e6 head_dim × 4096 tokens × 10,000 layers), so the whole part of x400 / 400 is multiplied out
+/// on its own and only the remainder (< 400) meets window × layers.
+std::int64_t window_bytes(std::int64_t x400, std::int64_t window, std::int64_t layers) {
+    const std::int64_t whole = x400 / kBpeDenominator;
+    const std::int64_t rest = x400 % kBpeDenominator;
+    const std::int64_t tokens = sat_mul(window, layers);
+    return sat_add(sat_mul(whole, tokens), sat_ceil_div(sat_mul(rest, tokens), kBpeDenominator));
+}
+
+}  // namespace
 
 BucketList cache_buckets(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len,
                         std::int64_t max_num_seqs) {
@@ -102,7 +118,7 @@ BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGr
         b.cache = g.cache;
         b.layer_count = g.count;
         raw_growing_x400 += f.growing_x400_per_token * g.count;
-        b.bytes_per_token_per_card = static_cast<double>(f.growing_x400_per_token * g.count) / kBpeDenominator;
+        b.bytes_per_token_per_card = static_cast<double>(f.growing_x400_per_token) * static_cast<double>(g.count) / kBpeDenominator;
     }
     // A measured per-token override rescales the growing buckets so the table adds up to what is priced.
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16 && raw_growing_x400 > 0) {
@@ -137,8 +153,9 @@ void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::
         const LayerFootprint& f = tmpl.footprints[i];
         CacheBucket& b = out[i];
         const std::int64_t window = std::min(f.window_tokens, max_model_len);
-        b.fixed_bytes_per_card = ceil_div(f.window_x400_per_token * window * b.layer_count, kBpeDenominator) +
-                                 f.state_bytes_per_sequence * b.layer_count * max_num_seqs;
+        b.fixed_bytes_per_card =
+            sat_add(window_bytes(f.window_x400_per_token, window, b.layer_count),
+                    sat_mul(sat_mul(f.state_bytes_per_sequence, b.layer_count), max_num_seqs));
         const bool counted = b.layer_count > 0;
         if (counted && f.state_bytes_per_sequence > 0) member[i] = kRecurrent, recurrent.add(i);
         else if (counted && f.window_x400_per_token > 0 && window > 0) member[i] = kSliding, sliding.add(i);

@@ -1,4 +1,5 @@
 #include "kvcalc/base/json_safety.h"
+#include "util/text.h"
 
 namespace kvcalc {
 
@@ -48,6 +49,8 @@ struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
         const auto tag_end = what.find("] ");
         if (what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) what.erase(0, tag_end + 2);
         if (what.find("line ") == std::string::npos) what = "at byte " + std::to_string(position) + ": " + what;
+        // The parser repeats the token it stopped at ("last read: '…'"), which can be megabytes of the input.
+        if (what.size() > 2 * kMaxEchoBytes) what = text::without_bidi(what.substr(0, 2 * kMaxEchoBytes)) + "…";
         if (ex.id == 406) what += " (a JSON number must fit a double, at most about 1.8e308)";
         detail = what;
         (void)last_token;
@@ -64,13 +67,37 @@ std::string json_error_detail(std::string_view text) {
 }
 
 std::string dump_safe(const nlohmann::json& j, int indent) {
-    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out = j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    // Bidi controls (text::bidi_control_at) can only sit inside strings here: written as \uXXXX escapes they
+    // keep their meaning for a JSON reader but cannot reorder a terminal or a log that shows the raw text.
+    std::size_t i = 0;
+    while (i < out.size() && text::bidi_control_at(out, i) == 0) ++i;
+    if (i == out.size()) return out;
+    std::string escaped;
+    escaped.reserve(out.size() + 16);
+    for (i = 0; i < out.size();) {
+        const std::size_t n = text::bidi_control_at(out, i);
+        if (n == 0) {
+            escaped.push_back(out[i++]);
+            continue;
+        }
+        const auto b = [&](std::size_t k) { return static_cast<unsigned>(static_cast<unsigned char>(out[i + k])); };
+        const unsigned cp = n == 2 ? ((b(0) & 0x1F) << 6) | (b(1) & 0x3F)
+                                   : ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+        static constexpr char kHex[] = "0123456789abcdef";
+        escaped += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) escaped.push_back(kHex[(cp >> shift) & 0xF]);
+        i += n;
+    }
+    return escaped;
 }
 
 std::string shown_value(const nlohmann::json& v, std::size_t max_chars) {
     std::string s = dump_safe(v);
-    if (s.size() > max_chars) s = s.substr(0, max_chars) + "…";
-    return s;
+    if (s.size() <= max_chars) return s;
+    std::size_t cut = max_chars;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    return s.substr(0, cut) + "…";
 }
 
 }  // namespace kvcalc

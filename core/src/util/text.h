@@ -1,7 +1,10 @@
 // Small private text helpers shared by the core's .cpp files (not part of the public API).
 #pragma once
+#include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "kvcalc/base/echo.h"
 
 namespace kvcalc::text {
 
@@ -16,8 +19,34 @@ constexpr bool iequal(std::string_view a, std::string_view b) {
     return true;
 }
 
-/// Longest piece of a user's value an error message repeats.
-inline constexpr std::size_t kMaxEchoBytes = 64;
+/// Byte length of the Unicode bidirectional formatting control starting at s[i] (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069, Unicode UAX #9 "explicit formatting"), or 0. Echoed into a terminal, an SVG or
+/// a page they reorder the text around them (CVE-2021-42574, "Trojan Source").
+constexpr std::size_t bidi_control_at(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    if (i + 1 < s.size() && b(i) == 0xD8 && b(i + 1) == 0x9C) return 2;
+    if (i + 2 >= s.size() || b(i) != 0xE2) return 0;
+    const unsigned char b1 = b(i + 1), b2 = b(i + 2);
+    if (b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE))) return 3;
+    if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) return 3;
+    return 0;
+}
+
+/// `s` with each bidi control (bidi_control_at) replaced by '?', as the CLI replaces C0 and C1 controls.
+inline std::string without_bidi(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        if (const std::size_t n = bidi_control_at(s, i)) {
+            out.push_back('?');
+            i += n;
+        } else {
+            out.push_back(s[i++]);
+        }
+    }
+    return out;
+}
+
 
 /// `s` in double quotes for an error message; past kMaxEchoBytes its first 64 bytes (cut at a UTF-8 boundary)
 /// + "…" and the full size, e.g. "\"llama-…\" (7340032 bytes)", so a 7 MiB value costs a 100-byte message.
@@ -30,7 +59,7 @@ inline std::string quoted(std::string_view s) {
     std::string out;
     out.reserve(cut + 32);
     out.push_back('"');
-    out.append(s.data(), cut);
+    out.append(without_bidi(s.substr(0, cut)));
     if (cut == s.size()) {
         out.push_back('"');
     } else {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "kvcalc/base/echo.h"
+
 namespace kvcalc {
 
 /// Deepest array/object nesting kvcalc accepts in a document. Real config.json files nest 3–4 levels; the
@@ -20,10 +22,12 @@ bool json_too_deep(std::string_view text, int max_depth = kMaxJsonDepth);
 std::string json_error_detail(std::string_view text);
 
 /// Serialises `j`; invalid UTF-8 in strings (e.g. a model id typed as raw bytes) becomes U+FFFD instead of
-/// throwing. `indent` as in nlohmann::json::dump (-1 = compact).
+/// throwing, and Unicode bidi controls (U+061C, U+200E/F, U+202A–E, U+2066–9) are written as \uXXXX escapes.
+/// `indent` as in nlohmann::json::dump (-1 = compact).
 std::string dump_safe(const nlohmann::json& j, int indent = -1);
 
-/// A value as short text for a diagnostic: at most `max_chars` characters of its JSON, then "…".
-std::string shown_value(const nlohmann::json& v, std::size_t max_chars = 60);
+/// A value as short text for a diagnostic: at most `max_chars` bytes of its JSON (dump_safe, cut at a UTF-8
+/// boundary), then "…".
+std::string shown_value(const nlohmann::json& v, std::size_t max_chars = kMaxEchoBytes);
 
 }  // namespace kvcalc

@@ -15,7 +15,8 @@ namespace kvcalc {
 enum class FitCriterion { boots, uncapped };
 
 /// Answer of one solver. `value` is exact; `value_rounded` is rounded the way people configure it
-/// (max_model_len down to a multiple of 1024, VRAM up to a whole GiB). ok = false with diagnostics when the
+/// (max_model_len down to a multiple of 1024, or the exact value when no multiple of 1024 boots; VRAM up to a
+/// whole GiB). ok = false with diagnostics when the
 /// scenario is invalid or nothing fits (then value = 0).
 struct SolveResult {
     bool ok = false;

@@ -1,5 +1,6 @@
 // llama.cpp KV-cache allocation (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-memory-recurrent.cpp).
 #include <algorithm>
+#include "util/text.h"
 
 #include "engines/engine_common.h"
 #include "kvcalc/base/checked_math.h"
@@ -42,8 +43,8 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
     ElemFormat fk, fv;
     if (!ggml_format(s.cache_type_k, fk) || !ggml_format(s.cache_type_v, fv)) {
         p.diagnostics.push_back({Severity::error, "unknown_cache_type", "cache_type_k",
-                                 "llama.cpp cache type \"" + s.cache_type_k + "\"/\"" + s.cache_type_v +
-                                     "\" is not known; valid: f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl"});
+                                 "llama.cpp cache type " + text::quoted(s.cache_type_k) + "/" + text::quoted(s.cache_type_v) +
+                                     " is not known; valid: f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl"});
         return p;
     }
     if (s.n_ctx <= 0 || s.n_seq_max <= 0 || s.n_ubatch <= 0) {

@@ -1,5 +1,6 @@
 // SGLang token-pool sizing (python/sglang/srt/mem_cache/memory_pool.py, model_executor/model_runner.py).
 #include <algorithm>
+#include "util/text.h"
 #include <cmath>
 
 #include "engines/engine_common.h"
@@ -32,8 +33,8 @@ SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s
     else if (s.kv_cache_dtype == "fp8_e4m3" || s.kv_cache_dtype == "fp8_e5m2") bytes = 1;
     if (bytes == 0) {
         p.diagnostics.push_back({Severity::error, "unknown_kv_cache_dtype", "kv_cache_dtype",
-                                 "SGLang kv_cache_dtype \"" + s.kv_cache_dtype +
-                                     "\" is not known; valid: auto, bf16, fp8_e4m3, fp8_e5m2"});
+                                 "SGLang kv_cache_dtype " + text::quoted(s.kv_cache_dtype) +
+                                     " is not known; valid: auto, bf16, fp8_e4m3, fp8_e5m2"});
         return p;
     }
     std::int64_t k_cell = 0, v_cell = 0;

@@ -76,11 +76,12 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
     const VllmRequestSplit one = vllm_request_split(p, load.max_model_len, batched);
     // vLLM's default max_num_seqs caps the batch; what it needs at start-up is one max_model_len request.
     const std::int64_t asked = priced_requests(load);
-    t.kv_one_sequence_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
-    t.kv_growing_requested_bytes = one.full_bytes * asked;
-    t.kv_sliding_bytes = one.sliding_bytes * asked;
-    t.recurrent_state_bytes = one.mamba_bytes * asked;
-    t.kv_requested_bytes = t.kv_one_sequence_bytes * asked;
+    // Saturating: the solvers probe lengths and batches before predict's 2^60 demand check can refuse them.
+    t.kv_one_sequence_bytes = sat_add(sat_add(one.full_bytes, one.sliding_bytes), one.mamba_bytes);
+    t.kv_growing_requested_bytes = sat_mul(one.full_bytes, asked);
+    t.kv_sliding_bytes = sat_mul(one.sliding_bytes, asked);
+    t.recurrent_state_bytes = sat_mul(one.mamba_bytes, asked);
+    t.kv_requested_bytes = sat_mul(t.kv_one_sequence_bytes, asked);
     t.kv_bytes_per_token = static_cast<double>(p.kv_bytes_per_token);
     const std::int64_t blocks = one.blocks;  // vllm_blocks_per_request at the same length and batch
     t.max_concurrency = blocks > 0 ? static_cast<double>(vllm_num_blocks(p, t.available_for_kv_bytes)) /

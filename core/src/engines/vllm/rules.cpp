@@ -1,5 +1,6 @@
 // vLLM V1 KV-cache allocation rules. Each step names the upstream function it follows (docs/ENGINE_RULES.md).
 #include <algorithm>
+#include "util/text.h"
 #include <cctype>
 #include <string_view>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/base/checked_math.h"
 #include "kvcalc/base/units.h"
 
 #include "engines/deploy_internal.h"
@@ -158,8 +160,8 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
     ElemFormat f;
     if (!vllm_format(s.kv_cache_dtype, s.model_dtype_bytes, f)) {
         p.diagnostics.push_back({Severity::error, "unknown_kv_cache_dtype", "kv_cache_dtype",
-                                 "vLLM kv_cache_dtype \"" + s.kv_cache_dtype +
-                                     "\" is not known; valid: auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, "
+                                 "vLLM kv_cache_dtype " + text::quoted(s.kv_cache_dtype) +
+                                     " is not known; valid: auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, "
                                      "fp8_inc, int8_per_token_head, nvfp4, turboquant_k8v4, turboquant_3bit_nc"});
         return p;
     }
@@ -208,33 +210,34 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
 std::int64_t vllm_blocks_per_request(const VllmPlan& p, std::int64_t max_len, std::int64_t batched) {
     if (batched <= 0) batched = p.max_num_batched_tokens;
     std::int64_t blocks = 0;
-    for (const auto& t : p.types) blocks += t.groups * blocks_for(t, max_len, p, batched);
+    for (const auto& t : p.types) blocks = sat_add(blocks, sat_mul(t.groups, blocks_for(t, max_len, p, batched)));
     return blocks;
 }
 
 std::int64_t vllm_request_bytes(const VllmPlan& p, std::int64_t max_len, std::int64_t batched) {
-    return vllm_blocks_per_request(p, max_len, batched) * p.page_size_bytes * p.group_size;
+    return sat_mul(sat_mul(vllm_blocks_per_request(p, max_len, batched), p.page_size_bytes), p.group_size);
 }
 
 VllmRequestSplit vllm_request_split(const VllmPlan& p, std::int64_t max_len, std::int64_t batched) {
     if (batched <= 0) batched = p.max_num_batched_tokens;
     VllmRequestSplit out;
     for (const auto& t : p.types) {
-        const std::int64_t blocks = t.groups * blocks_for(t, max_len, p, batched);
-        out.blocks += blocks;
-        const std::int64_t b = blocks * p.page_size_bytes * p.group_size;
+        // Saturating: the solvers probe lengths before predict's 2^60 demand check can refuse them.
+        const std::int64_t blocks = sat_mul(t.groups, blocks_for(t, max_len, p, batched));
+        out.blocks = sat_add(out.blocks, blocks);
+        const std::int64_t b = sat_mul(sat_mul(blocks, p.page_size_bytes), p.group_size);
         switch (t.kind) {
-            case Kind::full: out.full_bytes += b; break;
+            case Kind::full: out.full_bytes = sat_add(out.full_bytes, b); break;
             case Kind::sliding:
-            case Kind::chunked: out.sliding_bytes += b; break;
-            case Kind::mamba: out.mamba_bytes += b; break;
+            case Kind::chunked: out.sliding_bytes = sat_add(out.sliding_bytes, b); break;
+            case Kind::mamba: out.mamba_bytes = sat_add(out.mamba_bytes, b); break;
         }
     }
     return out;
 }
 
 std::int64_t vllm_num_blocks(const VllmPlan& p, std::int64_t available) {
-    const std::int64_t per_block = p.page_size_bytes * p.group_size;
+    const std::int64_t per_block = sat_mul(p.page_size_bytes, p.group_size);
     return available > 0 && per_block > 0 ? available / per_block : 0;
 }
 
@@ -282,7 +285,7 @@ detail::VllmPool detail::vllm_pool(const VllmPlan& plan, std::int64_t max_len, s
     } else {
         const VllmRequestSplit one = vllm_request_split(plan, max_len, batched);
         p.max_concurrency = one.blocks > 0 ? static_cast<double>(p.num_blocks) / static_cast<double>(one.blocks) : 0;
-        p.kv_needed_bytes = one.full_bytes + one.sliding_bytes + one.mamba_bytes;
+        p.kv_needed_bytes = sat_add(sat_add(one.full_bytes, one.sliding_bytes), one.mamba_bytes);
     }
     if (available <= 0) {
         p.refuses_to_start = true;
