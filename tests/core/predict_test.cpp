@@ -5,6 +5,7 @@
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/base/units.h"
+#include "seed_cli.h"
 
 using namespace kvcalc;
 
@@ -16,6 +17,19 @@ bool has_code(const Report& r, const char* code, const char* field) {
     return false;
 }
 double gb2(std::int64_t bytes) { return std::round(bytes_to_gb(bytes) * 100) / 100; }  // 2 decimals, as 003 prints
+
+bool mentions(const std::vector<std::string>& notes, const char* text) {
+    for (const auto& n : notes)
+        if (n.find(text) != std::string::npos) return true;
+    return false;
+}
+
+bool has_diag(const Report& r, const char* code, const std::string& field, Severity sev = Severity::error) {
+    for (const auto& d : r.diagnostics)
+        if (d.code == code && d.field == field && d.severity == sev) return true;
+    return false;
+}
+
 }  // namespace
 
 TEST_SUITE("predict") {
@@ -215,5 +229,31 @@ TEST_SUITE("predict") {
         Scenario plain = preset("qwen3.6-27b:dual");
         plain.gpu = "rtx-3090";
         CHECK(predict(plain).terms.fixed_bytes == r.terms.fixed_bytes);
+    }
+}
+
+TEST_SUITE("predict") {
+    TEST_CASE("seed models keep the seed math and stay calibrated") {
+        const Report r = predict(seed_cli_scenario());  // qwen3.6-27b at the seed CLI's settings
+        REQUIRE(r.ok);
+        CHECK(r.calibrated);
+        CHECK(r.error_band_bytes == kTightBandBytes);
+        CHECK(r.terms.tight_band_bytes == kTightBandBytes);
+        CHECK_FALSE(mentions(r.notes, "uncalibrated"));
+        // Seed 000 §4: CUDA graphs + workspace 0.5 + 1.0 × 0.95 GB at TP 1.
+        CHECK(r.terms.cudagraph_workspace_bytes == 1'450'000'000);
+        // Qwen 3.6 27B is a DeltaNet hybrid: vLLM makes several KV cache groups and its token count misleads.
+        REQUIRE(r.startup.available);
+        CHECK(r.startup.num_kv_cache_groups > 1);
+        CHECK(mentions(r.startup.notes, "hybrid model"));
+    }
+
+    TEST_CASE("bad engine and weights_dtype on a seed model are errors naming the field") {
+        Scenario s;
+        s.engine = "tensorrt";
+        CHECK(has_diag(predict(s), "engine_unknown", "engine"));
+        Scenario t;
+        t.weights_dtype = "fp8";  // qwen3.6-27b is a seed model with its own variants
+        CHECK(has_diag(predict(t), "weights_dtype_unsupported", "weights_dtype"));
     }
 }

@@ -1,5 +1,6 @@
-// Bad input found by the QA breaker: each value reaches one clear diagnostic (field, value, what is valid), the
-// same at every door (JSON, link, CLI), and what a link decodes to predicts without a surprise.
+// url_check.h (scenario_errors, url_link_problems) and the readers in front of it: each bad value reaches one clear
+// diagnostic (field, value, what is valid), the same at every door (JSON, link, CLI), and what a link decodes to
+// predicts without a surprise.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -63,7 +64,7 @@ Diagnostics inline_errors(const json& model) {
 
 }  // namespace
 
-TEST_SUITE("bad input") {
+TEST_SUITE("url_check") {
     // docs/URL.md: a link that decodes without a warning predicts without an error.
     TEST_CASE("links that predict() rejects decode with a warning naming the link key") {
         struct Case {
