@@ -73,7 +73,11 @@ TEST_SUITE("engine_llama_cpp") {
         const auto p = kvcalc::predict_llama_cpp_kv(model("mistral-7b-v0.1"), s);
         CHECK(p.swa_layers == 0);
         CHECK(p.full_layers == 32);
-        CHECK_FALSE(p.notes.empty());
+        // Mistral's config.json has sliding_window 4096, but llama.cpp builds model_type "mistral" as LLM_ARCH_LLAMA
+        // with a plain KV cache: every layer keeps all 8192 cells. 32 layers × 8192 × (8 heads × 128) × 2 (K, V)
+        // × 2 B (f16) = 1024 MiB, not the 512 MiB a 4096-cell window would give.
+        CHECK(p.full_cells == 8192);
+        CHECK(p.total_bytes / kMiB == doctest::Approx(1024.0));
     }
 
     TEST_CASE("MLA keeps one 576-wide latent per layer (V is a view of K)") {
