@@ -118,9 +118,10 @@ const std::vector<CalibrationRow>& calibration_rows() {
     return rows;
 }
 
-ReserveCheck check_reserve(std::int64_t predicted_bytes, std::int64_t measured_bytes, std::int64_t band_bytes) {
-    if (predicted_bytes > measured_bytes + band_bytes) return ReserveCheck::over;
-    if (predicted_bytes < measured_bytes - band_bytes) return ReserveCheck::under;
+ReserveCheck check_reserve(std::int64_t predicted_bytes, std::int64_t measured_bytes, std::int64_t band_above_bytes,
+                           std::int64_t band_below_bytes) {
+    if (measured_bytes < predicted_bytes - band_below_bytes) return ReserveCheck::over;
+    if (measured_bytes > predicted_bytes + band_above_bytes) return ReserveCheck::under;
     return ReserveCheck::within;
 }
 
@@ -131,16 +132,18 @@ CalibrationResult evaluate_calibration_row(const CalibrationRow& row) {
     r.report = predict(row.scenario);
     r.measured_peak_bytes = gib_to_bytes(row.measured_peak_gib);
     r.circular = row.circular;
-    // Every row booted and served: the prediction is right when it does not say FAIL.
-    r.correct = r.report.ok && r.report.verdict != Verdict::fail;
+    const bool booted = r.report.ok && r.report.verdict != Verdict::fail;  // every row booted and served
     if (r.report.ok) {
-        r.predicted_reserve_bytes = r.report.terms.total_bytes;
+        r.predicted_reserve_bytes = r.report.terms.fixed_bytes + r.report.terms.available_for_kv_bytes;
         r.band_bytes = r.report.terms.tight_band_bytes;
+        r.band_below_bytes = std::max(r.band_bytes, kCalibrationBandBelowBytes);
         if (!row.circular) {
-            r.reserve = check_reserve(r.predicted_reserve_bytes, r.measured_peak_bytes, r.band_bytes);
-            r.reserve_weights_only = check_reserve(r.report.terms.weights_bytes, r.measured_peak_bytes, r.band_bytes);
+            r.reserve = check_reserve(r.predicted_reserve_bytes, r.measured_peak_bytes, r.band_bytes, r.band_below_bytes);
+            r.reserve_weights_only =
+                check_reserve(r.report.terms.weights_bytes, r.measured_peak_bytes, r.band_bytes, r.band_below_bytes);
         }
     }
+    r.correct = booted && (row.circular || r.reserve == ReserveCheck::within);
     return r;
 }
 
