@@ -30,7 +30,7 @@ TEST_SUITE("calibration") {
         CHECK(moe.report.terms.budget_bytes == 23708219474LL);  // 0.92 × 25,769,803,776 = 23,708,219,473.9
         int circular = 0;
         for (const auto& r : c.results) circular += r.circular;
-        CHECK(circular == 1);  // the gemma-4-12b row (quirk 25)
+        CHECK(circular == 1);  // the gemma-4-12b row (docs/SOURCES.md quirk 25)
     }
     TEST_CASE("the reserve check fails both ways: over and under the band") {
         // ±1.5 GB band around a 22 GiB peak (23,622,320,128 B).

@@ -82,7 +82,7 @@ TEST_SUITE("predict") {
             CHECK(r.verdict == Verdict::pass);
             CHECK(r.terms.kv_growing_granted_bytes == r.terms.kv_growing_requested_bytes);
         }
-        SUBCASE("FAIL: one full-length sequence does not fit (not quirk 4's 1 GB floor)") {
+        SUBCASE("FAIL: one full-length sequence does not fit (not the original's 1 GB floor, docs/SOURCES.md quirk 4)") {
             // Gemma 31B bf16 KV at TP1 on a 24 GiB card: weights alone 18 GB, one 262,144-token request needs
             // 163,840 × 262,144 = 42.9 GB in the global layers, plus 50 sliding layers × 97 blocks × 32 tokens ×
             // 8,192 B (window 1024 − 1 + vLLM's default 2,048 batched tokens on a 24 GiB card = 3,071 tokens in
@@ -108,7 +108,7 @@ TEST_SUITE("predict") {
             CHECK(r.verdict == Verdict::tight);
         }
     }
-    TEST_CASE("weights are divided by TP for every family, the MoE Gemma included (quirk 14)") {
+    TEST_CASE("weights are divided by TP for every family, the MoE Gemma included (docs/SOURCES.md quirk 14)") {
         Scenario s = preset("gemma-4-26b-a4b:vllm/gemma-26ba4b-dual");
         s.gpu = "rtx-3090";
         const Report r = predict(s);
@@ -160,7 +160,7 @@ TEST_SUITE("predict") {
         s.vllm_version = "0.x";
         CHECK(has_code(predict(s), "vllm_version_unknown", "vllm_version"));
         s = Scenario{};
-        s.max_model_len = 1'000'000;  // above 262,144 (quirk 7)
+        s.max_model_len = 1'000'000;  // above 262,144 (docs/SOURCES.md quirk 7)
         CHECK(has_code(predict(s), "max_model_len_too_long", "max_model_len"));
         s = Scenario{};
         s.model_id = "llama-9";
@@ -169,13 +169,13 @@ TEST_SUITE("predict") {
         s.kv_cache_dtype = "fp9";
         CHECK(has_code(predict(s), "kv_format_unknown", "kv_cache_dtype"));
         s = Scenario{};
-        s.weights_variant = "bf16";  // no bf16 checkpoint catalogued for Qwen 27B (quirk 11)
+        s.weights_variant = "bf16";  // no bf16 checkpoint catalogued for Qwen 27B (docs/SOURCES.md quirk 11)
         r = predict(s);
         CHECK(has_code(r, "weights_variant_unknown", "weights_variant"));
         CHECK(r.diagnostics.back().message.find("autoround-int4") != std::string::npos);
         s = Scenario{};
         s.model_id = "agents-a1";
-        s.mtp = true;  // no MTP head (quirk 16)
+        s.mtp = true;  // no MTP head (docs/SOURCES.md quirk 16)
         CHECK(has_code(predict(s), "mtp_unavailable", "mtp"));
         s = Scenario{};
         s.tensor_parallel_size = 2;

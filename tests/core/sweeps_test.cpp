@@ -112,7 +112,7 @@ TEST_SUITE("GPU shopping") {
     }
 
     TEST_CASE("real log: Llama 3.1 8B on an RTX 3090 at max_model_len 20000 under vLLM's defaults boots") {
-        // vllm-project/vllm issue #10517 (reference/real-cases.json vllm-llama31-8b-3090-20k): V0, util 0.9, default
+        // vllm-project/vllm issue #10517 (docs/SOURCES.md "Real start-up logs" vllm-llama31-8b-3090-20k): V0, util 0.9, default
         // max_num_seqs (256); 3.81 GiB of KV, 1952 blocks of 16 tokens, maximum concurrency 1.56x. It started,
         // so the default sequence count must not make the verdict ask for 256 x 20000 tokens.
         Scenario s = llama8b_defaults("rtx-3090");

@@ -198,7 +198,7 @@ TEST_SUITE("url_check") {
     TEST_CASE("an error echoes at most 64 bytes of a huge value") {
         const std::string huge(7u << 20, 'x');
         const std::string out = evaluate_json(json{{"schema", 1}, {"model", huge}}.dump());
-        CHECK(out.size() < 20000);  // was 7.3 MB
+        CHECK(out.size() < 20000);  // bounded however long the value
         CHECK(has(out, "(7340032 bytes)"));
         const std::string gpu = evaluate_json(json{{"schema", 1}, {"gpu", std::string(100000, 'g')}}.dump());
         CHECK(gpu.size() < 20000);

@@ -368,7 +368,7 @@ TEST_SUITE("vllm accounting") {
     }
 
     TEST_CASE("Llama 3.1 8B bf16 on one RTX 4090 at 32K with vLLM's defaults boots with 3-5.5 GiB of KV") {
-        // The question users ask most (issue 12): vLLM boots it with about 4-5 GiB of KV. Defaults: 0.21+,
+        // The question users ask most: vLLM boots it with about 4-5 GiB of KV. Defaults: 0.21+,
         // gpu_memory_utilization 0.92, max_num_seqs 256, max_num_batched_tokens 2048 (a card under 70 GiB).
         Scenario s;
         s.model_id = "llama-3.1-8b";

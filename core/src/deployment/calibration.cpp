@@ -1,4 +1,4 @@
-// Calibration rows (seed 003 CALIBRATION, reference/calibration.json) and their evaluation.
+// Calibration rows (seed 003 CALIBRATION, docs/SOURCES.md "Calibration rows") and their evaluation.
 #include "kvcalc/deployment/calibration.h"
 
 #include <algorithm>
@@ -101,7 +101,7 @@ std::vector<CalibrationRow> build() {
     }
     // The presets name fp8_e4m3, which only sm_89 and newer run (kv_format.cpp); on the 3090 rigs (sm_86) the
     // launcher served the same presets with fp8_e5m2, one byte per element as well (seed 000 KV-format note on
-    // Ampere; original-tool quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
+    // Ampere; docs/SOURCES.md quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
     for (CalibrationRow& row : rows) {
         const GpuSpec* gpu = find_gpu(row.scenario.gpu);
         if (row.scenario.kv_cache_dtype != "fp8_e4m3" || !gpu || gpu->sm_x10 == 0 || gpu->sm_x10 >= 89) continue;

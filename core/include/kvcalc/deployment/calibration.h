@@ -15,12 +15,12 @@ struct CalibrationRow {
     std::string model_id;
     Scenario scenario;
     double measured_peak_gib = 0.0;
-    bool circular = false;       ///< measured value was derived from the budget (reference quirk 25)
+    bool circular = false;       ///< measured value was derived from the budget (docs/SOURCES.md quirk 25)
     std::string source;
     std::string note;            ///< how the settings were resolved
 };
 
-/// Seed 003's 11 Qwen 27B rows followed by the 8 rows of reference/calibration.json.
+/// Seed 003's 11 Qwen 27B rows followed by the 8 rows of docs/SOURCES.md "Calibration rows".
 const std::vector<CalibrationRow>& calibration_rows();
 
 /// Which side of the measured peak the predicted reserve falls on, outside the band.
