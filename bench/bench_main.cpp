@@ -1,6 +1,6 @@
 // kvcalc benchmark: prints numbers, asserts nothing (docs/BENCHMARKS.md). bench/compare_python.sh (CMake target
 // `bench`) times the Python seed's predict() on the same scenario first and passes it in, so that one run prints
-// both and their ratio. Targets (issue 11): full predict() >= 10x faster than the seed's; the page's whole
+// both and their ratio. Targets: full predict() >= 10x faster than the seed's; the page's whole
 // recompute per input change <= 2 ms native.
 //   kvcalc_bench [--seed-python-ns NS]   the table
 //   kvcalc_bench --ns-per-predict        only the full predict() time in ns

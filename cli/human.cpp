@@ -283,10 +283,11 @@ void print_shop(std::ostream& out, const kvcalc::Report& r, const std::vector<kv
 }
 
 void print_calibration(std::ostream& out, const kvcalc::CalibrationSummary& c) {
-    out << "Calibration: predicted verdict against measured boots (every row booted, so FAIL is wrong), and the\n"
-           "predicted reserve (fixed terms + granted KV) against the measured peak within the band\n\n";
+    out << "Calibration: a row is right when the verdict is not FAIL (every row booted) and the measured peak lies\n"
+           "inside the band around the predicted reserve (fixed terms + the whole KV pool vLLM allocates; band: at most\n"
+           "the Report's band over it, at most 3.5 GB under it; docs/ACCURACY.md)\n\n";
     out << fmt("  %-44s %10s %10s %12s %12s %9s %7s %s\n", "row", "demand GB", "budget GB", "reserve GiB",
-               "measured GiB", "band GiB", "verdict", "ok / reserve");
+               "measured GiB", "band+ GiB", "verdict", "ok / reserve");
     const auto& rows = kvcalc::calibration_rows();
     for (std::size_t i = 0; i < c.results.size(); ++i) {
         const auto& r = c.results[i];

@@ -11,7 +11,8 @@ void panel_calibration(App& app) {
         app.calibration_done = true;
     }
     const CalibrationSummary& c = app.calibration;
-    ImGui::Text("Score: %d of %d measured boots predicted to boot (not FAIL)", c.correct, c.total);
+    ImGui::Text("Score: %d of %d measured boots predicted to boot, with the measured peak inside the band", c.correct,
+                c.total);
     for (const CalibrationModelScore& m : c.per_model)
         ImGui::BulletText("%s: %d / %d", m.model_id.c_str(), m.correct, m.total);
     const float em = ImGui::GetFontSize();

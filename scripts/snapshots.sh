@@ -3,12 +3,14 @@
 # list below, with the native CLI. For each example it also prints the Markdown block the docs use: a live
 # <iframe> of the published embed view and, for renderers without iframes, the snapshot linked to the calculator.
 # Paste a changed block into the docs; tests/docs/links.test.mjs checks every link in them decodes cleanly.
-# Usage: scripts/snapshots.sh [path/to/kvcalc]   (default build/native-release/cli/kvcalc)
+# Usage: scripts/snapshots.sh [path/to/kvcalc [out_dir]]   (defaults build/native-release/cli/kvcalc, docs/snapshots)
+# The ctest docs_snapshots_fresh (tests/scripts/snapshots_fresh_test.sh) writes them into the build folder and fails
+# when a committed one differs.
 set -euo pipefail
 repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kvcalc="${1:-$repo_dir/build/native-release/cli/kvcalc}"
 site_url="$(head -n1 "$repo_dir/docs/site-url.txt")"
-out_dir="$repo_dir/docs/snapshots"
+out_dir="${2:-$repo_dir/docs/snapshots}"
 mkdir -p "$out_dir"
 
 # name | kvcalc arguments (the command line shown in the docs, without "kvcalc")
@@ -39,4 +41,4 @@ for row in "${examples[@]}"; do
 
 EOF
 done
-echo "wrote ${#examples[@]} snapshots to docs/snapshots/" >&2
+echo "wrote ${#examples[@]} snapshots to $out_dir/" >&2

@@ -1,4 +1,4 @@
-// The page's budgets (issue 6), measured by budget.mjs. Size and idle frames are deterministic and checked
+// The page's budgets (docs/PAGE.md), measured by budget.mjs. Size and idle frames are deterministic and checked
 // here; first-frame and recompute times depend on the machine's load, so they are printed, not asserted
 // (speed is a benchmark's job: `node tests/browser/budget.mjs` or scripts/bench.sh).
 import { test } from 'node:test';

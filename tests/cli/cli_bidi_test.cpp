@@ -31,7 +31,7 @@ const char* kConfig =
 
 }  // namespace
 
-TEST_SUITE("reliability") {
+TEST_SUITE("hostile_input") {
     TEST_CASE("U+202E in a config.json name: '?' on stdout and in the SVG, \\u202e in --json") {
         const std::string path = write_temp("bidi.json", kConfig);
         const std::string svg = clitest::temp_path("bidi.svg");

@@ -326,7 +326,7 @@ TEST_SUITE("fields") {
     }
 
     TEST_CASE("a vLLM release newer than any kvcalc has checked is priced as the newest era, and says so") {
-        // reference/calibration.json's newest measured boot pins vllm-v0.25.1; "0.99" is no release.
+        // docs/SOURCES.md "Calibration rows"'s newest measured boot pins vllm-v0.25.1; "0.99" is no release.
         const auto r = kvcli::parse_args({"--vllm-version", "0.99"});
         REQUIRE(r.error.empty());
         const kvcalc::Report rep = kvcalc::predict(r.options.scenario);

@@ -2,6 +2,7 @@
 
 #include "kvcalc/model/activation.h"
 #include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 
@@ -43,5 +44,28 @@ TEST_SUITE("activation") {
         CHECK(gdn_prefill_scratch_bytes(*find_model("gemma-4-31b"), 2, 16384) == 0);
         CHECK(find_activation_fit("no-such-family") == nullptr);
         CHECK(find_activation_fit("generic") == find_activation_fit("generic-dense"));
+    }
+}
+
+TEST_SUITE("activation") {
+    TEST_CASE("GDN scratch delta: the JSON reports the delta actually applied when the peak clamps at 0") {
+        // qwen3.6-27b, fp8_e5m2, TP1, max_model_len 1: activation without the delta = 130 × 48 GDN layers × 1 =
+        // 6,240 B. max_num_batched_tokens 1 shrinks the scratch by 401,055,744 B (vs 8,192): the peak clamps at 0,
+        // so only −6,240 B of the delta applies.
+        Scenario s;
+        s.model_id = "qwen3.6-27b";
+        s.kv_cache_dtype = "fp8_e5m2";  // the seed's settings the numbers were worked at
+        s.max_num_seqs = 1;
+        s.gpu_memory_utilization = 0.95;
+        s.max_model_len = 1;
+        s.max_num_batched_tokens = 1;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.activation_bytes == 0);
+        CHECK(r.terms.gdn_scratch_delta_bytes == -6240);
+        s.max_num_batched_tokens = 16384;  // no clamp: the full delta, +402,653,184 B
+        const Report up = predict(s);
+        CHECK(up.terms.gdn_scratch_delta_bytes == 402653184);
+        CHECK(up.terms.activation_bytes == 6240 + 402653184);
     }
 }

@@ -74,3 +74,33 @@ TEST_SUITE("buckets") {
         }
     }
 }
+
+TEST_SUITE("buckets") {
+    TEST_CASE("Falcon-H1: the parallel Mamba state is in the footprint, the buckets and the breakdown") {
+        Scenario s;
+        s.model_id = "falcon-h1-7b";
+        s.gpu = "h100-80gb";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 2;
+        s.kv_cache_dtype = "bf16";
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        // The buckets keep the unpadded layer view: 44 × 2 × 1,594,368 = 140,304,384 B.
+        // Per layer: state 24 heads × 128 × 256 × 2 B + conv (4 − 1) × (3072 + 2 × 256) × 2 B = 1,594,368 B. vLLM
+        // raises the attention block to 16 × cdiv(1,594,368, 16 × 1,024) = 1,568 tokens and pads each state to
+        // one page of 1,568 × 1,024 B = 1,605,632 B: 44 layers × 2 requests × 1,605,632 = 141,295,616 B.
+        CHECK(r.terms.recurrent_state_requested_bytes == 141'295'616);
+        CHECK(r.breakdown.layout == "hybrid_mamba");
+        CHECK(r.breakdown.recurrent_state_bytes == 141'295'616);
+        std::int64_t bucket_state = 0;
+        int attention_layers = 0;
+        for (const auto& b : r.buckets) {
+            if (b.kind == "recurrent_state") bucket_state += b.fixed_bytes_per_card;
+            if (b.kind == "full_attention") attention_layers += b.layer_count;
+        }
+        CHECK(bucket_state == 140'304'384);
+        CHECK(attention_layers == 44);
+        // Attention: 44 layers × 2 KV heads × 128 × 2 × 2 B = 45,056 B per token.
+        CHECK(r.terms.kv_bytes_per_token == 45056.0);
+    }
+}

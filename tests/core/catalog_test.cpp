@@ -16,7 +16,7 @@ int count_kind(const ModelSpec& m, std::size_t index) {
 }  // namespace
 
 TEST_SUITE("catalog") {
-    TEST_CASE("seed models: the four of seed 000 and the rest of reference/models.json") {
+    TEST_CASE("seed models: the four of seed 000 and the rest of docs/SOURCES.md \"Model facts\"") {
         for (const char* id : {"qwen3.6-27b", "qwen3.6-35b-a3b", "gemma-4-31b", "gemma-4-26b-a4b", "agents-a1",
                                "qwen-agentworld-35b-a3b", "gemma-4-12b"})
             CHECK_MESSAGE(find_model(id) != nullptr, id);
@@ -49,7 +49,7 @@ TEST_SUITE("catalog") {
     TEST_CASE("weights: default first, sizes from the sources") {
         CHECK(find_model("qwen3.6-27b")->weights.front().size_gb == 17.5);
         CHECK(find_model("gemma-4-26b-a4b")->weights.front().id == "awq");
-        CHECK(find_model("gemma-4-12b")->weights.front().id == "bf16");  // profile default (not quirk 12's int4)
+        CHECK(find_model("gemma-4-12b")->weights.front().id == "bf16");  // profile default (not docs/SOURCES.md quirk 12's int4)
         CHECK(find_model("qwen-agentworld-35b-a3b")->weights.front().size_gb == 23.52);
     }
     TEST_CASE("compose presets are namespaced by model and unique") {

@@ -335,8 +335,8 @@ TEST_SUITE("config corpus") {
             const auto c = kvcalc::read_hf_config(kvcalc::test::config_file(file));
             return static_cast<double>(kvcalc::count_parameters(c.spec, c.arch).total()) / 1e9;
         };
-        // Published totals (model cards): Nemotron-3-Nano-30B-A3B 31.6B (was 3.9 GB of weights: the 23 MoE blocks
-        // were not counted), Nemotron-3-Super-120B-A12B 120B (latent MoE), Llama-3.3-Nemotron-Super-49B 49B
+        // Published totals (model cards): Nemotron-3-Nano-30B-A3B 31.6B (its 23 MoE blocks hold most of the
+        // parameters), Nemotron-3-Super-120B-A12B 120B (latent MoE), Llama-3.3-Nemotron-Super-49B 49B
         // (DeciLM per-layer FFN widths), Llama-4-Maverick 400B (MoE every other layer + shared expert),
         // MiMo-V2-Flash 309B.
         CHECK(billions("nemotron-3-nano-30b-a3b.json") == doctest::Approx(31.6).epsilon(0.01));

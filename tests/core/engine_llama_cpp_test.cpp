@@ -5,10 +5,34 @@
 
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/deployment/predict.h"
+
+using namespace kvcalc;
 
 namespace {
 kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
 constexpr double kMiB = 1048576.0;
+
+bool mentions(const std::vector<std::string>& notes, const char* text) {
+    for (const auto& n : notes)
+        if (n.find(text) != std::string::npos) return true;
+    return false;
+}
+
+// vllm-h100-llama31-8b-16k: vLLM 0.11.1-0.16 on an H100 80GB, `--max-model-len 16000`, everything else
+// vLLM's default (gpu_memory_utilization 0.9, max_num_seqs 1024, max_num_batched_tokens 8192), bf16 KV.
+Scenario llama8b_h100() {
+    Scenario s;
+    s.model_id = "llama-3.1-8b";
+    s.gpu = "h100-80gb";
+    s.vllm_version = "0.11.1-0.16";
+    s.gpu_memory_utilization = 0;
+    s.max_num_seqs = 0;
+    s.max_model_len = 16000;
+    s.kv_cache_dtype = "bf16";
+    return s;
+}
+
 }  // namespace
 
 TEST_SUITE("engine_llama_cpp") {
@@ -49,7 +73,11 @@ TEST_SUITE("engine_llama_cpp") {
         const auto p = kvcalc::predict_llama_cpp_kv(model("mistral-7b-v0.1"), s);
         CHECK(p.swa_layers == 0);
         CHECK(p.full_layers == 32);
-        CHECK_FALSE(p.notes.empty());
+        // Mistral's config.json has sliding_window 4096, but llama.cpp builds model_type "mistral" as LLM_ARCH_LLAMA
+        // with a plain KV cache: every layer keeps all 8192 cells. 32 layers × 8192 × (8 heads × 128) × 2 (K, V)
+        // × 2 B (f16) = 1024 MiB, not the 512 MiB a 4096-cell window would give.
+        CHECK(p.full_cells == 8192);
+        CHECK(p.total_bytes / kMiB == doctest::Approx(1024.0));
     }
 
     TEST_CASE("MLA keeps one 576-wide latent per layer (V is a view of K)") {
@@ -63,5 +91,25 @@ TEST_SUITE("engine_llama_cpp") {
         kvcalc::LlamaCppSettings s;
         s.n_ctx = 0;
         CHECK(kvcalc::has_error(kvcalc::predict_llama_cpp_kv(model("llama-3.1-8b"), s).diagnostics));
+    }
+}
+
+TEST_SUITE("engine_llama_cpp") {
+    TEST_CASE("llama.cpp: KV only, from llama.cpp's own cell rules") {
+        Scenario s = llama8b_h100();
+        s.engine = "llama.cpp";
+        s.max_num_seqs = 1;               // llama.cpp has no "vLLM default"
+        s.gpu_memory_utilization = 0.9;
+        s.kv_cache_dtype = "fp16";
+        s.max_model_len = 4096;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.engine == "llama.cpp");
+        CHECK(r.terms.activation_bytes == 0);
+        CHECK(r.terms.cudagraph_workspace_bytes == 0);
+        CHECK(mentions(r.notes, "only weights and KV cache are modelled"));
+        REQUIRE(r.startup.available);
+        // 32 layers × 4096 cells × 8 heads × 128 × (K + V) × 2 B = 512 MiB (llama.cpp prints "size = 512.00 MiB").
+        CHECK(r.startup.llama_cpp_kv_total_bytes == 512LL * 1024 * 1024);
     }
 }

@@ -6,6 +6,9 @@
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/predict.h"
+
+using namespace kvcalc;
 
 namespace {
 kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
@@ -60,5 +63,25 @@ TEST_SUITE("engine_sglang") {
         s.kv_cache_dtype = "auto";
         s.tp_size = 3;
         CHECK(kvcalc::has_error(kvcalc::predict_sglang_kv(model("qwen3-8b"), s, kGiB).diagnostics));
+    }
+}
+
+TEST_SUITE("engine_sglang") {
+    TEST_CASE("SGLang: cell size per rank at TP 4 (sglang-qwq-32b-4xL4-tp4 facts)") {
+        Scenario s;
+        s.config_json = R"({"architectures":["Qwen2ForCausalLM"],"model_type":"qwen2","num_hidden_layers":64,
+            "hidden_size":5120,"num_attention_heads":40,"num_key_value_heads":8,"intermediate_size":27648,
+            "vocab_size":152064,"max_position_embeddings":131072,"torch_dtype":"bfloat16"})";
+        s.engine = "sglang";
+        s.kv_cache_dtype = "bf16";
+        s.tensor_parallel_size = 4;
+        s.gpu = "l4";
+        s.max_model_len = 32768;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.startup.available);
+        // 64 layers × (8 / 4) KV heads × head_dim 5120 / 40 = 128 × (K + V) × 2 B = 65,536 B per token per rank.
+        CHECK(r.startup.kv_bytes_per_token == 65536);
+        CHECK(r.startup.gpu_kv_cache_tokens == r.startup.available_kv_bytes / 65536);
     }
 }

@@ -6,6 +6,9 @@
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/config/hf_config.h"
+#include "kvcalc/deployment/predict.h"
+
+using namespace kvcalc;
 
 namespace {
 kvcalc::ModelSpec model(const std::string& id) { return kvcalc::popular_model(id).value(); }
@@ -168,5 +171,20 @@ TEST_SUITE("engine_vllm") {
         CHECK(p.kv_bytes_per_token == 44 * 2 * 128 * 2 * 2);  // 45,056 B
         // Per layer: state 24 heads × 128 × 256 = 786,432 × 2 B + conv (4 − 1) × (3072 + 2 × 256) = 10,752 × 2 B.
         CHECK(p.state_bytes_per_sequence == 44LL * (786432 * 2 + 10752 * 2));
+    }
+}
+
+TEST_SUITE("engine_vllm") {
+    TEST_CASE("kv formats upstream vLLM lacks: no start-up numbers, a note and the command say what was priced") {
+        Scenario s;
+        s.kv_cache_dtype = "q4_0";  // llama.cpp's; vLLM's CacheDType has no q4_0
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK_FALSE(r.startup.available);
+        CHECK(mentions(r.startup.notes, "q4_0"));
+        CHECK(r.command.rfind("# kvcalc:", 0) == 0);
+        CHECK(r.command.find("--kv-cache-dtype nvfp4") != std::string::npos);
+        s.kv_cache_dtype = "turboquant_3bit_nc";  // vllm/config/cache.py CacheDType has it
+        CHECK(predict(s).startup.available);
     }
 }

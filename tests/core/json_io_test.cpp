@@ -3,9 +3,18 @@
 #include "kvcalc/io/api.h"
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/catalog/catalog.h"
+#include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
 using nlohmann::json;
+
+namespace {
+
+// Llama 3.1 8B config facts, as in tests/data/real_cases/vllm-h100-llama31-8b-16k.json.
+const char* kLlama8bConfig = R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","num_hidden_layers":32,
+"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"intermediate_size":14336,
+"vocab_size":128256,"tie_word_embeddings":false,"max_position_embeddings":131072,"torch_dtype":"bfloat16"})";
+}  // namespace
 
 TEST_SUITE("json") {
     TEST_CASE("evaluate_json: request in, report out") {
@@ -78,5 +87,28 @@ TEST_SUITE("json") {
         CHECK(c["presets"].size() == compose_presets().size());
         const json k = json::parse(evaluate_json(R"({"action":"calibration"})"));
         CHECK(k["correct"] == k["total"]);
+    }
+}
+
+TEST_SUITE("json") {
+    TEST_CASE("JSON: config_json string, config object, engine and the new Report keys") {
+        nlohmann::json req = {{"config", nlohmann::json::parse(kLlama8bConfig)}, {"gpu", "h100-80gb"},
+                              {"gpu_memory_utilization", 0.9}, {"max_model_len", 16000}, {"kv_cache_dtype", "bf16"}};
+        Scenario s;
+        Diagnostics d;
+        read_scenario(req, s, d);
+        CHECK(d.empty());
+        CHECK_FALSE(s.config_json.empty());
+        const nlohmann::json out = predict(s);
+        CHECK(out["engine"] == "vllm");
+        CHECK(out["calibrated"] == false);
+        CHECK(out["startup"]["kv_bytes_per_token"] == 131072);
+        CHECK(out["model_facts"].size() > 5);
+        Scenario t;
+        read_scenario(nlohmann::json{{"config_json", kLlama8bConfig}, {"engine", "sglang"}}, t, d);
+        CHECK(t.engine == "sglang");
+        CHECK(t.config_json == kLlama8bConfig);
+        read_scenario(nlohmann::json{{"config", 7}}, t, d);
+        CHECK(d.back().field == "config");
     }
 }

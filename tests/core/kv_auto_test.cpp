@@ -12,6 +12,8 @@
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/io/url_codec.h"
+#include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/deployment/sweeps.h"
 
 using namespace kvcalc;
 
@@ -38,6 +40,24 @@ bool has_code(const Report& r, const char* code) {
     for (const auto& d : r.diagnostics)
         if (d.code == code) return true;
     return false;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+Scenario llama8b(const char* kv, std::int64_t ctx) {
+    Scenario s;
+    s.model_id = "llama-3.1-8b";
+    s.kv_cache_dtype = kv;
+    s.max_model_len = ctx;
+    s.max_num_seqs = 4;
+    return s;
+}
+
+const ShopRow& row_of(const std::vector<ShopRow>& rows, const char* gpu, int cards) {
+    for (const ShopRow& r : rows)
+        if (r.gpu_id == gpu && r.cards == cards) return r;
+    FAIL("no row " << gpu << " x " << cards);
+    return rows.front();
 }
 
 }  // namespace
@@ -138,5 +158,36 @@ TEST_SUITE("kv_cache_dtype auto") {
         const Report r = predict(back);
         REQUIRE(r.ok);
         CHECK(r.settings.kv_cache_dtype == "auto (bf16)");  // the catalog's Qwen 3.6 27B is a bf16 checkpoint
+    }
+}
+
+TEST_SUITE("kv_cache_dtype auto") {
+    TEST_CASE("kv_cache_dtype auto is resolved per card: bf16 on sm_80+, fp16 below, Gemma 3 refused below sm_80") {
+        // vLLM runs a bfloat16 model in float16 on cards without bfloat16 (compute capability < 8.0: T4 sm_75,
+        // V100 sm_70), and refuses float16 for gemma3 (vllm/config/model.py _get_and_verify_dtype): the list's
+        // first card no longer decides every row.
+        const std::vector<GpuSpec> cards{*find_gpu("t4"), *find_gpu("a100-80gb"), *find_gpu("v100-32gb"),
+                                         *find_gpu("rtx-4090")};
+        const std::vector<ShopRow> llama = shopping(llama8b("auto", 8192), cards, {1});
+        CHECK(row_of(llama, "t4", 1).kv_cache_dtype == "fp16");
+        CHECK(row_of(llama, "v100-32gb", 1).kv_cache_dtype == "fp16");
+        CHECK(row_of(llama, "a100-80gb", 1).kv_cache_dtype == "bf16");
+        CHECK(row_of(llama, "rtx-4090", 1).kv_cache_dtype == "bf16");
+        Scenario gemma = llama8b("auto", 8192);
+        gemma.model_id = "gemma-3-12b";
+        const std::vector<ShopRow> g = shopping(gemma, cards, {1});
+        CHECK_FALSE(row_of(g, "t4", 1).valid);
+        CHECK(contains(row_of(g, "t4", 1).note, "float32"));
+        CHECK(row_of(g, "a100-80gb", 1).valid);
+        CHECK(row_of(g, "a100-80gb", 1).kv_cache_dtype == "bf16");
+        // Each row is still predict() of that scenario on that card.
+        for (const char* id : {"t4", "a100-80gb"}) {
+            Scenario s = llama8b("auto", 8192);
+            s.gpu = id;
+            const Report r = predict(s);
+            REQUIRE(r.ok);
+            CHECK(r.verdict == row_of(llama, id, 1).verdict);
+            CHECK(r.settings.kv_cache_dtype == std::string("auto (") + row_of(llama, id, 1).kv_cache_dtype + ")");
+        }
     }
 }

@@ -26,7 +26,7 @@ std::string slurp(const std::filesystem::path& p) {
 }  // namespace
 
 TEST_SUITE("real cases") {
-    TEST_CASE("all 38 logs of reference/real-cases.json are fixtures") { CHECK(fixtures().size() >= 38); }
+    TEST_CASE("all 38 real start-up logs (docs/SOURCES.md) are fixtures") { CHECK(fixtures().size() >= 38); }
 
     TEST_CASE("each case matches within the log's rounding, or differs for its stated reason") {
         int differing = 0;

@@ -1,4 +1,4 @@
-// The seed CLI's settings (reference/constants.json cli_defaults: qwen3.6-27b, kv fp8_e5m2, max_ctx 180000,
+// The seed CLI's settings (docs/SOURCES.md "Constants" cli_defaults: qwen3.6-27b, kv fp8_e5m2, max_ctx 180000,
 // max_num_seqs 1, mem_util 0.95, 24 GB): the values the seeds' tables were computed at. kvcalc's own defaults are
 // vLLM's (scenario.h), so a test that reproduces a seed table starts from these.
 #pragma once

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kvcalc/base/kv_format.h"
+#include "kvcalc/catalog/catalog.h"
 #include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
@@ -26,6 +27,8 @@ const std::vector<std::string> kSglangDtypes = {"auto", "fp8_e5m2", "fp8_e4m3", 
 bool in(const std::vector<std::string>& list, const std::string& x) {
     return std::find(list.begin(), list.end(), x) != list.end();
 }
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
 
 }  // namespace
 
@@ -71,5 +74,50 @@ TEST_SUITE("serve command") {
                 CHECK(has_length);
             }
         }
+    }
+}
+
+TEST_SUITE("serve command") {
+    TEST_CASE("a config.json model's command serves its Hub id, or a placeholder folder, never config.json") {
+        // A Llama 3.1 8B-shaped config.json whose _name_or_path is `name`.
+        const auto config = [](const std::string& name) {
+            return R"({"_name_or_path": ")" + name + R"(", "architectures": ["LlamaForCausalLM"],
+            "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+            "max_position_embeddings": 131072, "torch_dtype": "bfloat16"})";
+        };
+        Scenario s;
+        s.gpu = "a100-80gb";
+        s.max_model_len = 4096;
+        // transformers writes _name_or_path on save_pretrained; THUDM/chatglm3-6b's config.json names itself.
+        s.config_json = config("THUDM/chatglm3-6b");
+        Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(contains(r.command, "vllm serve THUDM/chatglm3-6b \\\n"));
+        s.weights_gb = 16.1;  // the override prices it; the command still names the repo
+        r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(contains(r.command, "vllm serve THUDM/chatglm3-6b \\\n"));
+        s.weights_gb.reset();
+        // Local folders as real config.json files name them (tests/data/configs/mistral-7b-instruct.json,
+        // bge-large.json), none, and strings huggingface_hub's validate_repo_id refuses.
+        for (const char* local : {"./workspace/Mistral-7B-Instruct-v0.2-dequantized",
+                                  "/root/.cache/torch/sentence_transformers/BAAI_bge-large-en/", "", "a/../b",
+                                  "owner/name/extra", "-owner/name", "owner--x/name"}) {
+            INFO(local);
+            Scenario c = s;
+            c.config_json = config(local);
+            r = predict(c);
+            REQUIRE(r.ok);
+            CHECK(contains(r.command, "vllm serve <path-to-model-dir> \\\n"));
+            CHECK(contains(r.command, "# <path-to-model-dir>: the folder with this config.json and the weights"));
+            CHECK_FALSE(contains(r.command, "serve config.json"));
+        }
+        s.engine = "sglang";
+        r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(contains(r.command, "--model-path THUDM/chatglm3-6b \\\n"));
+        CHECK(predict([] { Scenario c; c.model_id = "llama-3.1-8b"; return c; }()).command.find("<path-to") ==
+              std::string::npos);
     }
 }

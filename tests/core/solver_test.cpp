@@ -3,6 +3,9 @@
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
+#include <nlohmann/json.hpp>
+#include <string>
+#include "kvcalc/io/json_io.h"
 
 using namespace kvcalc;
 
@@ -25,6 +28,24 @@ Scenario toy() {
     s.max_model_len = 1'000'000;
     return s;
 }
+
+Scenario from_json_text(const std::string& text) {
+    Scenario s;
+    Diagnostics d;
+    read_scenario(nlohmann::json::parse(text), s, d);
+    REQUIRE_FALSE(kvcalc::has_error(d));
+    return s;
+}
+
+// A Llama-shaped config small enough to price by hand.
+std::string tiny_config(const std::string& extra) {
+    return R"({"num_hidden_layers":2,"hidden_size":8,"num_attention_heads":1,"vocab_size":10,"intermediate_size":8,)"
+           R"("max_position_embeddings":4096,"torch_dtype":"bfloat16")" +
+           (extra.empty() ? "" : "," + extra) + "}";
+}
+
+constexpr double kGiB = 1073741824.0;
+
 }  // namespace
 
 TEST_SUITE("solver") {
@@ -124,5 +145,71 @@ TEST_SUITE("solver") {
         CHECK(term_label("cudagraph_workspace") == "CUDA graphs + workspace");
         CHECK(term_label("weights") == "Weights");
         CHECK(term_label("no_such_term") == "no_such_term");
+    }
+}
+
+TEST_SUITE("solver") {
+    TEST_CASE("the max_model_len solver on a huge in-range model answers without overflow") {
+        // 83,647 KV heads × (2,303 + 2,303) dims × 1 B (fp8_e5m2) = 385,278,082 B per token. Budget 0.95 × 24e9 =
+        // 22.8e9; fixed = weights 1e9 + generic-dense activation 1.5e9 + CUDA graphs (0.5 + 0.95) e9 = 3.95e9,
+        // leaving 18.85e9: 48 tokens (18,493,347,936 B) boot, 49 (18,878,626,018 B) do not.
+        const Scenario s = from_json_text(R"({"model":{"num_attention_heads":83647,"layers":[{"kind":"full_attention",)"
+                                          R"("num_key_value_heads":83647,"head_dim":2303}],"weights":[{"size_gb":1}]},"max_model_len":8,)"
+                                          R"("kv_cache_dtype":"fp8_e5m2","max_num_seqs":1,"gpu_memory_utilization":0.95})");
+        const SolveResult r = solve_max_model_len(s);
+        REQUIRE(r.ok);
+        CHECK(r.value == 48);
+        CHECK(r.bound == "budget");
+    }
+
+    TEST_CASE("the max_model_len solver never answers above predict's 2^27 limit") {
+        Scenario s;
+        s.config_json = tiny_config("").replace(tiny_config("").find("4096"), 4, "1000000000");
+        s.weights_gb = 1.0;
+        s.vram_gb = 80.0;
+        s.kv_cache_dtype = "fp8_e5m2";  // 1 B per element, one sequence: the numbers below
+        s.max_num_seqs = 1;
+        s.max_model_len = 4096;  // the solver's starting point (not given, it would be the config's 1e9)
+        const SolveResult r = solve_max_model_len(s);
+        REQUIRE(r.ok);
+        // 2 layers × 1 head × 16 dims × 1 B = 32 B per token: 2^27 tokens are 4.3 GB, so the limit binds.
+        CHECK(r.value == std::int64_t{1} << 27);
+        CHECK(r.bound == "max_model_len_limit");
+        Scenario at = s;
+        at.max_model_len = r.value;
+        CHECK(predict(at).ok);
+    }
+}
+
+TEST_SUITE("solver") {
+    TEST_CASE("solvers and the sweep work for popular models") {
+        Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.gpu = "rtx-4090";
+        s.kv_cache_dtype = "fp8_e4m3";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 1;  // the hand-worked numbers below
+        s.gpu_memory_utilization = 0.95;
+        const SolveResult len = solve_max_model_len(s);
+        REQUIRE(len.ok);
+        // Hand-worked (vLLM 0.21+, max_num_seqs 1, max_num_batched_tokens min(2048, 1 × 32768)):
+        // budget ceil(0.95 × 23.68 GiB) = 22.50 GiB − weights 14.99 GiB − torch peak (forward 2048 × 2 ×
+        // (3 × 14336 + 4 × 4096) = 0.227 GiB) − non-torch 0.25 GiB − CUDA graphs (PIECEWISE 1, 2 and FULL 1:
+        // 0.235 + 1 × 0.152 MiB × 32 layers = 0.240 GiB) leaves 6.79 GiB; fp8 KV is 32 × 8 × 128 × 2 × 1 B =
+        // 65,536 B per token.
+        const Report at = predict(s);
+        const std::int64_t pool = at.terms.available_for_kv_bytes + at.terms.kv_growing_granted_bytes -
+                                  at.terms.kv_growing_granted_bytes;
+        CHECK(static_cast<double>(pool) / kGiB == doctest::Approx(6.79).epsilon(0.002));
+        CHECK(len.value == pool / (16 * 65536) * 16);  // whole 16-token blocks of 65,536 B per token
+        s.max_model_len = 16384;  // one 16K sequence needs 1,073,741,824 B: six fit, seven do not
+        const SolveResult seqs = solve_max_num_seqs(s);
+        REQUIRE(seqs.ok);
+        CHECK(seqs.value == pool / (16384 * 65536));
+        for (int tp : {1, 2, 4, 8}) {
+            s.tensor_parallel_size = tp;
+            s.gpus = tp;
+            CHECK(predict(s).ok);
+        }
     }
 }

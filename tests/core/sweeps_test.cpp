@@ -3,14 +3,18 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/deployment/sweeps.h"
+#include <nlohmann/json.hpp>
+#include "kvcalc/io/api.h"
 
 using namespace kvcalc;
+using nlohmann::json;
 
 namespace {
 
@@ -27,6 +31,24 @@ Scenario llama8b_defaults(const char* gpu) {
 }
 
 const GpuSpec& gpu(const char* id) { return *find_gpu(id); }
+
+Scenario llama8b(const char* kv, std::int64_t ctx) {
+    Scenario s;
+    s.model_id = "llama-3.1-8b";
+    s.kv_cache_dtype = kv;
+    s.max_model_len = ctx;
+    s.max_num_seqs = 4;
+    return s;
+}
+
+const ShopRow& row_of(const std::vector<ShopRow>& rows, const char* gpu, int cards) {
+    for (const ShopRow& r : rows)
+        if (r.gpu_id == gpu && r.cards == cards) return r;
+    FAIL("no row " << gpu << " x " << cards);
+    return rows.front();
+}
+
+nlohmann::json eval(const std::string& request) { return nlohmann::json::parse(evaluate_json(request)); }
 
 }  // namespace
 
@@ -90,7 +112,7 @@ TEST_SUITE("GPU shopping") {
     }
 
     TEST_CASE("real log: Llama 3.1 8B on an RTX 3090 at max_model_len 20000 under vLLM's defaults boots") {
-        // vllm-project/vllm issue #10517 (reference/real-cases.json vllm-llama31-8b-3090-20k): V0, util 0.9, default
+        // vllm-project/vllm issue #10517 (docs/SOURCES.md "Real start-up logs" vllm-llama31-8b-3090-20k): V0, util 0.9, default
         // max_num_seqs (256); 3.81 GiB of KV, 1952 blocks of 16 tokens, maximum concurrency 1.56x. It started,
         // so the default sequence count must not make the verdict ask for 256 x 20000 tokens.
         Scenario s = llama8b_defaults("rtx-3090");
@@ -109,5 +131,52 @@ TEST_SUITE("GPU shopping") {
         REQUIRE(asked.ok);
         CHECK(asked.terms.kv_requested_bytes == 256LL * 20000 * 131072);
         CHECK(asked.verdict == Verdict::tight);
+    }
+}
+
+TEST_SUITE("GPU shopping") {
+    TEST_CASE("shopping rows come in buy order: verdict, then least total VRAM, fewer cards, longer context") {
+        const std::vector<ShopRow> rows = shopping(llama8b("fp8_e4m3", 32768), gpu_catalog(), default_shop_counts());
+        REQUIRE(rows.size() == gpu_catalog().size() * default_shop_counts().size());  // every cell is still there
+        CHECK(std::is_sorted(rows.begin(), rows.end(), shop_buy_order));
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            const ShopRow &a = rows[i - 1], &b = rows[i];
+            CHECK(shop_verdict_rank(a) <= shop_verdict_rank(b));
+            if (shop_verdict_rank(a) == shop_verdict_rank(b)) CHECK(a.total_vram_bytes <= b.total_vram_bytes);
+        }
+        // The total is the card count times the catalog VRAM (RTX 4090: 24 GiB as the engine sees it).
+        CHECK(row_of(rows, "rtx-4090", 2).total_vram_bytes == 2 * find_gpu("rtx-4090")->vram_bytes);
+        CHECK(row_of(rows, "rtx-4090", 2).total_vram_bytes == 2LL * 24 * 1024 * 1024 * 1024);
+    }
+
+    TEST_CASE("one row per GPU: its fewest cards that pass, else boot; the page's former rule, now the core's") {
+        const std::vector<ShopRow> all = shopping(llama8b("fp8_e4m3", 131072), gpu_catalog(), default_shop_counts());
+        const std::vector<ShopRow> best = best_row_per_gpu(all);
+        CHECK(best.size() == gpu_catalog().size());
+        CHECK(std::is_sorted(best.begin(), best.end(), shop_buy_order));
+        std::set<int> gpus;
+        for (const ShopRow& b : best) {
+            CHECK(gpus.insert(b.gpu_index).second);
+            for (const ShopRow& r : all) {
+                if (r.gpu_index != b.gpu_index) continue;
+                // nothing better for that GPU: a better verdict, or the same verdict with fewer cards
+                CHECK_FALSE(shop_verdict_rank(r) < shop_verdict_rank(b));
+                if (shop_verdict_rank(r) == shop_verdict_rank(b)) CHECK(r.cards >= b.cards);
+            }
+        }
+    }
+}
+
+TEST_SUITE("GPU shopping") {
+    TEST_CASE("min_gpus walks the config.json model's own TP sizes") {
+        // 3 KV heads and 24 attention heads: valid TP sizes are 1 and 3 (qwen3.6-27b's list has 2 and 4).
+        const json r = eval(R"({"config":{"num_hidden_layers":32,"hidden_size":3072,"num_attention_heads":24,)"
+                            R"("num_key_value_heads":3,"head_dim":128,"vocab_size":32000,"intermediate_size":8192,)"
+                            R"("max_position_embeddings":32768},"max_model_len":8192,"gpu":"rtx-3060-12gb",)"
+                            R"("action":"solve","solve":["min_gpus"]})");
+        const json& g = r["solvers"]["min_gpus"];
+        REQUIRE(g["ok"] == true);
+        const int tp = g["value"].get<int>();
+        CHECK((tp == 1 || tp == 3));
     }
 }

@@ -25,6 +25,12 @@ bool has_code(const Diagnostics& d, const std::string& code) {
     return false;
 }
 
+int count_code(const Diagnostics& d, const std::string& code) {
+    int n = 0;
+    for (const auto& x : d) n += x.code == code ? 1 : 0;
+    return n;
+}
+
 }  // namespace
 
 TEST_SUITE("url_codec") {
@@ -354,5 +360,43 @@ TEST_SUITE("url_codec old links") {
         CHECK(all.drafter == "some drafter & co");
         CHECK(all.max_num_batched_tokens == 4096);
         CHECK(all.indexer_head_dim == 128);
+    }
+}
+
+TEST_SUITE("url_codec") {
+    TEST_CASE("a repeated URL key warns once, and any link costs bounded work") {
+        std::string link;
+        for (int i = 0; i < 4000; ++i) link += "tp=1&";
+        Diagnostics d;
+        const Scenario s = decode_query(link, d);
+        CHECK(s.tensor_parallel_size == 1);
+        CHECK(count_code(d, "url_repeated_key") == 1);           // one per key, however often it repeats
+        CHECK(count_code(d, "url_too_many_parameters") == 1);    // 4,000 > 256 read
+        CHECK(d.size() == 2);
+
+        std::string huge;  // 100 KB: the link that killed the CLI
+        for (int i = 0; i < 20000; ++i) huge += "tp=2&";
+        Diagnostics d2;
+        CHECK(decode_query(huge, d2).tensor_parallel_size == 2);
+        CHECK(count_code(d2, "url_too_long") == 1);
+        CHECK(d2.size() == 3);
+
+        Diagnostics d3;
+        CHECK(decode_query("tp=2&seqs=3&tp=4&tp=8", d3).tensor_parallel_size == 8);  // last value wins
+        CHECK(count_code(d3, "url_repeated_key") == 1);
+    }
+
+    TEST_CASE("a compose_source that is not a preset is left out of the link with a warning") {
+        Scenario s;
+        s.compose = "q";
+        s.model_id = "llama-3.1-8b";
+        s.max_model_len = 8192;
+        CHECK(encode_query(s) == "v=2&m=llama-3.1-8b&ctx=8192");
+        CHECK(count_code(url_unrepresentable(s), "url_compose_dropped") == 1);
+        Scenario p = find_preset("qwen3.6-27b:minimal")->scenario;
+        Diagnostics d;
+        CHECK(decode_query(encode_query(p), d).compose == p.compose);
+        CHECK(d.empty());
+        CHECK(url_unrepresentable(p).empty());
     }
 }

@@ -3,6 +3,8 @@
 // checked by real_cases_test.cpp over tests/data/real_cases/vllm-v019-h100-*.json and vllm-h100-*.json.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -12,6 +14,10 @@
 #include "kvcalc/config/param_count.h"
 #include "kvcalc/base/units.h"
 #include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
+
+using namespace kvcalc;
 
 namespace {
 
@@ -34,6 +40,26 @@ Model read(const char* text) {
     m.weights = static_cast<std::int64_t>(
         kvcalc::estimate_weights(kvcalc::count_parameters(cfg.spec, cfg.arch), cfg.arch, "auto").bytes);
     return m;
+}
+
+bool mentions(const std::vector<std::string>& notes, const char* text) {
+    for (const auto& n : notes)
+        if (n.find(text) != std::string::npos) return true;
+    return false;
+}
+
+// vllm-h100-llama31-8b-16k: vLLM 0.11.1-0.16 on an H100 80GB, `--max-model-len 16000`, everything else
+// vLLM's default (gpu_memory_utilization 0.9, max_num_seqs 1024, max_num_batched_tokens 8192), bf16 KV.
+Scenario llama8b_h100() {
+    Scenario s;
+    s.model_id = "llama-3.1-8b";
+    s.gpu = "h100-80gb";
+    s.vllm_version = "0.11.1-0.16";
+    s.gpu_memory_utilization = 0;
+    s.max_num_seqs = 0;
+    s.max_model_len = 16000;
+    s.kv_cache_dtype = "bf16";
+    return s;
 }
 
 }  // namespace
@@ -287,5 +313,85 @@ TEST_SUITE("vllm accounting") {
             CHECK(std::fabs(gib(kvcalc::estimate_cuda_total_bytes(g.vram_bytes, ecc)) - gib(g.cuda_total_bytes)) <= 0.2);
         }
         CHECK(logged == 10);
+    }
+}
+
+TEST_SUITE("vllm accounting") {
+    TEST_CASE("popular model: vLLM's start-up accounting prices the non-KV terms, with its error band") {
+        const Report r = predict(llama8b_h100());
+        REQUIRE(r.ok);
+        for (const auto& d : r.diagnostics) CHECK(d.code != "family_unknown");
+        CHECK_FALSE(r.calibrated);
+        CHECK(r.engine == "vllm");
+        CHECK(mentions(r.notes, "start-up accounting"));
+        CHECK(r.non_kv_model.find("vLLM 0.11.1-0.16 start-up accounting") == 0);
+        CHECK(r.error_band_bytes == std::llround(0.35 * kGiB));  // vllm_accounting.cpp band for 0.11.1-0.16
+        // The log's defaults: max_num_seqs 1024, max_num_batched_tokens 8192, gpu_memory_utilization 0.9.
+        CHECK(r.settings.max_num_seqs == 1024);
+        CHECK(r.settings.max_num_batched_tokens == 8192);
+        CHECK(r.settings.gpu_memory_utilization == 0.9);
+        CHECK(r.assumed_defaults.size() == 4);
+        // Log: torch peak 4.76 GiB (sort sampler over 1024 rows × 128,256), non-torch 0.13 GiB, weights 14.99 GiB.
+        CHECK(std::fabs(static_cast<double>(r.terms.activation_bytes) / kGiB - 4.76) <= 0.1);
+        CHECK(std::fabs(static_cast<double>(r.terms.cudagraph_workspace_bytes) / kGiB - 0.13) <= 0.01);
+        CHECK(static_cast<double>(r.terms.weights_bytes) / kGiB == doctest::Approx(14.99).epsilon(0.002));
+        // Budget ceil(0.9 × 79.19 GiB): the CUDA total, not the nominal 80 GiB.
+        CHECK(static_cast<double>(r.terms.budget_bytes) / kGiB == doctest::Approx(0.9 * 79.19).epsilon(1e-6));
+    }
+
+    TEST_CASE("vLLM start-up numbers for Llama 3.1 8B on an H100 match the log within the error band") {
+        const Report r = predict(llama8b_h100());
+        REQUIRE(r.ok);
+        REQUIRE(r.startup.available);
+        // Log: "Available KV cache memory: 51.38 GiB", predicted from nothing but the flags.
+        CHECK(std::fabs(r.startup.available_kv_gib - 51.38) <= 0.25);
+        // 32 layers × 8 KV heads × 128 × (K + V) × 2 B = 131,072 B per token.
+        CHECK(r.startup.kv_bytes_per_token == 131072);
+        // From the log's 51.38 GiB at 131,072 B per token: 51.38 × 2^30 / 131,072 = 420,905 tokens, and
+        // 420,905 / 16,000 = 26.31 full-length requests; the 0.25 GiB tolerance above is 2,048 tokens, 0.128 requests.
+        CHECK(std::llabs(r.startup.gpu_kv_cache_tokens - 420905) <= 2048 + 16);
+        CHECK(std::fabs(r.startup.max_concurrency - 26.31) <= 0.13 + 0.01);
+        CHECK_FALSE(r.startup.refuses_to_start);
+        CHECK(r.startup.num_kv_cache_groups == 1);
+    }
+
+    TEST_CASE("vLLM refuses Llama 3.3 70B FP8 on one H100 (vllm-h100-llama33-70b-fp8-tp1-fail)") {
+        Scenario s = llama8b_h100();
+        s.model_id = "llama-3.3-70b";
+        s.weights_dtype = "fp8";  // the log's checkpoint is FP8 (compressed-tensors, 8-bit float)
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        // Log: "Model loading took 67.72 GiB" and available KV −1.44 GiB → refusal.
+        CHECK(static_cast<double>(r.terms.weights_bytes) / kGiB == doctest::Approx(67.72).epsilon(0.02));
+        CHECK(r.startup.refuses_to_start);
+        CHECK(r.verdict == Verdict::fail);
+    }
+
+    TEST_CASE("Llama 3.1 8B bf16 on one RTX 4090 at 32K with vLLM's defaults boots with 3-5.5 GiB of KV") {
+        // The question users ask most: vLLM boots it with about 4-5 GiB of KV. Defaults: 0.21+,
+        // gpu_memory_utilization 0.92, max_num_seqs 256, max_num_batched_tokens 2048 (a card under 70 GiB).
+        Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.gpu = "rtx-4090";
+        s.kv_cache_dtype = "bf16";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 0;
+        s.gpu_memory_utilization = 0;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.verdict != Verdict::fail);
+        const double avail = static_cast<double>(r.terms.available_for_kv_bytes) / kGiB;
+        CHECK(avail >= 3.0);
+        CHECK(avail <= 5.5);
+        CHECK(r.settings.max_num_seqs == 256);
+        CHECK(r.settings.max_num_batched_tokens == 2048);
+        const SolveResult len = solve_max_model_len(s);
+        REQUIRE(len.ok);
+        CHECK(len.value >= 32768);
+        // The printed command boots exactly what was priced: vLLM's defaults are written out.
+        CHECK(r.command.find("# kvcalc priced this for vLLM 0.21+") == 0);
+        for (const char* flag : {"--max-model-len 32768", "--max-num-seqs 256", "--gpu-memory-utilization 0.92",
+                                 "--max-num-batched-tokens 2048", "--kv-cache-dtype bfloat16"})
+            CHECK_MESSAGE(r.command.find(flag) != std::string::npos, flag);
     }
 }

@@ -1,4 +1,4 @@
-// Docs link test (issue 7): every relative link and image in README.md and docs/*.md points at a file that exists,
+// Docs link test: every relative link and image in README.md and docs/*.md points at a file that exists,
 // every link or iframe to the published site (docs/site-url.txt) opens the app or the embed view with a query
 // string the core decodes without a single diagnostic, and the rendered site docs have no broken relative links.
 import { test } from 'node:test';

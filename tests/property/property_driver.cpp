@@ -1,4 +1,4 @@
-// Property tests over random scenarios (issue 14). Not doctest: one driver that generates N scenarios from a
+// Property tests over random scenarios (docs/RELIABILITY.md). Not doctest: one driver that generates N scenarios from a
 // fixed seed, checks every invariant and exits 1 on the first broken one (with a reproducer), 0 otherwise.
 //
 //   property_tests [--scenarios N] [--links N] [--solves N] [--seed S] [--cli PATH]

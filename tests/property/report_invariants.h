@@ -1,4 +1,4 @@
-// Invariants every Report and SolveResult must hold, whatever the input (issue 14). Shared by the property
+// Invariants every Report and SolveResult must hold, whatever the input (docs/RELIABILITY.md). Shared by the property
 // driver (tests/property) and the libFuzzer targets (tests/fuzz). Each returns "" or what is broken.
 #pragma once
 #include <algorithm>

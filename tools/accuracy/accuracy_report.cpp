@@ -70,11 +70,12 @@ void calibration_section(std::ostream& out) {
     const kvcalc::CalibrationSummary c = kvcalc::run_calibration();
     out << "## Calibration: measured boots vs predict()\n\n"
         << "Every row booted and ran; `measured peak` is nvidia-smi per card. A row is correct when kvcalc's verdict is\n"
-        << "not FAIL (it did boot). `demand` = fixed terms + requested KV; `vLLM reserves` = fixed terms + the KV pool\n"
-        << "vLLM grants (what nvidia-smi shows when the pool is capped); `budget` = gpu_memory_utilization × VRAM.\n"
-        << "GB = 1e9 B, GiB = 2^30 B. Rows marked circular measured the budget itself (reference quirk 25).\n\n"
-        << "| row | model | kv dtype | max_model_len | seqs | TP | mem util | demand GB | vLLM reserves GB | budget GB | "
-           "measured GiB | measured GB | reserves − measured | verdict | correct |\n"
+        << "not FAIL (it did boot) and the measured peak lies inside the predicted band (the band rule is below, \"The\n"
+        << "band\"). `demand` = fixed terms + requested KV; `fixed + pool` = fixed terms + the whole KV pool, what vLLM\n"
+        << "allocates on each card; `budget` = gpu_memory_utilization × VRAM. GB = 1e9 B, GiB = 2^30 B. Rows marked\n"
+        << "circular measured the budget itself (docs/SOURCES.md, \"Calibration rows\").\n\n"
+        << "| row | model | kv dtype | max_model_len | seqs | TP | mem util | demand GB | fixed + pool GB | budget GB | "
+           "measured GiB | measured GB | predicted − measured | verdict | correct |\n"
         << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     const auto& rows = kvcalc::calibration_rows();
     Errors reserve_err;
@@ -83,22 +84,24 @@ void calibration_section(std::ostream& out) {
         const auto& s = r.report.settings;
         const auto& t = r.report.terms;
         const double measured_gb = static_cast<double>(r.measured_peak_bytes) / 1e9;
-        if (!r.circular) reserve_err.add(static_cast<double>(t.total_bytes), static_cast<double>(r.measured_peak_bytes));
+        if (!r.circular)
+            reserve_err.add(static_cast<double>(r.predicted_reserve_bytes), static_cast<double>(r.measured_peak_bytes));
         out << "| " << r.row_id << (r.circular ? " (circular)" : "") << " | " << r.model_id << " | " << s.kv_cache_dtype
             << " | " << s.max_model_len << " | " << s.max_num_seqs << " | " << s.tensor_parallel_size << " | "
             << f2(s.gpu_memory_utilization) << " | " << f2(static_cast<double>(t.demand_bytes) / 1e9) << " | "
-            << f2(static_cast<double>(t.total_bytes) / 1e9) << " | " << f2(static_cast<double>(t.budget_bytes) / 1e9)
+            << f2(static_cast<double>(r.predicted_reserve_bytes) / 1e9) << " | "
+            << f2(static_cast<double>(t.budget_bytes) / 1e9)
             << " | " << f2(rows[i].measured_peak_gib) << " | " << f2(measured_gb) << " | "
-            << f2(static_cast<double>(t.total_bytes) / 1e9 - measured_gb, "%+.2f") << " GB | "
+            << f2(static_cast<double>(r.predicted_reserve_bytes) / 1e9 - measured_gb, "%+.2f") << " GB | "
             << (r.report.ok ? kvcalc::verdict_name(r.report.verdict) : "ERROR") << " | " << (r.correct ? "yes" : "**no**")
             << " |\n";
     }
     out << "\n### Scores\n\n| model | correct | rows |\n|---|---|---|\n";
     for (const auto& m : c.per_model) out << "| " << m.model_id << " | " << m.correct << " | " << m.total << " |\n";
     out << "| **all** | **" << c.correct << "** | **" << c.total << "** |\n\n"
-        << "What vLLM reserves vs the measured peak (non-circular rows):\n\n"
+        << "Fixed + pool vs the measured peak (non-circular rows):\n\n"
         << "| rows | mean abs error | max abs error |\n|---|---|---|\n" << reserve_err.summary() << "\n\n";
-    kvtools::reserve_section(out, c);  // issue 14: the check that fails both ways (reserve_section.cpp)
+    kvtools::reserve_section(out, c);  // the band check, which fails both ways (reserve_section.cpp)
 }
 
 // predict() end to end on every vLLM log whose fixture names its GPU and release: only what the user typed goes in

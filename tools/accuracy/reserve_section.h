@@ -1,4 +1,4 @@
-// The calibration's reserve check for docs/ACCURACY.md (issue 14): predicted reserve vs measured peak per row.
+// The calibration's band check for docs/ACCURACY.md: measured peak vs predicted reserve per row.
 #pragma once
 #include <ostream>
 

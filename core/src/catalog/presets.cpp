@@ -1,5 +1,5 @@
 // Compose presets as data: seed 003 COMPOSES (Qwen 3.6 27B) and the registry values of every
-// kvcalc_compose_presets entry in reference/models.json (named by registry slug, so they never collide).
+// kvcalc_compose_presets entry in docs/SOURCES.md "Model facts" (named by registry slug, so they never collide).
 #include <vector>
 
 #include "kvcalc/catalog/catalog.h"

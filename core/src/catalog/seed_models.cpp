@@ -1,5 +1,5 @@
 // The seed models as data. Facts: seed 000 (architecture tables, per-model sections) and
-// reference/models.json (club-3090 profiles @4a29ab57). Sizes are decimal GB as published.
+// docs/SOURCES.md "Model facts" (club-3090 profiles @4a29ab57). Sizes are decimal GB as published.
 #include <string>
 #include <vector>
 
@@ -43,7 +43,7 @@ ModelSpec base_spec(std::string id, std::string name, const char* family, int hi
     m.hidden_size = hidden_size;
     m.num_hidden_layers = layers;
     m.num_attention_heads = heads;
-    m.max_position_embeddings = 262144;  // every seed model (reference/models.json max_ctx_supported)
+    m.max_position_embeddings = 262144;  // every seed model (docs/SOURCES.md "Model facts" max_ctx_supported)
     m.source = source;
     return m;
 }
@@ -194,7 +194,7 @@ std::vector<ModelSpec> build() {
                      weights("qat-w4a16", 9.6, "", {"int4"}, kGemma12)};
         m.drafters = {drafter("gemma-12b-it-assistant", "mtp_assistant", 0.85, 4, 0,
                               "drafters/gemma-12b-it-assistant.yml 0.85 GB: reference/models.json")};
-        m.calibrated = false;  // its single anchor is circular (reference quirk 25)
+        m.calibrated = false;  // its single anchor is circular (docs/SOURCES.md quirk 25)
         m.provenance = {{"layers", "8 global + 40 sliding (every 6th global): reference/models.json layer_split"},
                         {"kv_growing", "measured 45,632 B/token bf16 TP1 (boot log: 8.16 GiB / 384,019 tokens, TP2) "
                                        "replaces the layer formula: reference/models.json measured_overrides"},

@@ -1,4 +1,4 @@
-// Calibration rows (seed 003 CALIBRATION, reference/calibration.json) and their evaluation.
+// Calibration rows (seed 003 CALIBRATION, docs/SOURCES.md "Calibration rows") and their evaluation.
 #include "kvcalc/deployment/calibration.h"
 
 #include <algorithm>
@@ -101,7 +101,7 @@ std::vector<CalibrationRow> build() {
     }
     // The presets name fp8_e4m3, which only sm_89 and newer run (kv_format.cpp); on the 3090 rigs (sm_86) the
     // launcher served the same presets with fp8_e5m2, one byte per element as well (seed 000 KV-format note on
-    // Ampere; original-tool quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
+    // Ampere; docs/SOURCES.md quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
     for (CalibrationRow& row : rows) {
         const GpuSpec* gpu = find_gpu(row.scenario.gpu);
         if (row.scenario.kv_cache_dtype != "fp8_e4m3" || !gpu || gpu->sm_x10 == 0 || gpu->sm_x10 >= 89) continue;
@@ -118,9 +118,10 @@ const std::vector<CalibrationRow>& calibration_rows() {
     return rows;
 }
 
-ReserveCheck check_reserve(std::int64_t predicted_bytes, std::int64_t measured_bytes, std::int64_t band_bytes) {
-    if (predicted_bytes > measured_bytes + band_bytes) return ReserveCheck::over;
-    if (predicted_bytes < measured_bytes - band_bytes) return ReserveCheck::under;
+ReserveCheck check_reserve(std::int64_t predicted_bytes, std::int64_t measured_bytes, std::int64_t band_above_bytes,
+                           std::int64_t band_below_bytes) {
+    if (measured_bytes < predicted_bytes - band_below_bytes) return ReserveCheck::over;
+    if (measured_bytes > predicted_bytes + band_above_bytes) return ReserveCheck::under;
     return ReserveCheck::within;
 }
 
@@ -131,16 +132,18 @@ CalibrationResult evaluate_calibration_row(const CalibrationRow& row) {
     r.report = predict(row.scenario);
     r.measured_peak_bytes = gib_to_bytes(row.measured_peak_gib);
     r.circular = row.circular;
-    // Every row booted and served: the prediction is right when it does not say FAIL.
-    r.correct = r.report.ok && r.report.verdict != Verdict::fail;
+    const bool booted = r.report.ok && r.report.verdict != Verdict::fail;  // every row booted and served
     if (r.report.ok) {
-        r.predicted_reserve_bytes = r.report.terms.total_bytes;
+        r.predicted_reserve_bytes = r.report.terms.fixed_bytes + r.report.terms.available_for_kv_bytes;
         r.band_bytes = r.report.terms.tight_band_bytes;
+        r.band_below_bytes = std::max(r.band_bytes, kCalibrationBandBelowBytes);
         if (!row.circular) {
-            r.reserve = check_reserve(r.predicted_reserve_bytes, r.measured_peak_bytes, r.band_bytes);
-            r.reserve_weights_only = check_reserve(r.report.terms.weights_bytes, r.measured_peak_bytes, r.band_bytes);
+            r.reserve = check_reserve(r.predicted_reserve_bytes, r.measured_peak_bytes, r.band_bytes, r.band_below_bytes);
+            r.reserve_weights_only =
+                check_reserve(r.report.terms.weights_bytes, r.measured_peak_bytes, r.band_bytes, r.band_below_bytes);
         }
     }
+    r.correct = booted && (row.circular || r.reserve == ReserveCheck::within);
     return r;
 }
 

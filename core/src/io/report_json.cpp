@@ -161,7 +161,7 @@ void to_json(json& j, const CalibrationSummary& c) {
                         {"demand_bytes", t.demand_bytes}, {"total_bytes", t.total_bytes},
                         {"budget_bytes", t.budget_bytes}, {"measured_peak_bytes", r.measured_peak_bytes},
                         {"correct", r.correct}, {"circular", r.circular},
-                        {"predicted_reserve_bytes", r.predicted_reserve_bytes}, {"band_bytes", r.band_bytes},
+                        {"predicted_reserve_bytes", r.predicted_reserve_bytes}, {"band_bytes", r.band_bytes}, {"band_below_bytes", r.band_below_bytes},
                         {"reserve_check", reserve_check_name(r.reserve)},
                         {"reserve_check_weights_only", reserve_check_name(r.reserve_weights_only)},
                         {"diagnostics", r.report.diagnostics}});

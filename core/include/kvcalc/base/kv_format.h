@@ -21,7 +21,7 @@ enum class KvFormatId {
 inline constexpr int kNumKvFormats = 14;
 
 /// One kv_cache_dtype value.
-/// Source: seed 000 "bytes_per_kv_element by KV format"; reference/constants.json kv_format_bytes_per_element.
+/// Source: seed 000 "bytes_per_kv_element by KV format"; docs/SOURCES.md "Constants" kv_format_bytes_per_element.
 struct KvFormat {
     KvFormatId id;
     const char* name;          ///< vLLM --kv-cache-dtype spelling used by kvcalc

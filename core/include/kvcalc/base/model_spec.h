@@ -155,7 +155,7 @@ struct ModelSpec {
     bool calibrated = false;                    ///< has measured anchors (seed families)
     /// Measured growing-KV bytes per token at TP=1 for bf16, replacing the per-layer sum of the full-attention
     /// layers when set (scaled by bytes-per-element / 2 for other formats). Only for models whose boot log
-    /// disagrees with their config (gemma-4-12b: 45,632 B, reference/models.json measured_overrides).
+    /// disagrees with their config (gemma-4-12b: 45,632 B, docs/SOURCES.md "Model facts" measured_overrides).
     std::optional<std::int64_t> measured_kv_growing_bytes_per_token_tp1_bf16;
     std::string source;                         ///< where the catalog entry comes from
     std::vector<Provenance> provenance;

@@ -12,7 +12,7 @@
 
 namespace kvcalc {
 
-/// The seed models: the four of seed 000 plus the three other models of reference/models.json, each fact
+/// The seed models: the four of seed 000 plus the three other models of docs/SOURCES.md "Model facts", each fact
 /// with its source (catalog_seed_models.cpp).
 const std::vector<ModelSpec>& seed_models();
 
@@ -36,7 +36,7 @@ const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model);
 std::string model_id_list();
 
 /// A named serving configuration ("compose") from seed 003 or the reference registry.
-/// `id` is "<model id>:<name>" so names never collide across models (quirk 19).
+/// `id` is "<model id>:<name>" so names never collide across models (docs/SOURCES.md quirk 19).
 struct ComposePreset {
     std::string id;          ///< e.g. "qwen3.6-27b:dual-turbo", "qwen3.6-27b:vllm/dual"
     std::string model_id;

@@ -55,7 +55,7 @@ std::optional<VllmEra> parse_vllm_version(std::string_view text);
 /// "V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+" for error messages.
 std::string vllm_era_ids();
 /// A warning for a release newer than any kvcalc has checked against a measured boot (0.25, the newest engine pin
-/// in reference/calibration.json): it is priced with the newest era's rules, which it may not follow. nullopt
+/// in docs/SOURCES.md "Calibration rows"): it is priced with the newest era's rules, which it may not follow. nullopt
 /// for known releases, era ids and "".
 std::optional<std::string> vllm_version_note(std::string_view text);
 

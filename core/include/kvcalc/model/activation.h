@@ -14,7 +14,7 @@ namespace kvcalc {
 ///   ( gdn_coef[format] × recurrent_layers × max_model_len + split_const_bytes
 ///     + split_bytes_per_token × max_model_len + split_bytes_per_hidden_token × hidden_size × max_model_len ) / tp
 ///   + per_card_const_bytes (+ GDN prefill scratch delta when max_num_batched_tokens is set and enabled)
-/// Source: reference/constants.json "activation" (seed 003 GDN_ACTIVATION_COEF for qwen3-next-hybrid).
+/// Source: docs/SOURCES.md "Constants" "activation" (seed 003 GDN_ACTIVATION_COEF for qwen3-next-hybrid).
 struct ActivationFit {
     const char* family;
     std::array<int, kNumKvFormats> gdn_coef_bytes{};   ///< bytes per recurrent layer per token, by KvFormatId

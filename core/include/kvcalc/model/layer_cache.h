@@ -94,7 +94,7 @@ std::int64_t seed_deltanet_state_bytes(const ModelSpec& model, std::int64_t max_
 
 /// The Gated-DeltaNet recurrent-state layer kvcalc puts in catalogs: a k_dim × v_dim fp32 matrix per value
 /// head plus a bf16 conv state over (2·key_dim + value_dim) channels × (conv_kernel − 1) positions
-/// (vLLM mamba_utils gated_delta_net state shapes; reference quirk 17).
+/// (vLLM mamba_utils gated_delta_net state shapes; docs/SOURCES.md quirk 17).
 RecurrentState gated_deltanet_state(int linear_num_key_heads, int linear_num_value_heads, int linear_key_head_dim,
                                     int linear_value_head_dim, int linear_conv_kernel_dim);
 
