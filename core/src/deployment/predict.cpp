@@ -102,7 +102,7 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
         notes.push_back("no KV cache; weights only: " + m.id +
                         " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
                         "max_num_seqs change only its activations");
-    if (r.engine != EngineId::vllm)
+    if (!engine_info(r.engine).accounts_non_kv)
         notes.push_back(std::string("engine ") + engine_info(r.engine).name +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
@@ -197,14 +197,15 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
 void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
     if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
-    const VllmAccounting explained = d.engine == EngineId::vllm ? detail::explain_non_kv(d) : VllmAccounting{};
+    const bool accounts = engine_info(d.engine).accounts_non_kv;
+    const VllmAccounting explained = accounts ? detail::explain_non_kv(d) : VllmAccounting{};
     rep.notes.clear();
     rep.notes.reserve(6);
     add_notes(rep.breakdown_estimates, d, load, rep.terms, explained, rep.notes);
     // Settings left unset, as the engine fills them in: resolve()'s (length, KV dtype, other engines' load),
     // then vLLM's accounting's.
     rep.assumed_defaults = detail::load_assumed_defaults(d);
-    if (d.engine == EngineId::vllm) {
+    if (accounts) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
                                            explained.band_basis, ")")

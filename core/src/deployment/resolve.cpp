@@ -27,13 +27,10 @@ void error(Diagnostics& d, const char* code, const char* field, std::string mess
     d.push_back({Severity::error, code, field, std::move(message)});
 }
 
-/// max_model_len above the engine's derived maximum (context_limit.h), as each engine treats it. vLLM raises
-/// (_get_and_verify_max_len) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, then only warns that positions past the
-/// derived length give NaN under RoPE or out-of-bounds indexing with absolute positions; SGLang raises too
-/// (ModelConfig context_length check) unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; llama.cpp only warns
-/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs. The scenario's allow_long_max_model_len stands
-/// for the two variables. A model that keeps no KV cache at all (encoder-only) is not refused here: its memory
-/// does not depend on the length, and the prediction says so.
+/// max_model_len above the engine's derived maximum (context_limit.h), as the engine's row says it treats it
+/// (EngineInfo::long_context). The scenario's allow_long_max_model_len stands for the engine's environment
+/// variable. A model that keeps no KV cache at all (encoder-only) is not refused here: its memory does not depend
+/// on the length, and the prediction says so.
 void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, const EngineContextLimit& limit,
                          std::int64_t max_model_len, bool allow_long) {
     const std::string what = "max_model_len " + std::to_string(max_model_len) + " exceeds " +
@@ -41,26 +38,24 @@ void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, co
                              std::to_string(limit.max_model_len) + " (" + limit.source + ")";
     bool keeps_cache = !m.parallel_caches.empty();
     for (const auto& c : m.layers) keeps_cache = keeps_cache || !std::holds_alternative<NoCache>(c);
-    const char* env = engine == EngineId::sglang ? "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
-                                                 : "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1";
-    const std::string engine_name = engine == EngineId::sglang ? "SGLang" : "vLLM";
+    const EngineInfo& row = engine_info(engine);
+    const LongContextRule& rule = row.long_context;
     if (!keeps_cache) {
         d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
                      what + ": the model reads at most that many tokens per input (it keeps no KV cache, so the "
                             "length does not change its memory)"});
-    } else if (engine == EngineId::llama_cpp) {
-        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
-                     what + ": llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
-                            "trained length is not guaranteed"});
+    } else if (!rule.allow_env) {
+        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len", what + ": " + rule.warns});
     } else if (allow_long) {
         d.push_back({Severity::warning, "max_model_len_too_long", "allow_long_max_model_len",
-                     what + ": priced because allow_long_max_model_len is set (" + env + "); " + engine_name +
+                     what + ": priced because allow_long_max_model_len is set (" + rule.allow_env + "); " +
+                         row.display_name +
                          " starts but warns that positions past the derived maximum can give NaN with rotary "
                          "embeddings or out-of-bounds errors with absolute ones: outputs may be wrong"});
     } else {
         error(d, "max_model_len_too_long", "max_model_len",
-              what + ": " + engine_name + " refuses it; valid is 1.." + std::to_string(limit.max_model_len) +
-                  ", or set allow_long_max_model_len (the engine's " + env + ") to price it anyway");
+              what + ": " + row.display_name + " refuses it; valid is 1.." + std::to_string(limit.max_model_len) +
+                  ", or set allow_long_max_model_len (the engine's " + rule.allow_env + ") to price it anyway");
     }
 }
 
@@ -107,7 +102,7 @@ void fill_not_given(const Scenario& s, Deployment& r) {
     out.max_model_len = s.max_model_len != 0 ? s.max_model_len : not_given_max_model_len(r);
     out.max_num_seqs = s.max_num_seqs;
     out.gpu_memory_utilization = s.gpu_memory_utilization;
-    if (r.engine == EngineId::vllm) return;
+    if (engine_info(r.engine).accounts_non_kv) return;
     r.assumed.max_num_seqs = out.max_num_seqs == 0;
     r.assumed.gpu_memory_utilization = out.gpu_memory_utilization == 0;
     if (out.max_num_seqs == 0) out.max_num_seqs = kOtherEngineSeqs;
@@ -241,12 +236,9 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
 
     // kv_cache_dtype auto: the dtype the engine runs this model in on this card (kv_format.h).
     if (kv_auto && r.model) {
-        const AutoKvEngine engine = r.engine == EngineId::llama_cpp ? AutoKvEngine::llama_cpp
-                                    : r.engine == EngineId::sglang  ? AutoKvEngine::sglang
-                                                                    : AutoKvEngine::vllm;
         const AutoKvResolution a =
-            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0,
-                                   r.model->checkpoint_kv_cache_dtype);
+            engine_info(r.engine).resolve_auto_kv(r.model->torch_dtype, r.model->model_type,
+                                                  r.gpu ? r.gpu->sm_x10 : 0, r.model->checkpoint_kv_cache_dtype);
         r.format = a.format;
         r.kv_auto = true;
         if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
@@ -417,15 +409,10 @@ std::vector<std::string> load_assumed_defaults(const Deployment& d) {
         out.push_back("max_model_len " + std::to_string(d.settings.max_model_len) + " (not given: " + engine +
                       "'s default, the model's derived maximum, " + limit.source + ")");
     }
-    if (d.assumed.max_num_seqs)
-        out.push_back(d.engine == EngineId::llama_cpp
-                          ? "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)"
-                          : "max_num_seqs 1 (SGLang's --max-running-requests is a cap derived from the pool; one "
-                            "full-length request is priced)");
-    if (d.assumed.gpu_memory_utilization)
-        out.push_back(d.engine == EngineId::llama_cpp
-                          ? "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"
-                          : "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)");
+    // Set only for an engine whose row has these lines (fill_not_given: !accounts_non_kv).
+    const LoadDefaultsText& text = engine_info(d.engine).load_defaults;
+    if (d.assumed.max_num_seqs && text.max_num_seqs) out.push_back(text.max_num_seqs);
+    if (d.assumed.gpu_memory_utilization && text.gpu_memory_utilization) out.push_back(text.gpu_memory_utilization);
     return out;
 }
 

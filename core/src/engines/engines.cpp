@@ -1,9 +1,10 @@
-// The engines table and the dispatch from a deployment's plan to its engine (one deploy_<engine>.cpp each).
-// Adding an engine: one EngineId value, one row here, one KvPlan alternative and its deploy_<engine>.cpp; the
-// visitors below (no generic branch) fail to compile until the new alternative is handled.
+// The engines table and the dispatch from a deployment's plan to its engine (core/src/engines/<engine>/).
+// Adding an engine: one EngineId value, one row here, one KvPlan alternative and its folder; the static_asserts
+// below fail until the row exists, and the visitors (no generic branch) until the new alternative is handled.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 
 #include "engines/deploy_internal.h"
 #include "config/served_model.h"
@@ -16,10 +17,71 @@ namespace {
 constexpr const char* kLlamaCppAliases[] = {"llama-cpp", "llamacpp", "llama_cpp"};
 // A constant table (no function-local static): engine_info() runs a few times per predict().
 constexpr EngineInfo kEngines[] = {
-    {EngineId::vllm, "vllm", "vLLM", {}},
-    {EngineId::llama_cpp, "llama.cpp", "llama.cpp", kLlamaCppAliases},
-    {EngineId::sglang, "sglang", "SGLang", {}},
+    {.id = EngineId::vllm,
+     .name = "vllm",
+     .display_name = "vLLM",
+     .aliases = {},
+     .context_key = "vllm_context",
+     .long_context = {.allow_env = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1", .warns = nullptr},
+     .accounts_non_kv = true,
+     .load_defaults = {.max_num_seqs = nullptr, .gpu_memory_utilization = nullptr},
+     .resolve_auto_kv = detail::vllm_auto_kv,
+     .command_says_auto = true,
+     .kv_spelling = detail::vllm_spelling,
+     // vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory: available memory <= 0. Triton stores fp8 as
+     // fp8e4nv, built for sm_89 and newer only: the profiling forward pass fails to compile (vllm-project/vllm
+     // issue #26431, RTX 3090).
+     .stop_text = {.no_cache_memory = "vLLM loads the weights, then stops: \"No available memory for the cache blocks\"",
+                   .fixed_terms = "the fixed terms",
+                   .memory_fraction = "gpu_memory_utilization",
+                   .fp8_e4m3_no_kernel =
+                       "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: Triton has no "
+                       "fp8 e4m3 type below sm_89 (\"type fp8e4nv not supported in this architecture\")"}},
+    {.id = EngineId::llama_cpp,
+     .name = "llama.cpp",
+     .display_name = "llama.cpp",
+     .aliases = kLlamaCppAliases,
+     .context_key = "llama_cpp_context",
+     .long_context = {.allow_env = nullptr,
+                      .warns = "llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
+                               "trained length is not guaranteed"},
+     .accounts_non_kv = false,
+     .load_defaults = {.max_num_seqs = "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)",
+                       .gpu_memory_utilization =
+                           "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"},
+     .resolve_auto_kv = detail::llama_cpp_auto_kv,
+     .command_says_auto = false,
+     .kv_spelling = detail::llama_cpp_spelling,
+     // llama.cpp has no memory fraction: it allocates what it is asked for.
+     .stop_text = {.no_cache_memory = nullptr, .fixed_terms = nullptr, .memory_fraction = nullptr,
+                   .fp8_e4m3_no_kernel = nullptr}},
+    {.id = EngineId::sglang,
+     .name = "sglang",
+     .display_name = "SGLang",
+     .aliases = {},
+     .context_key = "sglang_context",
+     .long_context = {.allow_env = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1", .warns = nullptr},
+     .accounts_non_kv = false,
+     .load_defaults = {.max_num_seqs = "max_num_seqs 1 (SGLang's --max-running-requests is a cap derived from the "
+                                       "pool; one full-length request is priced)",
+                       .gpu_memory_utilization =
+                           "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)"},
+     .resolve_auto_kv = detail::sglang_auto_kv,
+     .command_says_auto = true,
+     .kv_spelling = detail::sglang_spelling,
+     // model_runner / pool_configurator: max_total_num_tokens <= 0.
+     .stop_text = {.no_cache_memory = "SGLang stops after loading the weights: \"Not enough memory\" for the KV pool",
+                   .fixed_terms = "the weights",
+                   .memory_fraction = "mem_fraction_static",
+                   .fp8_e4m3_no_kernel = nullptr}},
 };
+static_assert(std::size(kEngines) == kNumEngines, "one engines-table row per EngineId");
+constexpr bool rows_in_id_order() {
+    for (std::size_t i = 0; i < std::size(kEngines); ++i)
+        if (engine_index(kEngines[i].id) != i) return false;
+    return true;
+}
+static_assert(rows_in_id_order(), "engines-table rows are in EngineId order (engine_info indexes by id)");
 }  // namespace
 
 std::span<const EngineInfo> engines() { return kEngines; }
@@ -37,12 +99,7 @@ const EngineInfo* find_engine(std::string_view name) {
 const EngineInfo& engine_info(EngineId id) { return kEngines[static_cast<std::size_t>(id)]; }
 
 EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
-    switch (engine) {
-        case EngineId::vllm: return detail::vllm_spelling(format);
-        case EngineId::llama_cpp: return detail::llama_cpp_spelling(format);
-        case EngineId::sglang: return detail::sglang_spelling(format);
-    }
-    return {};
+    return engine_info(engine).kv_spelling(format);
 }
 
 const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
@@ -94,16 +151,17 @@ std::string serve_command(const Deployment& d, const Load& load) {
 namespace detail {
 
 KvPlan make_plan(const Deployment& d, Diagnostics& diags) {
-    switch (d.engine) {
+    switch (d.engine) {  // exhaustive (-Wswitch): one plan builder per engine
         case EngineId::vllm: return make_vllm(d, diags);
         case EngineId::llama_cpp: return make_llama_cpp(d, diags);
         case EngineId::sglang: return make_sglang(d, diags);
     }
-    return make_vllm(d, diags);
+    diags.push_back({Severity::error, "engine_unknown", "engine", "no KV plan for this engine"});
+    return {};
 }
 
 EngineKvSpelling deployment_kv_spelling(const Deployment& d) {
-    if (d.kv_auto && d.engine != EngineId::llama_cpp) return {"auto", "auto", true};
+    if (d.kv_auto && engine_info(d.engine).command_says_auto) return {"auto", "auto", true};
     return engine_kv_spelling(d.engine, d.format->id);
 }
 

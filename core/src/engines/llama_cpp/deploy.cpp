@@ -5,28 +5,6 @@
 
 namespace kvcalc::detail {
 
-EngineKvSpelling llama_cpp_spelling(KvFormatId id) {
-    // ggml cache types (-ctk / -ctv). Formats llama.cpp lacks get the nearest type of at least their size;
-    // nvfp4 and q4_0 are both 9/16 B per element.
-    switch (id) {
-        case KvFormatId::fp16: return {"f16", "f16", true};
-        case KvFormatId::bf16: return {"bf16", "bf16", true};
-        case KvFormatId::q4_0: return {"q4_0", "q4_0", true};
-        case KvFormatId::q8_0: return {"q8_0", "q8_0", true};
-        case KvFormatId::q4_1: return {"q4_1", "q4_1", true};
-        case KvFormatId::q5_0: return {"q5_0", "q5_0", true};
-        case KvFormatId::q5_1: return {"q5_1", "q5_1", true};
-        case KvFormatId::iq4_nl: return {"iq4_nl", "iq4_nl", true};
-        case KvFormatId::k8v4: return {"q8_0", "q4_0", true};
-        case KvFormatId::fp8_e5m2:
-        case KvFormatId::fp8_e4m3:
-        case KvFormatId::int8_per_token_head: return {"q8_0", "q8_0", false};
-        case KvFormatId::nvfp4:
-        case KvFormatId::turboquant_3bit_nc: return {"q4_0", "q4_0", false};
-    }
-    return {};
-}
-
 namespace {
 
 LlamaCppKvPrediction buffers(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
