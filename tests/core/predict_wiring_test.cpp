@@ -232,7 +232,7 @@ TEST_SUITE("predict wiring") {
         CHECK(mentions(r.notes, "only weights and KV cache are modelled"));
         REQUIRE(r.startup.available);
         // 32 layers × 4096 cells × 8 heads × 128 × (K + V) × 2 B = 512 MiB (llama.cpp prints "size = 512.00 MiB").
-        CHECK(r.startup.llama_cpp_kv_total_bytes == 512LL * 1024 * 1024);
+        CHECK(r.startup.kv_total_bytes_all_devices == 512LL * 1024 * 1024);
     }
 
     TEST_CASE("SGLang: cell size per rank at TP 4 (sglang-qwq-32b-4xL4-tp4 facts)") {

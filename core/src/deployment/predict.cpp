@@ -221,6 +221,12 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
     }
     StartupPrediction worded = startup_lines(d, load, rep.terms, true);
     rep.startup.engine_rules = std::move(worded.engine_rules);
+    rep.startup.lines = std::move(worded.lines);
+    // vLLM's refusal names the longest length that fits ("estimated maximum model length is N"): the length
+    // predict() found from the verdict's own terms.
+    if (rep.startup.refuses_to_start && rep.startup.estimated_max_model_len > 0)
+        rep.startup.lines.push_back(
+            {"estimated maximum model length", std::to_string(rep.startup.estimated_max_model_len), "tokens"});
     rep.startup.notes = std::move(worded.notes);
     if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail)
         for (auto& n : rep.startup.notes)  // the engine's note states the length the verdict's terms boot
@@ -266,9 +272,9 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.model_facts = d.model_facts.get();
     startup_lines(d, load, rep.terms, false, rep.startup);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
-    if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
+    if (rep.startup.kv_total_bytes_all_devices >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
-                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(load.max_model_len) +
+                                   std::string(engine_info(d.engine).display_name) + "'s KV buffers for max_model_len " + std::to_string(load.max_model_len) +
                                        " × max_num_seqs " + std::to_string(load.max_num_seqs) +
                                        " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
                                        "overflow: lower max_model_len or max_num_seqs"});

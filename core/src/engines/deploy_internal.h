@@ -126,5 +126,10 @@ const WeightsVariant* priced_variant(const Deployment& d);
 
 /// "0.95" style two-decimal text.
 std::string fixed2(double x);
+/// printf's "%.2f" of `x` (start-up lines: the engines print their GiB and MiB so).
+std::string two_decimals_text(double x);
+/// Requests the pool holds as vLLM writes them, "%.2f" rounded to nearest; "0.00" for negative or non-finite
+/// input (the public concurrency_text.h calls this).
+std::string concurrency_text(double requests);
 
 }  // namespace kvcalc::detail

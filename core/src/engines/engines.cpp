@@ -25,6 +25,8 @@ constexpr EngineInfo kEngines[] = {
      .long_context = {.allow_env = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1", .warns = nullptr},
      .accounts_non_kv = true,
      .load_defaults = {.max_num_seqs = nullptr, .gpu_memory_utilization = nullptr},
+     .memory_fraction = "gpu_memory_utilization",
+     .budget_label = "budget (mem-util x VRAM)",
      .resolve_auto_kv = detail::vllm_auto_kv,
      .command_says_auto = true,
      .kv_spelling = detail::vllm_spelling,
@@ -33,7 +35,6 @@ constexpr EngineInfo kEngines[] = {
      // issue #26431, RTX 3090).
      .stop_text = {.no_cache_memory = "vLLM loads the weights, then stops: \"No available memory for the cache blocks\"",
                    .fixed_terms = "the fixed terms",
-                   .memory_fraction = "gpu_memory_utilization",
                    .fp8_e4m3_no_kernel =
                        "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: Triton has no "
                        "fp8 e4m3 type below sm_89 (\"type fp8e4nv not supported in this architecture\")"}},
@@ -49,12 +50,13 @@ constexpr EngineInfo kEngines[] = {
      .load_defaults = {.max_num_seqs = "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)",
                        .gpu_memory_utilization =
                            "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"},
+     .memory_fraction = "usable VRAM fraction",
+     .budget_label = "budget (usable fraction x VRAM)",
      .resolve_auto_kv = detail::llama_cpp_auto_kv,
      .command_says_auto = false,
      .kv_spelling = detail::llama_cpp_spelling,
      // llama.cpp has no memory fraction: it allocates what it is asked for.
-     .stop_text = {.no_cache_memory = nullptr, .fixed_terms = nullptr, .memory_fraction = nullptr,
-                   .fp8_e4m3_no_kernel = nullptr}},
+     .stop_text = {.no_cache_memory = nullptr, .fixed_terms = nullptr, .fp8_e4m3_no_kernel = nullptr}},
     {.id = EngineId::sglang,
      .name = "sglang",
      .display_name = "SGLang",
@@ -66,13 +68,14 @@ constexpr EngineInfo kEngines[] = {
                                        "pool; one full-length request is priced)",
                        .gpu_memory_utilization =
                            "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)"},
+     .memory_fraction = "mem_fraction_static",
+     .budget_label = "budget (mem_fraction_static x VRAM)",
      .resolve_auto_kv = detail::sglang_auto_kv,
      .command_says_auto = true,
      .kv_spelling = detail::sglang_spelling,
      // model_runner / pool_configurator: max_total_num_tokens <= 0.
      .stop_text = {.no_cache_memory = "SGLang stops after loading the weights: \"Not enough memory\" for the KV pool",
                    .fixed_terms = "the weights",
-                   .memory_fraction = "mem_fraction_static",
                    .fp8_e4m3_no_kernel = nullptr}},
 };
 static_assert(std::size(kEngines) == kNumEngines, "one engines-table row per EngineId");
@@ -218,5 +221,24 @@ std::string fixed2(double x) {
     return buf;
 }
 
+std::string two_decimals_text(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+std::string concurrency_text(double requests) {
+    if (!std::isfinite(requests) || !(requests > 0)) return "0.00";
+    return fixed2(requests);  // printf's round-to-nearest, without printf for the usual values
+}
+
 }  // namespace detail
+
+std::string startup_line_text(const StartupLine& line) {
+    std::string out = line.label + ": " + line.value;
+    if (line.unit == "x") return out + line.unit;
+    if (!line.unit.empty()) out.append(" ").append(line.unit);
+    return out;
+}
+
 }  // namespace kvcalc

@@ -41,7 +41,7 @@ std::string refusal_text(const Deployment& d, const Load& load, const BudgetTerm
         case StartupStop::no_cache_memory: {  // only for a row with the sentence (startup_stop above)
             const StartupStopText& x = row.stop_text;
             return std::string(x.no_cache_memory) + " (" + x.fixed_terms + ", " + gib(t.fixed_bytes) +
-                   " per card, fill " + x.memory_fraction + " × VRAM, " + gib(t.budget_bytes) + ")";
+                   " per card, fill " + row.memory_fraction + " × VRAM, " + gib(t.budget_bytes) + ")";
         }
         case StartupStop::kv_below_one_request:
             return engine + " refuses to start: one " + format_count(load.max_model_len) + "-token request needs " +

@@ -114,7 +114,7 @@ void to_json(json& j, const Report& r) {
                     {"refuses_to_start", p.refuses_to_start},
                     {"refusal", p.refusal},
                     {"estimated_max_model_len", p.estimated_max_model_len},
-                    {"llama_cpp_kv_total_bytes", p.llama_cpp_kv_total_bytes},
+                    {"llama_cpp_kv_total_bytes", p.kv_total_bytes_all_devices},
                     {"notes", p.notes}};
 }
 

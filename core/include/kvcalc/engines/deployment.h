@@ -52,12 +52,11 @@ struct LoadDefaultsText {
 
 /// Why an engine stops at start-up, in its own words (startup_stop.cpp), where the engines differ.
 struct StartupStopText {
-    /// No memory left for the cache after the fixed terms: the sentence up to "(the …, X per card", and the
-    /// engine's name of the memory fraction. nullptr for an engine without a memory fraction (llama.cpp
-    /// allocates what it is asked for).
+    /// No memory left for the cache after the fixed terms: the sentence up to "(the …, X per card" (then
+    /// EngineInfo::memory_fraction). nullptr for an engine without a memory fraction (llama.cpp allocates what it
+    /// is asked for).
     const char* no_cache_memory;
     const char* fixed_terms;      ///< "the fixed terms", "the weights"
-    const char* memory_fraction;  ///< "gpu_memory_utilization", "mem_fraction_static"
     /// fp8_e4m3 on an NVIDIA card without the kernel, when the engine stops before the hardware rule's sentence
     /// would apply (vLLM's Triton path); nullptr = the hardware sentence.
     const char* fp8_e4m3_no_kernel;
@@ -78,6 +77,12 @@ struct EngineInfo {
     /// NonKvModel). Only weights and KV cache are priced for the others.
     bool accounts_non_kv;
     LoadDefaultsText load_defaults;
+    /// The engine's name for the share of VRAM it may use (ResolvedSettings::gpu_memory_utilization):
+    /// "gpu_memory_utilization", "mem_fraction_static"; kvcalc's "usable VRAM fraction" for llama.cpp, which has
+    /// none (it allocates what it is asked for, and kvcalc keeps a margin).
+    const char* memory_fraction;
+    /// The budget term's label in the CLI's table: "budget (mem-util x VRAM)".
+    const char* budget_label;
     /// kv_cache_dtype "auto" for a model on a card (kv_format.h AutoKvResolution): the engine's own rule.
     AutoKvResolution (*resolve_auto_kv)(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
                                         std::string_view checkpoint_kv_cache_dtype);

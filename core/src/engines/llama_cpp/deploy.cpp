@@ -56,9 +56,12 @@ void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     out.available = true;
     out.kv_bytes_per_token = b.kv_bytes_per_token;
-    out.llama_cpp_kv_total_bytes = b.total_bytes;
+    out.kv_total_bytes_all_devices = b.total_bytes;
     out.gpu_kv_cache_tokens = b.full_cells * b.streams;
     if (!explain) return;
+    // llama-kv-cache.cpp prints "llama_kv_cache: size = %7.2f MiB" per cache; kvcalc gives the sum.
+    out.lines = {{"llama_kv_cache size, all devices",
+                  two_decimals_text(static_cast<double>(b.total_bytes) / static_cast<double>(1LL << 20)), "MiB"}};
     out.notes = std::move(b.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("llama.cpp", *d.format, s));
 }

@@ -63,6 +63,9 @@ void startup(const Deployment& d, const SglangPlan& p, const Load& load, const B
     out.gpu_kv_cache_tokens = g.max_total_num_tokens;
     out.max_concurrency = t.max_concurrency;
     if (!explain) return;
+    // model_runner.py logs the pool as "max_total_num_tokens=N" (and the memory it was sized from).
+    out.lines = {{"Available KV cache memory", two_decimals_text(out.available_kv_gib), "GiB"},
+                 {"max_total_num_tokens", std::to_string(g.max_total_num_tokens), "tokens"}};
     out.notes = std::move(g.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("SGLang", *d.format, s));
     out.notes.push_back("SGLang pool = gpu_memory_utilization (mem_fraction_static) × VRAM − weights per card; "
