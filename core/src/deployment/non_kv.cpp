@@ -1,6 +1,6 @@
 // The non-KV terms of a deployment: weights' load buffers, activation peak, non-torch memory and CUDA graphs per
 // card. The seed families keep their fitted terms (seed 000 §4, activation.cpp); other vLLM models are priced by
-// vLLM's start-up accounting (vllm_accounting.h); llama.cpp and SGLang model none (their notes say so). This is
+// vLLM's start-up accounting (vllm/accounting.h); llama.cpp and SGLang model none (their notes say so). This is
 // the one seam between the budget and any non-KV accounting.
 #include <cmath>
 #include <optional>

@@ -79,7 +79,7 @@ inline void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_
 
 /// llama.cpp and SGLang without a utilization flag: kvcalc sizes their pool from this share of the card.
 /// llama.cpp has no such flag (it allocates what -c asks for); SGLang derives mem_fraction_static from the card at
-/// start-up (server_args.py), which kvcalc does not model. vLLM's own default is per release (vllm_accounting.h).
+/// start-up (server_args.py), which kvcalc does not model. vLLM's own default is per release (vllm/accounting.h).
 constexpr double kOtherEngineUtilization = 0.90;
 /// llama.cpp's -np default (common/common.h n_parallel = 1); SGLang's --max-running-requests is derived from the
 /// pool, a cap like vLLM's default, of which one full-length request is priced.
@@ -93,7 +93,7 @@ std::int64_t not_given_max_model_len(const Deployment& r) {
 
 /// The load settings a user left at 0 ("not given"), as the engine fills them in: max_model_len from the model,
 /// and for llama.cpp and SGLang max_num_seqs and gpu_memory_utilization. vLLM's own max_num_seqs and
-/// gpu_memory_utilization depend on the card and release: bind_non_kv fills them (vllm_accounting.h) and says so
+/// gpu_memory_utilization depend on the card and release: bind_non_kv fills them (vllm/accounting.h) and says so
 /// in the report's assumed_defaults.
 void fill_not_given(const Scenario& s, Deployment& r) {
     ResolvedSettings& out = r.settings;

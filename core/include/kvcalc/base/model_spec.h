@@ -179,14 +179,14 @@ struct ModelSpec {
     int num_kv_shared_layers = 0;             ///< trailing layers reusing earlier layers' KV (their entry is NoCache)
     std::int64_t num_parameters = 0;          ///< total parameters (param_count.h); 0 = unknown
 
-    // Widths vLLM's profile run depends on (vllm_accounting.h); 0 = unknown (seed catalog entries).
+    // Widths vLLM's profile run depends on (vllm/accounting.h); 0 = unknown (seed catalog entries).
     int vocab_size = 0;                       ///< config.json `vocab_size` (logits are full-vocab on every rank)
     int intermediate_size = 0;                ///< dense MLP width
     int moe_intermediate_size = 0;            ///< one routed expert's width
     int rotary_dim = 0;                       ///< rope dims per head (head_dim × partial_rotary_factor)
     bool multimodal = false;                  ///< a vision / audio encoder runs in vLLM's profile run
     /// Vision tower + projector parameters (config.json `vision_config`), outside num_parameters and the
-    /// language model's weights estimate; vLLM loads them too (vllm_accounting.h encoder_parameters).
+    /// language model's weights estimate; vLLM loads them too (vllm/accounting.h encoder_parameters).
     std::int64_t encoder_parameters = 0;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).

@@ -19,7 +19,7 @@
 #include "kvcalc/base/load.h"
 #include "kvcalc/engines/report.h"
 #include "kvcalc/base/scenario.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 
@@ -44,7 +44,7 @@ struct LongContextRule {
 };
 
 /// The engine's command-line defaults for load settings a scenario leaves at 0, when kvcalc fills them itself;
-/// all nullptr for an engine whose own defaults depend on the card and release (vLLM: vllm_accounting.h).
+/// all nullptr for an engine whose own defaults depend on the card and release (vLLM: vllm/accounting.h).
 struct LoadDefaultsText {
     const char* max_num_seqs;            ///< assumed_defaults line for max_num_seqs 1
     const char* gpu_memory_utilization;  ///< assumed_defaults line for the 0.90 share of the card
@@ -117,7 +117,7 @@ struct SglangPlan {
 using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
 
 /// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
-/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm_accounting.h);
+/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm/accounting.h);
 /// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
 /// defaults for unset flags (max_num_batched_tokens, max_num_seqs) come from them.
 struct NonKvModel {

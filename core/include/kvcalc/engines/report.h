@@ -131,7 +131,7 @@ struct ResolvedSettings {
     std::string_view drafter;           ///< empty when none; "custom" for drafter_gb alone
     std::int64_t drafter_bytes_total = 0;
     int num_speculative_tokens = 0;
-    std::string_view vllm_version;      ///< the vLLM era priced (vllm_accounting.h VllmEraRules::id)
+    std::string_view vllm_version;      ///< the vLLM era priced (vllm/accounting.h VllmEraRules::id)
 };
 
 /// One model fact for display, with where it came from (config.json key path, catalog source, estimate).

@@ -1,5 +1,5 @@
 // evaluate_real_case: one measured start-up log (fixture) against the engine rules.
-#include "kvcalc/engines/engine_real_cases.h"
+#include "accuracy/engine_real_cases.h"
 
 #include <cmath>
 
@@ -9,7 +9,7 @@
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 
