@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/deployment/predict.h"
 #include "seed_cli.h"
 #include "kvcalc/deployment/solver.h"

@@ -12,6 +12,7 @@
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/deployment/predict.h"

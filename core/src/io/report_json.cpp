@@ -1,5 +1,6 @@
 // Report, solver and calibration results → JSON (docs/SCHEMA.md). Every memory field is integer bytes.
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/deployment/result_sentence.h"
 #include "kvcalc/base/units.h"
 
