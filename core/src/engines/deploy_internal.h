@@ -54,6 +54,7 @@ AutoKvResolution vllm_auto_kv(std::string_view torch_dtype, std::string_view mod
 struct VllmDtype {
     const char* name;
     bool exact;
+    KvFormatId stand_in = KvFormatId::fp16;  ///< when !exact: the format priced instead (EngineKvSpelling)
 };
 VllmDtype vllm_dtype(KvFormatId id);
 /// One max_model_len request at a plan and KV memory, as price_kv() found it: its bytes (vllm_request_split) and

@@ -108,18 +108,7 @@ EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
 const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
     const EngineKvSpelling s = engine_kv_spelling(engine, format.id);
     if (s.exact) return format;
-    // The engines' own spellings of kvcalc's names (vllm/config/cache.py CacheDType: "fp8" is fp8_e4m3 on CUDA;
-    // llama.cpp's "f16").
-    struct Alias {
-        std::string_view spelling, name;
-    };
-    static constexpr Alias aliases[] = {{"float16", "fp16"}, {"f16", "fp16"},          {"bfloat16", "bf16"},
-                                        {"fp8", "fp8_e4m3"}, {"turboquant_k8v4", "k8v4"}};
-    std::string_view name = s.k;
-    for (const Alias& a : aliases)
-        if (a.spelling == name) name = a.name;
-    const KvFormat* f = find_kv_format(name);
-    return f ? *f : format;
+    return kv_formats()[static_cast<std::size_t>(s.stand_in)];  // the table is in KvFormatId order
 }
 
 const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& format, const GpuSpec* card) {
@@ -175,13 +164,9 @@ std::string engine_name_list() {
 }
 
 std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s) {
-    // The bytes quoted are the stand-in's, which the engine's plan prices (kv_format.h find_engine_kv_dtype).
-    auto bytes = [](const std::string& spelling) {
-        const KvFormat* x = find_engine_kv_dtype(spelling);
-        return std::string(x ? x->bpe_exact : "?");
-    };
-    std::string priced = bytes(s.k);
-    if (s.v != s.k) priced.append("/").append(bytes(s.v));
+    // The bytes quoted are the stand-in's, which the engine's plan prices (EngineKvSpelling::stand_in; a stand-in
+    // is one type for K and V).
+    const std::string priced = kv_formats()[static_cast<std::size_t>(s.stand_in)].bpe_exact;
     return std::string(engine) + " has no KV cache format " + f.name + " (" + f.bpe_exact +
            " B per element): priced as its nearest, " + s.k + (s.v != s.k ? "/" + s.v : std::string()) + " (" +
            priced + " B per element); the command uses that stand-in";

@@ -48,21 +48,6 @@ const KvFormat* find_kv_format(std::string_view name) {
     return nullptr;
 }
 
-const KvFormat* find_engine_kv_dtype(std::string_view spelling) {
-    struct Alias {
-        std::string_view spelling, format;
-    };
-    static constexpr std::array<Alias, 6> aliases{{{"bfloat16", "bf16"},
-                                                   {"float16", "fp16"},
-                                                   {"f16", "fp16"},
-                                                   {"half", "fp16"},
-                                                   {"fp8", "fp8_e4m3"},
-                                                   {"turboquant_k8v4", "k8v4"}}};
-    for (const Alias& a : aliases)
-        if (a.spelling == spelling) return find_kv_format(a.format);
-    return find_kv_format(spelling);
-}
-
 bool is_auto_kv_cache_dtype(std::string_view name) { return name == kAutoKvCacheDtype; }
 
 std::vector<std::string> kv_format_names() {

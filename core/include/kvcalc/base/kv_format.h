@@ -37,11 +37,6 @@ const std::vector<KvFormat>& kv_formats();
 /// Looks a format up by name (exact, lower-case); nullptr when unknown (also for "auto", which is not a size:
 /// each engine resolves it, deployment.h EngineInfo::resolve_auto_kv).
 const KvFormat* find_kv_format(std::string_view name);
-/// The table row of a cache dtype as an engine spells it in its command ("bfloat16", "fp8", "f16", "q8_0",
-/// "bf16", "fp8_e5m2", …: vllm/config/cache.py CacheDType, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype), so a
-/// stand-in's note can quote the bytes actually priced; nullptr when the spelling is none of these. vLLM's "fp8"
-/// is e4m3 on CUDA.
-const KvFormat* find_engine_kv_dtype(std::string_view engine_spelling);
 /// The kv_cache_dtype value every engine defaults to: store the cache in the model's own dtype
 /// (vLLM and SGLang --kv-cache-dtype auto; llama.cpp's -ctk/-ctv default f16).
 inline constexpr std::string_view kAutoKvCacheDtype = "auto";

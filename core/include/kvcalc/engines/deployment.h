@@ -28,6 +28,9 @@ namespace kvcalc {
 struct EngineKvSpelling {
     std::string k, v;  ///< v differs from k only for llama.cpp's split K/V types
     bool exact = true;
+    /// When !exact: the format `k`/`v` spell, which the engine's plan prices (engine_run_format) and the
+    /// stand-in note quotes the bytes of. Each engine's table names it beside the spelling (kv_dtype.cpp).
+    KvFormatId stand_in = KvFormatId::fp16;
 };
 
 /// What an engine does with max_model_len above its derived maximum (context_limit.h). vLLM raises

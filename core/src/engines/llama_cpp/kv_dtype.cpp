@@ -24,9 +24,9 @@ EngineKvSpelling llama_cpp_spelling(KvFormatId id) {
         case KvFormatId::k8v4: return {"q8_0", "q4_0", true};
         case KvFormatId::fp8_e5m2:
         case KvFormatId::fp8_e4m3:
-        case KvFormatId::int8_per_token_head: return {"q8_0", "q8_0", false};
+        case KvFormatId::int8_per_token_head: return {"q8_0", "q8_0", false, KvFormatId::q8_0};
         case KvFormatId::nvfp4:
-        case KvFormatId::turboquant_3bit_nc: return {"q4_0", "q4_0", false};
+        case KvFormatId::turboquant_3bit_nc: return {"q4_0", "q4_0", false, KvFormatId::q4_0};
     }
     return {};
 }

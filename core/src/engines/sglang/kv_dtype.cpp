@@ -16,9 +16,9 @@ EngineKvSpelling sglang_spelling(KvFormatId id) {
         case KvFormatId::bf16: return {"bf16", "bf16", true};
         case KvFormatId::fp8_e5m2: return {"fp8_e5m2", "fp8_e5m2", true};
         case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
-        case KvFormatId::fp16: return {"bf16", "bf16", false};
+        case KvFormatId::fp16: return {"bf16", "bf16", false, KvFormatId::bf16};
         case KvFormatId::int8_per_token_head:
-        case KvFormatId::q8_0: return {"bf16", "bf16", false};  // ggml q8_0 is 1.0625 B: nearest pool dtype at least as big
+        case KvFormatId::q8_0: return {"bf16", "bf16", false, KvFormatId::bf16};  // ggml q8_0 is 1.0625 B: nearest pool dtype at least as big
         case KvFormatId::q4_1:
         case KvFormatId::q5_0:
         case KvFormatId::q5_1:
@@ -26,7 +26,7 @@ EngineKvSpelling sglang_spelling(KvFormatId id) {
         case KvFormatId::q4_0:
         case KvFormatId::k8v4:
         case KvFormatId::turboquant_3bit_nc:
-        case KvFormatId::nvfp4: return {"fp8_e5m2", "fp8_e5m2", false};
+        case KvFormatId::nvfp4: return {"fp8_e5m2", "fp8_e5m2", false, KvFormatId::fp8_e5m2};
     }
     return {};
 }

@@ -31,18 +31,18 @@ VllmDtype vllm_dtype(KvFormatId id) {
         case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", true};
         case KvFormatId::nvfp4: return {"nvfp4", true};
         case KvFormatId::q4_0:
-        case KvFormatId::iq4_nl: return {"nvfp4", false};
+        case KvFormatId::iq4_nl: return {"nvfp4", false, KvFormatId::nvfp4};
         case KvFormatId::q4_1:
-        case KvFormatId::q5_0:
-        case KvFormatId::q5_1: return {"fp8", false};  // ggml types: nearest vLLM dtype of at least their size
-        case KvFormatId::q8_0: return {"bfloat16", false};
+        case KvFormatId::q5_0:  // ggml types: nearest vLLM dtype of at least their size ("fp8" is e4m3 on CUDA)
+        case KvFormatId::q5_1: return {"fp8", false, KvFormatId::fp8_e4m3};
+        case KvFormatId::q8_0: return {"bfloat16", false, KvFormatId::bf16};
     }
-    return {"", false};
+    return {"", false, id};
 }
 
 EngineKvSpelling vllm_spelling(KvFormatId id) {
     const VllmDtype t = vllm_dtype(id);
-    return {t.name, t.name, t.exact};
+    return {t.name, t.name, t.exact, t.exact ? id : t.stand_in};
 }
 
 /// vLLM's kv_cache_dtype auto: the cache takes the model dtype (vllm/utils/torch_utils.py
