@@ -18,7 +18,7 @@
 #include "kvcalc/deployment/suggest.h"
 #include "kvcalc/io/url_check.h"
 #include "kvcalc/io/url_codec.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcli {
 

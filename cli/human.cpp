@@ -82,10 +82,10 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
     out << s.display_name << " (" << s.model_id << ", weights " << s.weights_variant << ") on " << cards << " x "
         << fmt("%.2f GB (%.2f GiB)", bytes_to_gb(s.vram_bytes), bytes_to_gib(s.vram_bytes))
         << (s.gpu.empty() ? "" : " ") << s.gpu << " per card\n";
-    // Each engine's own name for the share of VRAM it may use (llama.cpp has none: kvcalc keeps a margin).
-    const bool vllm = r.engine == "vllm";
-    const char* fraction = vllm ? "gpu_memory_utilization" : r.engine == "sglang" ? "mem_fraction_static"
-                                                                                  : "usable VRAM fraction";
+    // The engine's row: its name for the share of VRAM it may use, and whether its non-KV terms are priced.
+    const kvcalc::EngineInfo* engine = kvcalc::find_engine(r.engine);
+    const bool non_kv_priced = engine && engine->accounts_non_kv;
+    const char* fraction = engine ? engine->memory_fraction : "gpu_memory_utilization";
     out << "  tensor_parallel_size=" << s.tensor_parallel_size << "  kv_cache_dtype=" << s.kv_cache_dtype
         << "  max_model_len=" << s.max_model_len << "  max_num_seqs=" << s.max_num_seqs
         << fmt("  %s=%g", fraction, s.gpu_memory_utilization);
@@ -95,7 +95,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
 
     out << fmt("  %-34s %9s %9s\n", "Per card", "GB", "GiB");
     row(out, "weights", t.weights_bytes);
-    if (vllm) {  // other engines: not modelled (the note says so), not a measured zero
+    if (non_kv_priced) {  // other engines: not modelled (the note says so), not a measured zero
         row(out, "activation peak", t.activation_bytes);
         if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);
         row(out, "CUDA graphs + workspace", t.cudagraph_workspace_bytes);
@@ -121,9 +121,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
                                                             static_cast<double>(t.budget_bytes))
                            : "");
     row(out, "reserved (non-KV + granted KV)", t.total_bytes);
-    row(out, vllm ? "budget (mem-util x VRAM)" : r.engine == "sglang" ? "budget (mem_fraction_static x VRAM)"
-                                                                       : "budget (usable fraction x VRAM)",
-        t.budget_bytes);
+    row(out, engine ? engine->budget_label : "budget", t.budget_bytes);
     out << "\n";
     out << "Verdict: " << kvcalc::verdict_name(r.verdict) << " - " << r.reason << "\n";
     out << "Limiting term: " << kvcalc::term_label(r.limiting_term) << "\n";
@@ -139,19 +137,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
 void print_startup(std::ostream& out, const kvcalc::Report& r) {
     const auto& p = r.startup;
     out << "\nPredicted start-up (" << p.engine_rules << ")\n";
-    if (p.available) {
-        if (r.engine == "llama.cpp") {
-            out << fmt("  llama_kv_cache: size = %.2f MiB, all devices\n",
-                       static_cast<double>(p.llama_cpp_kv_total_bytes) / 1048576.0);
-        } else {
-            out << fmt("  Available KV cache memory: %.2f GiB\n", p.available_kv_gib);
-            out << "  GPU KV cache size: " << p.gpu_kv_cache_tokens << " tokens\n";
-            out << "  Maximum concurrency for " << r.settings.max_model_len << " tokens per request: "
-                << kvcalc::concurrency_text(p.max_concurrency) << "x\n";
-            if (p.refuses_to_start && p.estimated_max_model_len > 0)
-                out << "  estimated maximum model length is " << p.estimated_max_model_len << "\n";
-        }
-    }
+    for (const auto& line : p.lines) out << "  " << kvcalc::startup_line_text(line) << "\n";  // the engine's words
     if (p.refuses_to_start) out << "  stops: " << p.refusal << "\n";  // the core's words (startup_stop.cpp)
     for (const auto& n : p.notes) out << "  note: " << n << "\n";
     out << "\nCommand:\n" << r.command << "\n";

@@ -21,6 +21,7 @@
 #include "kvcalc/deployment/calibration.h"
 #include "kvcalc/base/json_safety.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/base/units.h"

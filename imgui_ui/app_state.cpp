@@ -8,6 +8,7 @@
 #include "app.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/io/url_codec.h"
 #include "model_lookup.h"
 #include "platform.h"

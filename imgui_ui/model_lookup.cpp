@@ -66,7 +66,7 @@ std::string default_kv_cache_dtype() { return Scenario{}.kv_cache_dtype; }
 
 void apply_engine_defaults(Scenario& s) {
     // The scenario's own defaults (the CLI's and the JSON API's): 0 = "not given", which the core resolves as the
-    // engine does for the card and release (predict_resolve.cpp, vllm_accounting.h).
+    // engine does for the card and release (predict_resolve.cpp, vllm/accounting.h).
     static const Scenario defaults{};
     s.compose.clear();
     s.kv_cache_dtype = defaults.kv_cache_dtype;

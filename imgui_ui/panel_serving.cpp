@@ -7,8 +7,8 @@
 #include "kvcalc/engines/deployment.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/base/kv_format.h"
-#include "kvcalc/engines/vllm_accounting.h"
-#include "kvcalc/engines/vllm_defaults.h"
+#include "kvcalc/engines/vllm/accounting.h"
+#include "kvcalc/engines/vllm/defaults.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "widgets.h"
@@ -145,13 +145,13 @@ bool drafter_picker(UiState& ui, Scenario& s, const ModelSpec* model) {
 /// Serving engine whose allocation rules apply (Scenario::engine): vLLM prices every term; llama.cpp and
 /// SGLang are priced for weights and KV cache only (engine_rules.h).
 bool engine_picker(UiState& ui, Scenario& s) {
-    static constexpr const char* kEngines[] = {"vllm", "llama.cpp", "sglang"};
     bool changed = false;
+    const EngineInfo* current = find_engine(s.engine);
     ImGui::TextUnformatted("engine");
-    for (const char* e : kEngines) {
+    for (const EngineInfo& e : engines()) {  // the core's engines table, one radio button per row
         ImGui::SameLine();
-        if (ImGui::RadioButton(e, s.engine == e) && s.engine != e) {
-            s.engine = e;  // 0 = "not given" holds for every engine (the core fills in the engine's default)
+        if (ImGui::RadioButton(e.name, current == &e) && current != &e) {
+            s.engine = e.name;  // 0 = "not given" holds for every engine (the core fills in the engine's default)
             changed = true;
         }
     }
@@ -210,7 +210,9 @@ bool panel_serving(App& app) {
                         "v0.21).");
     clamp_note(app.ui, "gpu_memory_utilization");
 
-    const bool vllm = s.engine.empty() || s.engine == "vllm";  // vLLM's flag: the other engines have no such setting
+    // vLLM's flags (max_num_batched_tokens, its release): the engine whose start-up accounting kvcalc prices.
+    const EngineInfo* row = find_engine(s.engine);
+    const bool vllm = row && row->accounts_non_kv;
     bool batched = s.max_num_batched_tokens.has_value();
     if (vllm && ImGui::Checkbox("max_num_batched_tokens", &batched)) {
         // Starts at what vLLM would use here: the core's default for this card, release and load.
@@ -230,7 +232,7 @@ bool panel_serving(App& app) {
         ImGui::SetNextItemWidth(em * 10);
         changed |= stepper(app.ui, "tokens##batched", field_row("max_num_batched_tokens"), &*s.max_num_batched_tokens, 1024);
     }
-    if (s.engine.empty() || s.engine == "vllm") {  // whose start-up accounting prices uncalibrated models
+    if (vllm) {  // whose start-up accounting prices uncalibrated models
         const std::string shown = s.vllm_version.empty() ? std::string("newest (") + vllm_eras().back().id + ")"
                                                          : s.vllm_version;
         ImGui::SetNextItemWidth(em * 10);

@@ -127,26 +127,9 @@ std::vector<std::string> startup_lines(const App& app) {
         if (st.refuses_to_start) out.push_back(st.refusal);
         return out;
     }
-    const std::string engine(app.report.engine);
-    char buf[160];
-    if (engine == "llama.cpp") {
-        out.push_back("KV cache size (all devices): " + format_bytes(st.llama_cpp_kv_total_bytes, app.ui.unit));
-        return out;
-    }
-    std::snprintf(buf, sizeof buf, "Available KV cache memory: %.2f GiB", st.available_kv_gib);
-    out.push_back(buf);
-    out.push_back(std::string(engine == "sglang" ? "max_total_num_tokens" : "GPU KV cache size") + ": " +
-                  format_count(st.gpu_kv_cache_tokens) + " tokens");
-    if (engine == "vllm") {
-        std::snprintf(buf, sizeof buf, "Maximum concurrency for %s tokens per request: %.2fx",
-                      format_count(app.report.settings.max_model_len).c_str(), st.max_concurrency);
-        out.push_back(buf);
-    }
-    if (st.refuses_to_start) {
-        out.push_back(st.refusal);  // the core's words for why it stops (startup_stop.cpp)
-        if (st.estimated_max_model_len > 0)
-            out.push_back("Estimated maximum model length: " + format_count(st.estimated_max_model_len));
-    }
+    // The engine's own lines as the core words them, then its refusal (the order the CLI prints).
+    for (const StartupLine& line : st.lines) out.push_back(startup_line_text(line));
+    if (st.refuses_to_start) out.push_back(st.refusal);  // the core's words for why it stops (startup_stop.cpp)
     return out;
 }
 

@@ -400,7 +400,7 @@ TEST_SUITE("config corpus") {
         s.vram_gb = 24;
         const auto r = kvcalc::predict(s);
         REQUIRE(r.ok);
-        CHECK(r.startup.llama_cpp_kv_total_bytes == std::int64_t{32} * 8 * 136 * 2 * 32768);  // K and V, 32 layers
+        CHECK(r.startup.kv_total_bytes_all_devices == std::int64_t{32} * 8 * 136 * 2 * 32768);  // K and V, 32 layers
         const auto cfg = kvcalc::read_hf_config(kvcalc::test::config_file("llama-3.1-8b.json"));
         kvcalc::LlamaCppSettings l;
         l.n_ctx = 32768;

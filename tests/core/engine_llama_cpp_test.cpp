@@ -110,6 +110,6 @@ TEST_SUITE("engine_llama_cpp") {
         CHECK(mentions(r.notes, "only weights and KV cache are modelled"));
         REQUIRE(r.startup.available);
         // 32 layers × 4096 cells × 8 heads × 128 × (K + V) × 2 B = 512 MiB (llama.cpp prints "size = 512.00 MiB").
-        CHECK(r.startup.llama_cpp_kv_total_bytes == 512LL * 1024 * 1024);
+        CHECK(r.startup.kv_total_bytes_all_devices == 512LL * 1024 * 1024);
     }
 }

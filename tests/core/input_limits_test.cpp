@@ -12,6 +12,7 @@
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/io/url_codec.h"

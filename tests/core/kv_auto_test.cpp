@@ -1,5 +1,5 @@
 // kv_cache_dtype "auto", every engine's default: the cache takes the dtype the engine runs the model in.
-// Expected values come from the engines' source (cited in kv_format.h resolve_auto_kv_format) applied by hand to
+// Expected values come from the engines' source (cited beside each engine's rule, core/src/engines/<engine>/kv_dtype.cpp, reached through the engines table's resolve_auto_kv) applied by hand to
 // real config.json files (tests/data/configs/, sources in SOURCES.tsv) and to catalog cards' compute capability
 // (RTX 4090 sm_89, Tesla T4 sm_75).
 #include <doctest/doctest.h>
@@ -19,8 +19,12 @@ using namespace kvcalc;
 
 namespace {
 
-std::string auto_name(AutoKvEngine e, const char* torch_dtype, const char* model_type, int sm) {
-    const AutoKvResolution a = resolve_auto_kv_format(e, torch_dtype, model_type, sm);
+AutoKvResolution resolve_auto(EngineId e, const char* torch_dtype, const char* model_type, int sm) {
+    return engine_info(e).resolve_auto_kv(torch_dtype, model_type, sm, {});
+}
+
+std::string auto_name(EngineId e, const char* torch_dtype, const char* model_type, int sm) {
+    const AutoKvResolution a = resolve_auto(e, torch_dtype, model_type, sm);
     return a.format ? a.format->name : "none";
 }
 
@@ -73,34 +77,34 @@ TEST_SUITE("kv_cache_dtype auto") {
 
     TEST_CASE("vLLM: model dtype from the card's supported dtypes (vllm/platforms/cuda.py, config/model.py)") {
         // bf16 checkpoint: bf16 from sm_80, fp16 below (no bfloat16 on Turing).
-        CHECK(auto_name(AutoKvEngine::vllm, "bfloat16", "llama", 89) == "bf16");
-        CHECK(auto_name(AutoKvEngine::vllm, "bfloat16", "llama", 75) == "fp16");
-        CHECK(resolve_auto_kv_format(AutoKvEngine::vllm, "bfloat16", "llama", 75).note.find("float16") !=
+        CHECK(auto_name(EngineId::vllm, "bfloat16", "llama", 89) == "bf16");
+        CHECK(auto_name(EngineId::vllm, "bfloat16", "llama", 75) == "fp16");
+        CHECK(resolve_auto(EngineId::vllm, "bfloat16", "llama", 75).note.find("float16") !=
               std::string::npos);
         // fp16 checkpoint stays fp16 everywhere.
-        CHECK(auto_name(AutoKvEngine::vllm, "float16", "mistral", 89) == "fp16");
-        CHECK(auto_name(AutoKvEngine::vllm, "float16", "mistral", 75) == "fp16");
+        CHECK(auto_name(EngineId::vllm, "float16", "mistral", 89) == "fp16");
+        CHECK(auto_name(EngineId::vllm, "float16", "mistral", 75) == "fp16");
         // fp32 (or unstated) checkpoint: the platform's first dtype.
-        CHECK(auto_name(AutoKvEngine::vllm, "float32", "exaone", 89) == "bf16");
-        CHECK(auto_name(AutoKvEngine::vllm, "float32", "exaone", 75) == "fp16");
-        CHECK(auto_name(AutoKvEngine::vllm, "", "llama", 90) == "bf16");
+        CHECK(auto_name(EngineId::vllm, "float32", "exaone", 89) == "bf16");
+        CHECK(auto_name(EngineId::vllm, "float32", "exaone", 75) == "fp16");
+        CHECK(auto_name(EngineId::vllm, "", "llama", 90) == "bf16");
         // Gemma 2 refuses float16 (_FLOAT16_NOT_SUPPORTED_MODELS): on a T4 only float32 is left.
-        CHECK(auto_name(AutoKvEngine::vllm, "float32", "gemma2", 89) == "bf16");
-        const AutoKvResolution g = resolve_auto_kv_format(AutoKvEngine::vllm, "float32", "gemma2", 75);
+        CHECK(auto_name(EngineId::vllm, "float32", "gemma2", 89) == "bf16");
+        const AutoKvResolution g = resolve_auto(EngineId::vllm, "float32", "gemma2", 75);
         CHECK(g.format == nullptr);
         CHECK(g.model_dtype == "float32");
         CHECK(g.error.find("float32") != std::string::npos);
         // An unknown card (VRAM typed in) is taken as bf16-capable.
-        CHECK(auto_name(AutoKvEngine::vllm, "bfloat16", "llama", 0) == "bf16");
+        CHECK(auto_name(EngineId::vllm, "bfloat16", "llama", 0) == "bf16");
     }
 
     TEST_CASE("SGLang: model dtype, float32 downcast to float16 (Gemma: bfloat16); llama.cpp: always f16") {
-        CHECK(auto_name(AutoKvEngine::sglang, "bfloat16", "qwen3", 89) == "bf16");
-        CHECK(auto_name(AutoKvEngine::sglang, "float16", "llama", 89) == "fp16");
-        CHECK(auto_name(AutoKvEngine::sglang, "float32", "exaone", 89) == "fp16");
-        CHECK(auto_name(AutoKvEngine::sglang, "float32", "gemma2", 89) == "bf16");
-        CHECK(auto_name(AutoKvEngine::llama_cpp, "bfloat16", "llama", 89) == "fp16");
-        CHECK(auto_name(AutoKvEngine::llama_cpp, "float32", "gemma2", 75) == "fp16");
+        CHECK(auto_name(EngineId::sglang, "bfloat16", "qwen3", 89) == "bf16");
+        CHECK(auto_name(EngineId::sglang, "float16", "llama", 89) == "fp16");
+        CHECK(auto_name(EngineId::sglang, "float32", "exaone", 89) == "fp16");
+        CHECK(auto_name(EngineId::sglang, "float32", "gemma2", 89) == "bf16");
+        CHECK(auto_name(EngineId::llama_cpp, "bfloat16", "llama", 89) == "fp16");
+        CHECK(auto_name(EngineId::llama_cpp, "float32", "gemma2", 75) == "fp16");
     }
 
     TEST_CASE("a float16 config.json on vLLM: 2-byte cache, shown as auto (fp16), command keeps auto") {

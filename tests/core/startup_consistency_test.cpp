@@ -10,7 +10,7 @@
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/result_sentence.h"
 #include "kvcalc/deployment/solver.h"
-#include "kvcalc/engines/vllm_defaults.h"
+#include "kvcalc/engines/vllm/defaults.h"
 
 using namespace kvcalc;
 

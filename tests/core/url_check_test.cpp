@@ -14,7 +14,7 @@
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/io/url_check.h"
 #include "kvcalc/io/url_codec.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 using namespace kvcalc;
 using nlohmann::json;

@@ -1,4 +1,4 @@
-// vLLM's start-up accounting (vllm_accounting.h) against vLLM's source and published start-up logs. The log
+// vLLM's start-up accounting (vllm/accounting.h) against vLLM's source and published start-up logs. The log
 // fixtures themselves (torch peak, non-torch, CUDA-graph estimate, available KV from what a user types) are
 // checked by real_cases_test.cpp over tests/data/real_cases/vllm-v019-h100-*.json and vllm-h100-*.json.
 #include <doctest/doctest.h>
@@ -13,7 +13,7 @@
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
 #include "kvcalc/base/units.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 

@@ -8,6 +8,7 @@
 
 #include "fuzz_check.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/base/json_safety.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"

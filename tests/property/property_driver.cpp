@@ -28,6 +28,7 @@
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/base/json_safety.h"
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"

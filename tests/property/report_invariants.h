@@ -38,7 +38,7 @@ inline std::string check_report(const kvcalc::Report& r) {
         {"startup.available_kv", r.startup.available_kv_bytes}, {"startup.kv_bytes_per_token", r.startup.kv_bytes_per_token},
         {"startup.gpu_kv_cache_tokens", r.startup.gpu_kv_cache_tokens},
         {"startup.estimated_max_model_len", r.startup.estimated_max_model_len},
-        {"startup.llama_cpp_kv_total", r.startup.llama_cpp_kv_total_bytes},
+        {"startup.llama_cpp_kv_total", r.startup.kv_total_bytes_all_devices},
         {"settings.weights_total", r.settings.weights_bytes_total}, {"settings.vram", r.settings.vram_bytes},
         {"settings.drafter_total", r.settings.drafter_bytes_total}, {"error_band", r.error_band_bytes},
     };

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kvcalc/deployment/calibration.h"
-#include "kvcalc/engines/engine_real_cases.h"
+#include "accuracy/engine_real_cases.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/base/units.h"
 #include "reserve_section.h"
@@ -111,7 +111,7 @@ void end_to_end_section(std::ostream& out, const std::vector<std::filesystem::pa
         << "Every vLLM fixture that names its GPU and vLLM release. Nothing is taken from the log but what the user\n"
         << "typed: the fixture's config.json goes in as `config_json`, with the GPU, `vllm_version` and the flags the\n"
         << "run set (vLLM's defaults for the others), and kvcalc predicts weights, torch peak, non-torch memory, the\n"
-        << "CUDA-graph estimate and the available KV memory (vllm_accounting.h). `band` is the ± the Report states.\n\n"
+        << "CUDA-graph estimate and the available KV memory (vllm/accounting.h). `band` is the ± the Report states.\n\n"
         << "| case | vLLM | max_model_len | TP | weights GiB (log / kvcalc) | available KV GiB (log / kvcalc) | error | "
            "band | refuses (log / kvcalc) |\n|---|---|---|---|---|---|---|---|---|\n";
     Errors weights_err;

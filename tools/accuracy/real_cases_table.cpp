@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "kvcalc/engines/engine_real_cases.h"
+#include "accuracy/engine_real_cases.h"
 
 namespace {
 

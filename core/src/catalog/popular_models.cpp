@@ -2,7 +2,7 @@
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 

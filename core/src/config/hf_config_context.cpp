@@ -134,7 +134,7 @@ std::optional<std::int64_t> inner_int(const nlohmann::json& j, const char* key) 
 /// .derive_max_model_len_and_key (vllm-project/vllm 18ec6629).
 void vllm_rule(KeyReader& keys, const LengthKeys& len, const std::vector<RopeDict>& rope,
                std::optional<std::int64_t> top_ompe, HfConfig& out) {
-    EngineContextLimit& c = out.spec.vllm_context;
+    EngineContextLimit& c = out.spec.engine_context[engine_index(EngineId::vllm)];
     // The smallest of these keys; model_max_length (Command-R, Cohere) wins whenever it is set.
     double derived = std::numeric_limits<double>::infinity();
     std::string key;
@@ -209,7 +209,7 @@ void vllm_rule(KeyReader& keys, const LengthKeys& len, const std::vector<RopeDic
 /// 00828e56): the first key of its list, times rope_scaling.factor unless the dict names
 /// original_max_position_embeddings or rope_type llama3; 2048 when no key is set.
 void sglang_rule(const LengthKeys& len, KeyReader& keys, HfConfig& out) {
-    EngineContextLimit& c = out.spec.sglang_context;
+    EngineContextLimit& c = out.spec.engine_context[engine_index(EngineId::sglang)];
     std::string path;
     const nlohmann::json* r = keys.raw({"rope_scaling"}, path);
     if (!r || !r->is_object() || r->empty()) r = keys.raw({"rope_parameters"}, path);
@@ -240,7 +240,7 @@ void sglang_rule(const LengthKeys& len, KeyReader& keys, HfConfig& out) {
 /// llama.cpp: n_ctx_train is the GGUF context_length that convert_hf_to_gguf.py (TextModel
 /// .set_gguf_parameters) writes from the first of these keys; rope scaling is stored apart and leaves it.
 void llama_cpp_rule(const LengthKeys& len, HfConfig& out) {
-    EngineContextLimit& c = out.spec.llama_cpp_context;
+    EngineContextLimit& c = out.spec.engine_context[engine_index(EngineId::llama_cpp)];
     for (const char* k : {"max_position_embeddings", "n_ctx", "n_positions", "max_length", "max_sequence_length",
                           "model_max_length"}) {
         if (auto v = len.value(k)) {

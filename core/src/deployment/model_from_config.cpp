@@ -7,7 +7,7 @@
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/config/param_count.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 #include "util/text.h"
 #include "deployment/predict_internal.h"
 #include "config/served_model.h"

@@ -1,6 +1,6 @@
 // The non-KV terms of a deployment: weights' load buffers, activation peak, non-torch memory and CUDA graphs per
 // card. The seed families keep their fitted terms (seed 000 §4, activation.cpp); other vLLM models are priced by
-// vLLM's start-up accounting (vllm_accounting.h); llama.cpp and SGLang model none (their notes say so). This is
+// vLLM's start-up accounting (vllm/accounting.h); llama.cpp and SGLang model none (their notes say so). This is
 // the one seam between the budget and any non-KV accounting.
 #include <cmath>
 #include <optional>
@@ -15,7 +15,7 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     NonKvModel& m = d.non_kv;
     m.era = era;
     d.settings.vllm_version = vllm_era_rules(era).id;
-    if (d.engine != EngineId::vllm) return;  // Kind::none
+    if (!engine_info(d.engine).accounts_non_kv) return;  // Kind::none
     m.dims = vllm_profile_dims(*d.model);
     if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
     m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(d.settings.vram_bytes);
@@ -30,7 +30,7 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
 }
 
 void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
-    if (d.engine != EngineId::vllm) return;
+    if (!engine_info(d.engine).accounts_non_kv) return;
     NonKvModel& m = d.non_kv;
     ResolvedSettings& set = d.settings;
     m.kind = NonKvModel::Kind::none;

@@ -102,7 +102,7 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
         notes.push_back("no KV cache; weights only: " + m.id +
                         " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
                         "max_num_seqs change only its activations");
-    if (r.engine != EngineId::vllm)
+    if (!engine_info(r.engine).accounts_non_kv)
         notes.push_back(std::string("engine ") + engine_info(r.engine).name +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");
@@ -197,14 +197,15 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
 void write_text(Report& rep, const Deployment& d, const Load& load) {
     rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
     if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
-    const VllmAccounting explained = d.engine == EngineId::vllm ? detail::explain_non_kv(d) : VllmAccounting{};
+    const bool accounts = engine_info(d.engine).accounts_non_kv;
+    const VllmAccounting explained = accounts ? detail::explain_non_kv(d) : VllmAccounting{};
     rep.notes.clear();
     rep.notes.reserve(6);
     add_notes(rep.breakdown_estimates, d, load, rep.terms, explained, rep.notes);
     // Settings left unset, as the engine fills them in: resolve()'s (length, KV dtype, other engines' load),
     // then vLLM's accounting's.
     rep.assumed_defaults = detail::load_assumed_defaults(d);
-    if (d.engine == EngineId::vllm) {
+    if (accounts) {
         const bool accounted = d.non_kv.kind == NonKvModel::Kind::vllm_accounting;
         rep.non_kv_model = accounted ? cat("vLLM ", d.settings.vllm_version, " start-up accounting (",
                                            explained.band_basis, ")")
@@ -231,6 +232,12 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
     }
     StartupPrediction worded = startup_lines(d, load, rep.terms, true);
     rep.startup.engine_rules = std::move(worded.engine_rules);
+    rep.startup.lines = std::move(worded.lines);
+    // vLLM's refusal names the longest length that fits ("estimated maximum model length is N"): the length
+    // predict() found from the verdict's own terms.
+    if (rep.startup.refuses_to_start && rep.startup.estimated_max_model_len > 0)
+        rep.startup.lines.push_back(
+            {"estimated maximum model length", std::to_string(rep.startup.estimated_max_model_len), "tokens"});
     rep.startup.notes = std::move(worded.notes);
     if (rep.startup.refuses_to_start && rep.verdict == Verdict::fail)
         for (auto& n : rep.startup.notes)  // the engine's note states the length the verdict's terms boot
@@ -276,9 +283,9 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.model_facts = d.model_facts.get();
     startup_lines(d, load, rep.terms, false, rep.startup);
     // llama.cpp sizes its buffers over all devices: the same 2^60 limit applies to what it would allocate.
-    if (rep.startup.llama_cpp_kv_total_bytes >= kMaxBytes) {
+    if (rep.startup.kv_total_bytes_all_devices >= kMaxBytes) {
         rep.diagnostics.push_back({Severity::error, "too_large", "max_model_len",
-                                   "llama.cpp's KV buffers for max_model_len " + std::to_string(load.max_model_len) +
+                                   std::string(engine_info(d.engine).display_name) + "'s KV buffers for max_model_len " + std::to_string(load.max_model_len) +
                                        " × max_num_seqs " + std::to_string(load.max_num_seqs) +
                                        " would need at least 2^60 bytes (1.15 EB), the most kvcalc computes without "
                                        "overflow: lower max_model_len or max_num_seqs"});

@@ -27,13 +27,10 @@ void error(Diagnostics& d, const char* code, const char* field, std::string mess
     d.push_back({Severity::error, code, field, std::move(message)});
 }
 
-/// max_model_len above the engine's derived maximum (context_limit.h), as each engine treats it. vLLM raises
-/// (_get_and_verify_max_len) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, then only warns that positions past the
-/// derived length give NaN under RoPE or out-of-bounds indexing with absolute positions; SGLang raises too
-/// (ModelConfig context_length check) unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; llama.cpp only warns
-/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs. The scenario's allow_long_max_model_len stands
-/// for the two variables. A model that keeps no KV cache at all (encoder-only) is not refused here: its memory
-/// does not depend on the length, and the prediction says so.
+/// max_model_len above the engine's derived maximum (context_limit.h), as the engine's row says it treats it
+/// (EngineInfo::long_context). The scenario's allow_long_max_model_len stands for the engine's environment
+/// variable. A model that keeps no KV cache at all (encoder-only) is not refused here: its memory does not depend
+/// on the length, and the prediction says so.
 void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, const EngineContextLimit& limit,
                          std::int64_t max_model_len, bool allow_long) {
     const std::string what = "max_model_len " + std::to_string(max_model_len) + " exceeds " +
@@ -41,26 +38,24 @@ void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, co
                              std::to_string(limit.max_model_len) + " (" + limit.source + ")";
     bool keeps_cache = !m.parallel_caches.empty();
     for (const auto& c : m.layers) keeps_cache = keeps_cache || !std::holds_alternative<NoCache>(c);
-    const char* env = engine == EngineId::sglang ? "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
-                                                 : "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1";
-    const std::string engine_name = engine == EngineId::sglang ? "SGLang" : "vLLM";
+    const EngineInfo& row = engine_info(engine);
+    const LongContextRule& rule = row.long_context;
     if (!keeps_cache) {
         d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
                      what + ": the model reads at most that many tokens per input (it keeps no KV cache, so the "
                             "length does not change its memory)"});
-    } else if (engine == EngineId::llama_cpp) {
-        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len",
-                     what + ": llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
-                            "trained length is not guaranteed"});
+    } else if (!rule.allow_env) {
+        d.push_back({Severity::warning, "max_model_len_too_long", "max_model_len", what + ": " + rule.warns});
     } else if (allow_long) {
         d.push_back({Severity::warning, "max_model_len_too_long", "allow_long_max_model_len",
-                     what + ": priced because allow_long_max_model_len is set (" + env + "); " + engine_name +
+                     what + ": priced because allow_long_max_model_len is set (" + rule.allow_env + "); " +
+                         row.display_name +
                          " starts but warns that positions past the derived maximum can give NaN with rotary "
                          "embeddings or out-of-bounds errors with absolute ones: outputs may be wrong"});
     } else {
         error(d, "max_model_len_too_long", "max_model_len",
-              what + ": " + engine_name + " refuses it; valid is 1.." + std::to_string(limit.max_model_len) +
-                  ", or set allow_long_max_model_len (the engine's " + env + ") to price it anyway");
+              what + ": " + row.display_name + " refuses it; valid is 1.." + std::to_string(limit.max_model_len) +
+                  ", or set allow_long_max_model_len (the engine's " + rule.allow_env + ") to price it anyway");
     }
 }
 
@@ -84,7 +79,7 @@ inline void check_load_range(Diagnostics& d, const ScenarioField& f, std::int64_
 
 /// llama.cpp and SGLang without a utilization flag: kvcalc sizes their pool from this share of the card.
 /// llama.cpp has no such flag (it allocates what -c asks for); SGLang derives mem_fraction_static from the card at
-/// start-up (server_args.py), which kvcalc does not model. vLLM's own default is per release (vllm_accounting.h).
+/// start-up (server_args.py), which kvcalc does not model. vLLM's own default is per release (vllm/accounting.h).
 constexpr double kOtherEngineUtilization = 0.90;
 /// llama.cpp's -np default (common/common.h n_parallel = 1); SGLang's --max-running-requests is derived from the
 /// pool, a cap like vLLM's default, of which one full-length request is priced.
@@ -98,7 +93,7 @@ std::int64_t not_given_max_model_len(const Deployment& r) {
 
 /// The load settings a user left at 0 ("not given"), as the engine fills them in: max_model_len from the model,
 /// and for llama.cpp and SGLang max_num_seqs and gpu_memory_utilization. vLLM's own max_num_seqs and
-/// gpu_memory_utilization depend on the card and release: bind_non_kv fills them (vllm_accounting.h) and says so
+/// gpu_memory_utilization depend on the card and release: bind_non_kv fills them (vllm/accounting.h) and says so
 /// in the report's assumed_defaults.
 void fill_not_given(const Scenario& s, Deployment& r) {
     ResolvedSettings& out = r.settings;
@@ -107,7 +102,7 @@ void fill_not_given(const Scenario& s, Deployment& r) {
     out.max_model_len = s.max_model_len != 0 ? s.max_model_len : not_given_max_model_len(r);
     out.max_num_seqs = s.max_num_seqs;
     out.gpu_memory_utilization = s.gpu_memory_utilization;
-    if (r.engine == EngineId::vllm) return;
+    if (engine_info(r.engine).accounts_non_kv) return;
     r.assumed.max_num_seqs = out.max_num_seqs == 0;
     r.assumed.gpu_memory_utilization = out.gpu_memory_utilization == 0;
     if (out.max_num_seqs == 0) out.max_num_seqs = kOtherEngineSeqs;
@@ -148,24 +143,23 @@ std::shared_ptr<const ModelSpec> scenario_model(const Scenario& s, Diagnostics& 
     return model;
 }
 
-namespace detail {
+namespace {
 
-std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags, const ActivationFit** fit) {
-    Diagnostics d;
-    Deployment r;
-    // Bytes of a size field; 0 when out of range (check_scenario_fields has reported it, nothing is priced).
-    const auto gb_bytes_if_valid = [](const char* name, double gb) {
-        return field_number_ok(*find_scenario_field(name), gb) ? gb_to_bytes(gb) : std::int64_t{0};
-    };
+/// Bytes of a size field; 0 when out of range (check_scenario_fields has reported it, nothing is priced).
+std::int64_t gb_bytes_if_valid(const char* name, double gb) {
+    return field_number_ok(*find_scenario_field(name), gb) ? gb_to_bytes(gb) : std::int64_t{0};
+}
 
+/// The engine's row for Scenario::engine.
+void resolve_engine(const Scenario& s, Deployment& r, Diagnostics& d) {
     if (const EngineInfo* e = find_engine(s.engine)) r.engine = e->id;
     else error(d, "engine_unknown", "engine", "unknown engine " + text::quoted(s.engine) + ". Valid: " + detail::engine_name_list());
+}
 
-    r.model = scenario_model(s, d);
-    r.allow_long_max_model_len = s.allow_long_max_model_len;
-
-    // "auto" is resolved below, once the card is known (the model's dtype depends on it).
-    // Any accepted spelling (vLLM's "bfloat16", "fp8", any case): the field table's normaliser.
+/// kv_cache_dtype as a table format; true for "auto", which resolve_auto_kv() resolves once the card is known (the
+/// model's dtype depends on it). Any accepted spelling (vLLM's "bfloat16", "fp8", any case): the field table's
+/// normaliser.
+bool resolve_kv_format(const Scenario& s, Deployment& r, Diagnostics& d) {
     const std::string kv_name = canonical_kv_cache_dtype(s.kv_cache_dtype).value_or(s.kv_cache_dtype);
     const bool kv_auto = is_auto_kv_cache_dtype(kv_name);
     r.format = kv_auto ? nullptr : find_kv_format(kv_name);
@@ -173,8 +167,12 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
         error(d, "kv_format_unknown", "kv_cache_dtype",
               "unknown kv_cache_dtype " + text::quoted(s.kv_cache_dtype) + ". Valid: " +
                   field_valid_text(*find_scenario_field("kv_cache_dtype")));
+    return kv_auto;
+}
 
-    // Every number's range comes from the field table, the same check the URL codec and the CLI flags make.
+/// Every number's range from the field table (the same check the URL codec and the CLI flags make), a length the
+/// model can derive when none is given, and the vLLM release; the release when it names one.
+std::optional<VllmEra> check_fields(const Scenario& s, const Deployment& r, Diagnostics& d) {
     check_scenario_fields(s, d);
     // max_model_len 0 = the engine's derived maximum for the model: the model must state one.
     if (r.model && s.max_model_len == 0 && not_given_max_model_len(r) <= 0)
@@ -189,32 +187,40 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                   field_valid_text(*find_scenario_field("vllm_version")) + " (empty = the newest)");
     else if (auto note = vllm_version_note(s.vllm_version))
         d.push_back({Severity::warning, "vllm_version_unchecked", "vllm_version", *note});
+    return era;
+}
 
-    const int tp = s.tensor_parallel_size;
-    const bool tp_in_range = tp >= 1 && tp <= kMaxTensorParallel;  // else check_scenario_fields said so
-    const ActivationFit* activation = nullptr;
-    if (r.model && !r.model->layers.empty()) {
-        const auto* cached = catalog_layer_groups(r.model.get());
-        r.groups = cached ? *cached : group_layers(*r.model);
-        if (tp_in_range)
-            for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
-        activation = find_activation_fit(r.model->family);
-        if (!activation) {
-            d.push_back({Severity::warning, "family_unknown", "model.family",
-                         "family " + text::quoted(r.model->family) + " has no activation fit; using generic-dense"});
-            activation = find_activation_fit("generic-dense");
-        }
+/// The model's layer groups (checked against tensor_parallel_size when it is in range) and its family's
+/// activation fit (generic-dense, with a warning, for an unknown family); nullptr without a model.
+const ActivationFit* resolve_layers(int tp, bool tp_in_range, Deployment& r, Diagnostics& d) {
+    if (!r.model || r.model->layers.empty()) return nullptr;
+    const auto* cached = catalog_layer_groups(r.model.get());
+    r.groups = cached ? *cached : group_layers(*r.model);
+    if (tp_in_range)
+        for (auto& x : check_tensor_parallel(*r.model, r.groups, tp)) d.push_back(std::move(x));
+    const ActivationFit* activation = find_activation_fit(r.model->family);
+    if (!activation) {
+        d.push_back({Severity::warning, "family_unknown", "model.family",
+                     "family " + text::quoted(r.model->family) + " has no activation fit; using generic-dense"});
+        activation = find_activation_fit("generic-dense");
     }
+    return activation;
+}
 
-    // GPUs in the box.
+/// GPUs in the box: `gpus`, 0 = one per TP rank; an error when fewer than the TP ranks.
+int resolve_gpus(const Scenario& s, bool tp_in_range, Diagnostics& d) {
+    const int tp = s.tensor_parallel_size;
     const int gpus = s.gpus == 0 ? tp : s.gpus;
     if (s.gpus >= 0 && s.gpus <= kMaxTensorParallel && tp_in_range && gpus < tp)
         error(d, "gpus_below_tp", "gpus",
               "gpus = " + std::to_string(gpus) + " is fewer than tensor_parallel_size " + std::to_string(tp) +
                   ": each TP rank needs its own GPU");
+    return gpus;
+}
 
-    // VRAM per card: exactly one of gpu, vram_gb, vram_gib (none = 24 GB decimal, the command-line default that
-    // docs/DIFFERENCES.md explains).
+/// VRAM per card: exactly one of gpu, vram_gb, vram_gib (none = 24 GB decimal, the command-line default that
+/// docs/DIFFERENCES.md explains); sets r.gpu for a catalog card.
+std::int64_t resolve_vram(const Scenario& s, Deployment& r, Diagnostics& d) {
     const int given = (s.gpu.empty() ? 0 : 1) + (s.vram_gb ? 1 : 0) + (s.vram_gib ? 1 : 0);
     std::int64_t vram = 0;
     if (given > 1) {
@@ -238,141 +244,192 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
                      "no GPU or VRAM given: assumed 24 GB = 24e9 bytes per card; a real 24 GB card such as the RTX "
                      "3090 or 4090 has 24 GiB — choose it from the GPU list for that"});
     }
+    return vram;
+}
 
-    // kv_cache_dtype auto: the dtype the engine runs this model in on this card (kv_format.h).
-    if (kv_auto && r.model) {
-        const AutoKvEngine engine = r.engine == EngineId::llama_cpp ? AutoKvEngine::llama_cpp
-                                    : r.engine == EngineId::sglang  ? AutoKvEngine::sglang
-                                                                    : AutoKvEngine::vllm;
-        const AutoKvResolution a =
-            resolve_auto_kv_format(engine, r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0,
-                                   r.model->checkpoint_kv_cache_dtype);
-        r.format = a.format;
-        r.kv_auto = true;
-        if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
-        else if (!a.note.empty()) d.push_back({Severity::info, "kv_auto_dtype", "kv_cache_dtype", a.note});
-    }
+/// kv_cache_dtype auto: the dtype the engine runs this model in on this card (the engine row's rule).
+void resolve_auto_kv(Deployment& r, Diagnostics& d) {
+    const AutoKvResolution a = engine_info(r.engine).resolve_auto_kv(
+        r.model->torch_dtype, r.model->model_type, r.gpu ? r.gpu->sm_x10 : 0, r.model->checkpoint_kv_cache_dtype);
+    r.format = a.format;
+    r.kv_auto = true;
+    if (!r.format) error(d, "kv_auto_float32", "kv_cache_dtype", a.error);
+    else if (!a.note.empty()) d.push_back({Severity::info, "kv_auto_dtype", "kv_cache_dtype", a.note});
+}
 
-    // Weights.
-    std::int64_t weights_total = 0;
-    std::string weights_name;
-    if (r.model) {
-        // weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
-        if (s.weights_gb && s.weights_variant.empty()) {
-            weights_total = gb_bytes_if_valid("weights_gb", *s.weights_gb);
-            weights_name = "override";
-        } else if (r.model->weights.empty() && !s.weights_gb) {
-            error(d, "weights_missing", "weights_gb", r.model->id + " has no catalogued weights: give weights_gb");
-        } else if (s.weights_variant.empty()) {
-            weights_total = gb_to_bytes(r.model->weights.front().size_gb);
-            weights_name = r.model->weights.front().id;
-        } else {
-            const WeightsVariant* hit = nullptr;
-            for (const auto& w : r.model->weights) {
-                if (iequal(w.id, s.weights_variant)) hit = &w;
-                for (const auto& a : w.aliases)
-                    if (!hit && iequal(a, s.weights_variant)) hit = &w;
-                if (hit) break;
-            }
-            if (!hit) {
-                std::string ids;
-                for (const auto& w : r.model->weights) ids += (ids.empty() ? "" : ", ") + w.id;
-                error(d, "weights_variant_unknown", "weights_variant",
-                      "weights_variant " + text::quoted(s.weights_variant) + " is not available for " + r.model->id +
-                          ". Valid: " + ids + " (or give weights_gb)");
-            } else {
-                weights_total = gb_to_bytes(hit->size_gb);
-                weights_name = hit->id;
-            }
-            if (s.weights_gb) {
-                weights_total = gb_bytes_if_valid("weights_gb", *s.weights_gb);
-                weights_name = "override";
-            }
+/// The weights priced, all cards together, and the variant's name ("override" for weights_gb).
+struct ResolvedWeights {
+    std::int64_t total_bytes = 0;
+    std::string name;
+};
+
+/// weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
+ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnostics& d) {
+    ResolvedWeights w;
+    if (s.weights_gb && s.weights_variant.empty()) {
+        w = {gb_bytes_if_valid("weights_gb", *s.weights_gb), "override"};
+    } else if (m.weights.empty() && !s.weights_gb) {
+        error(d, "weights_missing", "weights_gb", m.id + " has no catalogued weights: give weights_gb");
+    } else if (s.weights_variant.empty()) {
+        w = {gb_to_bytes(m.weights.front().size_gb), m.weights.front().id};
+    } else {
+        const WeightsVariant* hit = nullptr;
+        for (const auto& v : m.weights) {
+            if (iequal(v.id, s.weights_variant)) hit = &v;
+            for (const auto& a : v.aliases)
+                if (!hit && iequal(a, s.weights_variant)) hit = &v;
+            if (hit) break;
         }
+        if (!hit) {
+            std::string ids;
+            for (const auto& v : m.weights) ids += (ids.empty() ? "" : ", ") + v.id;
+            error(d, "weights_variant_unknown", "weights_variant",
+                  "weights_variant " + text::quoted(s.weights_variant) + " is not available for " + m.id +
+                      ". Valid: " + ids + " (or give weights_gb)");
+        } else {
+            w = {gb_to_bytes(hit->size_gb), hit->id};
+        }
+        if (s.weights_gb) w = {gb_bytes_if_valid("weights_gb", *s.weights_gb), "override"};
     }
+    return w;
+}
 
-    // Drafter: explicit id, else the model's MTP drafter when mtp is true; mtp = false removes an MTP drafter.
+/// The drafter priced: the catalog entry (nullptr for none or drafter_gb alone), its weights over all cards and
+/// the speculative tokens.
+struct ResolvedDrafter {
     const Drafter* drafter = nullptr;
-    if (r.model) {
+    std::int64_t total_bytes = 0;
+    int speculative_tokens = 0;
+};
+
+/// Explicit id, else the model's MTP drafter when mtp is true; mtp = false removes an MTP drafter. drafter_gb and
+/// num_speculative_tokens override the entry's.
+ResolvedDrafter resolve_drafter(const Scenario& s, const ModelSpec* m, Diagnostics& d) {
+    ResolvedDrafter out;
+    const Drafter*& drafter = out.drafter;
+    if (m) {
         if (!s.drafter.empty()) {
-            for (const auto& x : r.model->drafters)
+            for (const auto& x : m->drafters)
                 if (iequal(x.id, s.drafter)) drafter = &x;
             if (!drafter)
                 error(d, "drafter_unknown", "drafter",
-                      "drafter " + text::quoted(s.drafter) + " is not available for " + r.model->id + ". Valid: " + drafter_list(*r.model));
+                      "drafter " + text::quoted(s.drafter) + " is not available for " + m->id + ". Valid: " + drafter_list(*m));
         } else if (s.mtp.value_or(false)) {
-            for (const auto& x : r.model->drafters)
+            for (const auto& x : m->drafters)
                 if (!drafter && is_mtp_method(x.method)) drafter = &x;
             if (!drafter)
                 error(d, "mtp_unavailable", "mtp",
-                      r.model->id + " has no MTP head or MTP assistant drafter. Drafters: " + drafter_list(*r.model));
+                      m->id + " has no MTP head or MTP assistant drafter. Drafters: " + drafter_list(*m));
         }
         if (drafter && s.mtp.has_value() && !*s.mtp && is_mtp_method(drafter->method)) drafter = nullptr;
     }
-    std::int64_t drafter_total = drafter ? gb_to_bytes(drafter->weights_gb) : 0;
-    if (s.drafter_gb) drafter_total = gb_bytes_if_valid("drafter_gb", *s.drafter_gb);
-    int spec_tokens = drafter ? drafter->num_speculative_tokens : 0;
-    if (s.num_speculative_tokens) spec_tokens = *s.num_speculative_tokens;
-    if (r.model && !drafter && drafter_total == 0 && spec_tokens > 0)
+    out.total_bytes = drafter ? gb_to_bytes(drafter->weights_gb) : 0;
+    if (s.drafter_gb) out.total_bytes = gb_bytes_if_valid("drafter_gb", *s.drafter_gb);
+    out.speculative_tokens = drafter ? drafter->num_speculative_tokens : 0;
+    if (s.num_speculative_tokens) out.speculative_tokens = *s.num_speculative_tokens;
+    if (m && !drafter && out.total_bytes == 0 && out.speculative_tokens > 0)
         error(d, "drafter_missing", "num_speculative_tokens",
-              "num_speculative_tokens = " + std::to_string(spec_tokens) +
+              "num_speculative_tokens = " + std::to_string(out.speculative_tokens) +
                   " needs a drafter: vLLM reads it only inside --speculative-config, next to a method or a draft "
-                  "model. Set drafter (for " + r.model->id + ": " + drafter_list(*r.model) +
+                  "model. Set drafter (for " + m->id + ": " + drafter_list(*m) +
                   "), mtp, or drafter_gb for a draft model of your own — or leave num_speculative_tokens unset");
+    return out;
+}
 
-    // --kv-breakdown extras (their ranges: check_scenario_fields above).
+/// The --kv-breakdown extras: a known indexer_format, and compressed / indexer layers bounded for every length
+/// and count a solver may probe (their ranges: check_scenario_fields).
+void check_breakdown(const Scenario& s, const Deployment& r, Diagnostics& d) {
     const std::string indexer_format = canonical_choice(*find_scenario_field("indexer_format"), s.indexer_format);
     if (indexer_bpe_x400(indexer_format) < 0)
         error(d, "indexer_format_unknown", "indexer_format",
               "unknown indexer_format " + text::quoted(s.indexer_format) + ". Valid: fp16, bf16, fp8_e5m2, fp8_e4m3, int8, fp4, int4");
-    if (r.model && r.format && !has_error(d)) {  // bounded for every length and count a solver may probe
-        const std::int64_t head_dim = model_head_dim(*r.model);
-        check_breakdown_limits(s.compressed_layers, s.compression_ratio,
-                               s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim, r.format->bpe_x400,
-                               "compressed_layers", d);
-        check_breakdown_limits(s.indexer_ratio_layers, s.indexer_compress_ratio,
-                               s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(indexer_format),
-                               "indexer_ratio_layers", d);
-    }
+    if (!r.model || !r.format || has_error(d)) return;
+    const std::int64_t head_dim = model_head_dim(*r.model);
+    check_breakdown_limits(s.compressed_layers, s.compression_ratio,
+                           s.compressed_head_dim > 0 ? s.compressed_head_dim : head_dim, r.format->bpe_x400,
+                           "compressed_layers", d);
+    check_breakdown_limits(s.indexer_ratio_layers, s.indexer_compress_ratio,
+                           s.indexer_head_dim > 0 ? s.indexer_head_dim : head_dim, indexer_bpe_x400(indexer_format),
+                           "indexer_ratio_layers", d);
+}
 
-    const bool failed = has_error(d);
-    for (auto& x : d) diags.push_back(std::move(x));
-    if (failed) return std::nullopt;
-
+/// The settings' text (owned by r.names) and numbers once every look-up succeeded.
+void fill_settings(const Scenario& s, const ActivationFit& activation, const ResolvedWeights& weights,
+                   const ResolvedDrafter& drafter, std::int64_t vram, int gpus, Deployment& r) {
     auto names = std::make_shared<DeploymentNames>();
     names->model_id = r.model->id;
     names->display_name = r.model->display_name;
-    names->family = activation->family;
-    names->weights_variant = weights_name;
+    names->family = activation.family;
+    names->weights_variant = weights.name;
     names->gpu = r.gpu ? r.gpu->id : std::string();
     names->kv_cache_dtype = r.kv_auto ? std::string("auto (") + r.format->name + ")" : std::string(r.format->name);
-    names->drafter = drafter ? drafter->id : (drafter_total > 0 ? std::string("custom") : std::string());
+    names->drafter = drafter.drafter ? drafter.drafter->id
+                                     : (drafter.total_bytes > 0 ? std::string("custom") : std::string());
     ResolvedSettings& out = r.settings;
     out.model_id = names->model_id;
     out.display_name = names->display_name;
     out.family = names->family;
     out.weights_variant = names->weights_variant;
-    out.weights_bytes_total = weights_total;
+    out.weights_bytes_total = weights.total_bytes;
     out.gpu = names->gpu;
     out.vram_bytes = vram;
     out.gpus = gpus;
-    out.tensor_parallel_size = tp;
+    out.tensor_parallel_size = s.tensor_parallel_size;
     out.kv_cache_dtype = names->kv_cache_dtype;
     fill_not_given(s, r);
     out.max_num_batched_tokens = s.max_num_batched_tokens;
     out.drafter = names->drafter;
     r.names = std::move(names);
+    out.drafter_bytes_total = drafter.total_bytes;
+    out.num_speculative_tokens = drafter.speculative_tokens;
+}
+
+/// What the deployment derives from its settings: the length limit, the drafter, the format the engine runs,
+/// kvcalc's per-layer view and buckets, the non-KV model and the per-model display tables.
+void derive_terms(const Scenario& s, VllmEra era, const ActivationFit* activation, const Drafter* drafter,
+                  Deployment& r) {
+    const int tp = s.tensor_parallel_size;
     r.max_model_len_limit = context_limit(*r.model, r.engine).max_model_len;
-    out.drafter_bytes_total = drafter_total;
-    out.num_speculative_tokens = spec_tokens;
     if (drafter) r.drafter = *drafter;
     r.run_format = &engine_run_format(r.engine, *r.format);
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
     r.buckets = bucket_template(*r.model, r.groups, *r.format, tp);
-    r.kv_extra_tokens = drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * spec_tokens : 0;
-    resolve_non_kv(s, *era, activation, r);
-    r.tp_options = shared_tensor_parallel_options(*r.model);
-    r.model_facts = shared_model_facts(*r.model);
+    r.kv_extra_tokens =
+        drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * r.settings.num_speculative_tokens : 0;
+    detail::resolve_non_kv(s, era, activation, r);
+    r.tp_options = detail::shared_tensor_parallel_options(*r.model);
+    r.model_facts = detail::shared_model_facts(*r.model);
+}
+
+}  // namespace
+
+namespace detail {
+
+std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags, const ActivationFit** fit) {
+    Diagnostics d;
+    Deployment r;
+    resolve_engine(s, r, d);
+    r.model = scenario_model(s, d);
+    r.allow_long_max_model_len = s.allow_long_max_model_len;
+    const bool kv_auto = resolve_kv_format(s, r, d);
+    const std::optional<VllmEra> era = check_fields(s, r, d);
+
+    const int tp = s.tensor_parallel_size;
+    const bool tp_in_range = tp >= 1 && tp <= kMaxTensorParallel;  // else check_scenario_fields said so
+    const ActivationFit* activation = resolve_layers(tp, tp_in_range, r, d);
+    const int gpus = resolve_gpus(s, tp_in_range, d);
+    const std::int64_t vram = resolve_vram(s, r, d);
+    if (kv_auto && r.model) resolve_auto_kv(r, d);
+    const ResolvedWeights weights = r.model ? resolve_weights(s, *r.model, d) : ResolvedWeights{};
+    const ResolvedDrafter drafter = resolve_drafter(s, r.model.get(), d);
+    check_breakdown(s, r, d);
+
+    const bool failed = has_error(d);
+    for (auto& x : d) diags.push_back(std::move(x));
+    if (failed) return std::nullopt;
+
+    fill_settings(s, *activation, weights, drafter, vram, gpus, r);
+    derive_terms(s, *era, activation, drafter.drafter, r);
 
     Diagnostics plan_diags;
     r.plan = make_plan(r, plan_diags);
@@ -417,15 +474,10 @@ std::vector<std::string> load_assumed_defaults(const Deployment& d) {
         out.push_back("max_model_len " + std::to_string(d.settings.max_model_len) + " (not given: " + engine +
                       "'s default, the model's derived maximum, " + limit.source + ")");
     }
-    if (d.assumed.max_num_seqs)
-        out.push_back(d.engine == EngineId::llama_cpp
-                          ? "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)"
-                          : "max_num_seqs 1 (SGLang's --max-running-requests is a cap derived from the pool; one "
-                            "full-length request is priced)");
-    if (d.assumed.gpu_memory_utilization)
-        out.push_back(d.engine == EngineId::llama_cpp
-                          ? "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"
-                          : "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)");
+    // Set only for an engine whose row has these lines (fill_not_given: !accounts_non_kv).
+    const LoadDefaultsText& text = engine_info(d.engine).load_defaults;
+    if (d.assumed.max_num_seqs && text.max_num_seqs) out.push_back(text.max_num_seqs);
+    if (d.assumed.gpu_memory_utilization && text.gpu_memory_utilization) out.push_back(text.gpu_memory_utilization);
     return out;
 }
 

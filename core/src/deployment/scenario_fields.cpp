@@ -13,7 +13,7 @@
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/config/param_count.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 #include "engines/deploy_internal.h"
 

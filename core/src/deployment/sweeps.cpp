@@ -88,7 +88,7 @@ std::vector<ShopRow> shopping(const Scenario& scenario, const std::vector<GpuSpe
     const bool per_generation = is_auto_kv_cache_dtype(scenario.kv_cache_dtype);
     for (int cards : counts) {
         // "auto" is the model's dtype on the card, which depends on its compute capability only (kv_format.h
-        // resolve_auto_kv_format): one deployment per generation, not the first card's for every row.
+        // the engine row's resolve_auto_kv): one deployment per generation, not the first card's for every row.
         std::map<int, ShopDeployment> by_sm;
         const ShopDeployment once = per_generation ? ShopDeployment{} : resolve_for_shop(scenario, cards,
                                                                                          gpus.empty() ? nullptr : &gpus.front());

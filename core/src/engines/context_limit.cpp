@@ -3,9 +3,7 @@
 namespace kvcalc {
 
 EngineContextLimit context_limit(const ModelSpec& m, EngineId engine) {
-    const EngineContextLimit& read = engine == EngineId::vllm     ? m.vllm_context
-                                     : engine == EngineId::sglang ? m.sglang_context
-                                                                  : m.llama_cpp_context;
+    const EngineContextLimit& read = m.engine_context[engine_index(engine)];
     if (read.max_model_len > 0 || !read.source.empty()) return read;
     EngineContextLimit out;
     out.max_model_len = out.default_max_model_len = m.max_position_embeddings;

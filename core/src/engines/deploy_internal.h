@@ -1,7 +1,8 @@
 // Private seams of the deployment: the per-engine plan builders, KV pricing, start-up lines and commands
-// (one deploy_<engine>.cpp each), and the non-KV model (non_kv.cpp).
+// (engines/<engine>/deploy.cpp and kv_dtype.cpp each), and the non-KV model (non_kv.cpp).
 #pragma once
 #include <string>
+#include <string_view>
 
 #include "kvcalc/engines/deployment.h"
 
@@ -46,10 +47,14 @@ void startup(const Deployment& d, const VllmPlan& p, const Load& load, const Bud
              StartupPrediction& out);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
 EngineKvSpelling vllm_spelling(KvFormatId id);
+/// vLLM's kv_cache_dtype auto (EngineInfo::resolve_auto_kv; vllm/kv_dtype.cpp cites the rule).
+AutoKvResolution vllm_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
+                              std::string_view checkpoint_kv_cache_dtype);
 /// vllm_spelling() as static text (no allocation: the start-up lines and the command use it per call).
 struct VllmDtype {
     const char* name;
     bool exact;
+    KvFormatId stand_in = KvFormatId::fp16;  ///< when !exact: the format priced instead (EngineKvSpelling)
 };
 VllmDtype vllm_dtype(KvFormatId id);
 /// One max_model_len request at a plan and KV memory, as price_kv() found it: its bytes (vllm_request_split) and
@@ -94,6 +99,9 @@ void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const
              StartupPrediction& out);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
+/// llama.cpp's default cache type, f16 (EngineInfo::resolve_auto_kv).
+AutoKvResolution llama_cpp_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
+                                   std::string_view checkpoint_kv_cache_dtype);
 
 SglangPlan make_sglang(const Deployment& d, Diagnostics& diags);
 void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, BudgetTerms& t);
@@ -101,6 +109,9 @@ void startup(const Deployment& d, const SglangPlan& p, const Load& load, const B
              StartupPrediction& out);
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineKvSpelling sglang_spelling(KvFormatId id);
+/// SGLang's kv_cache_dtype auto (EngineInfo::resolve_auto_kv; sglang/kv_dtype.cpp cites the rule).
+AutoKvResolution sglang_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
+                                std::string_view checkpoint_kv_cache_dtype);
 
 /// The KV dtype spelling a deployment's command and notes use: the engine's default "auto" when the scenario
 /// asked for it (vLLM, SGLang; llama.cpp's default is f16, written out), else engine_kv_spelling of the format.
@@ -116,5 +127,10 @@ const WeightsVariant* priced_variant(const Deployment& d);
 
 /// "0.95" style two-decimal text.
 std::string fixed2(double x);
+/// printf's "%.2f" of `x` (start-up lines: the engines print their GiB and MiB so).
+std::string two_decimals_text(double x);
+/// Requests the pool holds as vLLM writes them, "%.2f" rounded to nearest; "0.00" for negative or non-finite
+/// input (the public concurrency_text.h calls this).
+std::string concurrency_text(double requests);
 
 }  // namespace kvcalc::detail

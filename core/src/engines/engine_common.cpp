@@ -26,4 +26,11 @@ std::int64_t recurrent_bytes_per_rank(const RecurrentState& r, int tp) {
     return cdiv(r.state_elements, t) * r.state_dtype_bytes + cdiv(r.conv_elements, t) * r.conv_dtype_bytes;
 }
 
+std::string_view config_float_dtype(std::string_view d) {
+    if (d == "bfloat16" || d == "bf16") return "bfloat16";
+    if (d == "float16" || d == "fp16" || d == "half") return "float16";
+    if (d == "float32" || d == "fp32" || d == "float") return "float32";
+    return {};
+}
+
 }  // namespace kvcalc::engine

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "kvcalc/base/diagnostic.h"
 #include "kvcalc/base/model_spec.h"
@@ -29,5 +30,9 @@ inline std::int64_t cdiv(std::int64_t a, std::int64_t b) { return b > 0 ? (a + b
 
 /// Bytes per sequence of a recurrent layer on one rank (state and conv sharded by heads).
 std::int64_t recurrent_bytes_per_rank(const RecurrentState& r, int tp);
+
+/// "bfloat16" / "float16" / "float32" for the spellings a config.json's torch_dtype uses; empty when it is not a
+/// float dtype (or not stated). The engines' kv_cache_dtype auto rules start from it.
+std::string_view config_float_dtype(std::string_view torch_dtype);
 
 }  // namespace kvcalc::engine

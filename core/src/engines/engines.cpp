@@ -1,9 +1,10 @@
-// The engines table and the dispatch from a deployment's plan to its engine (one deploy_<engine>.cpp each).
-// Adding an engine: one EngineId value, one row here, one KvPlan alternative and its deploy_<engine>.cpp; the
-// visitors below (no generic branch) fail to compile until the new alternative is handled.
+// The engines table and the dispatch from a deployment's plan to its engine (core/src/engines/<engine>/).
+// Adding an engine: one EngineId value, one row here, one KvPlan alternative and its folder; the static_asserts
+// below fail until the row exists, and the visitors (no generic branch) until the new alternative is handled.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 
 #include "engines/deploy_internal.h"
 #include "config/served_model.h"
@@ -16,10 +17,74 @@ namespace {
 constexpr const char* kLlamaCppAliases[] = {"llama-cpp", "llamacpp", "llama_cpp"};
 // A constant table (no function-local static): engine_info() runs a few times per predict().
 constexpr EngineInfo kEngines[] = {
-    {EngineId::vllm, "vllm", "vLLM", {}},
-    {EngineId::llama_cpp, "llama.cpp", "llama.cpp", kLlamaCppAliases},
-    {EngineId::sglang, "sglang", "SGLang", {}},
+    {.id = EngineId::vllm,
+     .name = "vllm",
+     .display_name = "vLLM",
+     .aliases = {},
+     .context_key = "vllm_context",
+     .long_context = {.allow_env = "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1", .warns = nullptr},
+     .accounts_non_kv = true,
+     .load_defaults = {.max_num_seqs = nullptr, .gpu_memory_utilization = nullptr},
+     .memory_fraction = "gpu_memory_utilization",
+     .budget_label = "budget (mem-util x VRAM)",
+     .resolve_auto_kv = detail::vllm_auto_kv,
+     .command_says_auto = true,
+     .kv_spelling = detail::vllm_spelling,
+     // vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory: available memory <= 0. Triton stores fp8 as
+     // fp8e4nv, built for sm_89 and newer only: the profiling forward pass fails to compile (vllm-project/vllm
+     // issue #26431, RTX 3090).
+     .stop_text = {.no_cache_memory = "vLLM loads the weights, then stops: \"No available memory for the cache blocks\"",
+                   .fixed_terms = "the fixed terms",
+                   .fp8_e4m3_no_kernel =
+                       "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: Triton has no "
+                       "fp8 e4m3 type below sm_89 (\"type fp8e4nv not supported in this architecture\")"}},
+    {.id = EngineId::llama_cpp,
+     .name = "llama.cpp",
+     .display_name = "llama.cpp",
+     .aliases = kLlamaCppAliases,
+     .context_key = "llama_cpp_context",
+     .long_context = {.allow_env = nullptr,
+                      .warns = "llama.cpp warns (n_ctx_per_seq > n_ctx_train) and runs; output quality past the "
+                               "trained length is not guaranteed"},
+     .accounts_non_kv = false,
+     .load_defaults = {.max_num_seqs = "max_num_seqs 1 (llama.cpp's -np default, common/common.h n_parallel)",
+                       .gpu_memory_utilization =
+                           "usable VRAM fraction 0.90 (kvcalc's share of the card: llama.cpp has no such flag)"},
+     .memory_fraction = "usable VRAM fraction",
+     .budget_label = "budget (usable fraction x VRAM)",
+     .resolve_auto_kv = detail::llama_cpp_auto_kv,
+     .command_says_auto = false,
+     .kv_spelling = detail::llama_cpp_spelling,
+     // llama.cpp has no memory fraction: it allocates what it is asked for.
+     .stop_text = {.no_cache_memory = nullptr, .fixed_terms = nullptr, .fp8_e4m3_no_kernel = nullptr}},
+    {.id = EngineId::sglang,
+     .name = "sglang",
+     .display_name = "SGLang",
+     .aliases = {},
+     .context_key = "sglang_context",
+     .long_context = {.allow_env = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1", .warns = nullptr},
+     .accounts_non_kv = false,
+     .load_defaults = {.max_num_seqs = "max_num_seqs 1 (SGLang's --max-running-requests is a cap derived from the "
+                                       "pool; one full-length request is priced)",
+                       .gpu_memory_utilization =
+                           "mem_fraction_static 0.90 (kvcalc's value: SGLang derives its own from the card)"},
+     .memory_fraction = "mem_fraction_static",
+     .budget_label = "budget (mem_fraction_static x VRAM)",
+     .resolve_auto_kv = detail::sglang_auto_kv,
+     .command_says_auto = true,
+     .kv_spelling = detail::sglang_spelling,
+     // model_runner / pool_configurator: max_total_num_tokens <= 0.
+     .stop_text = {.no_cache_memory = "SGLang stops after loading the weights: \"Not enough memory\" for the KV pool",
+                   .fixed_terms = "the weights",
+                   .fp8_e4m3_no_kernel = nullptr}},
 };
+static_assert(std::size(kEngines) == kNumEngines, "one engines-table row per EngineId");
+constexpr bool rows_in_id_order() {
+    for (std::size_t i = 0; i < std::size(kEngines); ++i)
+        if (engine_index(kEngines[i].id) != i) return false;
+    return true;
+}
+static_assert(rows_in_id_order(), "engines-table rows are in EngineId order (engine_info indexes by id)");
 }  // namespace
 
 std::span<const EngineInfo> engines() { return kEngines; }
@@ -37,29 +102,13 @@ const EngineInfo* find_engine(std::string_view name) {
 const EngineInfo& engine_info(EngineId id) { return kEngines[static_cast<std::size_t>(id)]; }
 
 EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format) {
-    switch (engine) {
-        case EngineId::vllm: return detail::vllm_spelling(format);
-        case EngineId::llama_cpp: return detail::llama_cpp_spelling(format);
-        case EngineId::sglang: return detail::sglang_spelling(format);
-    }
-    return {};
+    return engine_info(engine).kv_spelling(format);
 }
 
 const KvFormat& engine_run_format(EngineId engine, const KvFormat& format) {
     const EngineKvSpelling s = engine_kv_spelling(engine, format.id);
     if (s.exact) return format;
-    // The engines' own spellings of kvcalc's names (vllm/config/cache.py CacheDType: "fp8" is fp8_e4m3 on CUDA;
-    // llama.cpp's "f16").
-    struct Alias {
-        std::string_view spelling, name;
-    };
-    static constexpr Alias aliases[] = {{"float16", "fp16"}, {"f16", "fp16"},          {"bfloat16", "bf16"},
-                                        {"fp8", "fp8_e4m3"}, {"turboquant_k8v4", "k8v4"}};
-    std::string_view name = s.k;
-    for (const Alias& a : aliases)
-        if (a.spelling == name) name = a.name;
-    const KvFormat* f = find_kv_format(name);
-    return f ? *f : format;
+    return kv_formats()[static_cast<std::size_t>(s.stand_in)];  // the table is in KvFormatId order
 }
 
 const KvFormat* engine_kv_format_that_runs(EngineId engine, const KvFormat& format, const GpuSpec* card) {
@@ -94,16 +143,17 @@ std::string serve_command(const Deployment& d, const Load& load) {
 namespace detail {
 
 KvPlan make_plan(const Deployment& d, Diagnostics& diags) {
-    switch (d.engine) {
+    switch (d.engine) {  // exhaustive (-Wswitch): one plan builder per engine
         case EngineId::vllm: return make_vllm(d, diags);
         case EngineId::llama_cpp: return make_llama_cpp(d, diags);
         case EngineId::sglang: return make_sglang(d, diags);
     }
-    return make_vllm(d, diags);
+    diags.push_back({Severity::error, "engine_unknown", "engine", "no KV plan for this engine"});
+    return {};
 }
 
 EngineKvSpelling deployment_kv_spelling(const Deployment& d) {
-    if (d.kv_auto && d.engine != EngineId::llama_cpp) return {"auto", "auto", true};
+    if (d.kv_auto && engine_info(d.engine).command_says_auto) return {"auto", "auto", true};
     return engine_kv_spelling(d.engine, d.format->id);
 }
 
@@ -114,13 +164,9 @@ std::string engine_name_list() {
 }
 
 std::string stand_in_note(const char* engine, const KvFormat& f, const EngineKvSpelling& s) {
-    // The bytes quoted are the stand-in's, which the engine's plan prices (kv_format.h find_engine_kv_dtype).
-    auto bytes = [](const std::string& spelling) {
-        const KvFormat* x = find_engine_kv_dtype(spelling);
-        return std::string(x ? x->bpe_exact : "?");
-    };
-    std::string priced = bytes(s.k);
-    if (s.v != s.k) priced.append("/").append(bytes(s.v));
+    // The bytes quoted are the stand-in's, which the engine's plan prices (EngineKvSpelling::stand_in; a stand-in
+    // is one type for K and V).
+    const std::string priced = kv_formats()[static_cast<std::size_t>(s.stand_in)].bpe_exact;
     return std::string(engine) + " has no KV cache format " + f.name + " (" + f.bpe_exact +
            " B per element): priced as its nearest, " + s.k + (s.v != s.k ? "/" + s.v : std::string()) + " (" +
            priced + " B per element); the command uses that stand-in";
@@ -160,5 +206,24 @@ std::string fixed2(double x) {
     return buf;
 }
 
+std::string two_decimals_text(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", x);
+    return buf;
+}
+
+std::string concurrency_text(double requests) {
+    if (!std::isfinite(requests) || !(requests > 0)) return "0.00";
+    return fixed2(requests);  // printf's round-to-nearest, without printf for the usual values
+}
+
 }  // namespace detail
+
+std::string startup_line_text(const StartupLine& line) {
+    std::string out = line.label + ": " + line.value;
+    if (line.unit == "x") return out + line.unit;
+    if (!line.unit.empty()) out.append(" ").append(line.unit);
+    return out;
+}
+
 }  // namespace kvcalc

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/deployment/predict.h"
@@ -114,87 +116,83 @@ json solvers_json(const json& req, const Scenario& s, Diagnostics& d) {
     return out;
 }
 
-std::string evaluate(std::string_view text) {
+/// The request as a JSON object, or the failure document that says why it is not one (too large, too deep, not
+/// JSON, not an object).
+std::optional<json> parse_request(std::string_view text, std::string& failed) {
+    const auto fail = [&](const char* code, std::string message) {
+        failed = dump_safe(failure({{Severity::error, code, "", std::move(message)}}));
+        return std::nullopt;
+    };
     if (text.size() > kMaxRequestBytes)
-        return dump_safe(failure({{Severity::error, "too_large", "",
-                                   "request is " + std::to_string(text.size()) + " bytes; at most " +
-                                       std::to_string(kMaxRequestBytes) + " (8 MiB) are read"}}));
+        return fail("too_large", "request is " + std::to_string(text.size()) + " bytes; at most " +
+                                     std::to_string(kMaxRequestBytes) + " (8 MiB) are read");
     if (json_too_deep(text))
-        return dump_safe(failure({{Severity::error, "too_deep", "",
-                                   "request nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) +
-                                       " levels"}}));
+        return fail("too_deep", "request nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     json req = json::parse(text.begin(), text.end(), nullptr, false);
     if (req.is_discarded())
-        return dump_safe(failure({{Severity::error, "bad_json", "",
-                                   "request is not valid JSON (RFC 8259): " + json_error_detail(text) +
-                                       "; check quotes, commas and brackets; NaN and Infinity are not JSON"}}));
+        return fail("bad_json", "request is not valid JSON (RFC 8259): " + json_error_detail(text) +
+                                    "; check quotes, commas and brackets; NaN and Infinity are not JSON");
     if (!req.is_object())
-        return dump_safe(failure({{Severity::error, "bad_json", "",
-                                   "request must be a JSON object ({ ... }), got " + std::string(req.type_name())}}));
-    std::string action = "predict";
-    if (req.contains("action")) {
-        if (!req["action"].is_string())
-            return dump_safe(failure({{Severity::error, "bad_type", "action", "action must be a string"}}));
-        action = req["action"].get<std::string>();
+        return fail("bad_json", "request must be a JSON object ({ ... }), got " + std::string(req.type_name()));
+    return req;
+}
+
+std::string action_catalog(const json&) { return dump_safe(catalog_json()); }
+
+std::string action_calibration(const json&) {
+    json j = run_calibration();
+    j["ok"] = true;
+    j["diagnostics"] = json::array();
+    return dump_safe(j);
+}
+
+/// The shopping request's own errors, not each row's: every row sets the card and the TP, so the rest of the
+/// scenario is checked at a card and TP that resolve (a bad value of those two is still reported by the field
+/// table). One problem, one diagnostic (the table check and predict() both range-check).
+Diagnostics shop_request_errors(const Scenario& s) {
+    Scenario probe = s;
+    probe.gpu.clear();
+    probe.vram_gb.reset();
+    probe.vram_gib = 24.0;
+    probe.tensor_parallel_size = 1;
+    probe.gpus = 0;
+    Diagnostics top;
+    check_scenario_fields(s, top);
+    if (!s.gpu.empty() && !find_gpu(s.gpu))
+        top.push_back({Severity::error, "gpu_unknown", "gpu",
+                       "unknown gpu " + shown_value(s.gpu) + " (shopping tries every catalog card; give a known "
+                       "id or none)"});
+    for (auto& x : scenario_errors(probe))
+        if (x.code != "out_of_range" || (x.field != "gpus" && x.field != "tensor_parallel_size")) top.push_back(std::move(x));
+    std::erase_if(top, [](const Diagnostic& x) { return x.severity != Severity::error; });
+    Diagnostics unique;
+    for (auto& x : top)
+        if (std::none_of(unique.begin(), unique.end(), [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; }))
+            unique.push_back(std::move(x));
+    return unique;
+}
+
+/// Every catalog GPU × 1, 2, 4, 8 cards (shopping(), sweeps.h).
+std::string action_shop(const json&, const Scenario& s, Diagnostics& d) {
+    const Diagnostics errors = shop_request_errors(s);
+    if (!errors.empty()) {
+        d.insert(d.end(), errors.begin(), errors.end());
+        return dump_safe(failure(d));
     }
-    if (action == "catalog") return dump_safe(catalog_json());
-    if (action == "calibration") {
-        json j = run_calibration();
-        j["ok"] = true;
-        j["diagnostics"] = json::array();
-        return dump_safe(j);
-    }
-    if (action != "predict" && action != "solve" && action != "shop" && action != "curve")
-        return dump_safe(failure({{Severity::error, "bad_value", "action",
-                                   "unknown action " + shown_value(req["action"]) +
-                                       ". Valid: predict, solve, shop, curve, catalog, calibration"}}));
-    Scenario s;
-    Diagnostics d;
-    read_scenario(req, s, d);
-    if (has_error(d)) return dump_safe(failure(d));
-    // "solve" and "criterion" steer the solvers: read by action solve, and by predict when "solve" is given.
-    const bool solving = (action == "solve" || action == "predict") && (action == "solve" || req.contains("solve"));
-    for (const char* key : {"solve", "criterion"})
-        if (req.contains(key) && !solving)
-            d.push_back({Severity::warning, "key_ignored", key,
-                         std::string(key) + " is ignored: only action solve (or predict with a \"solve\" list) runs "
-                                            "the solvers, and this request's action is " + action});
-    if (action == "shop") {  // every catalog GPU × 1, 2, 4, 8 cards (shopping(), sweeps.h)
-        // The request's own errors are the request's, not each row's: every row sets the card and the TP, so
-        // those are checked at a card and TP that resolve (a bad value of them is still reported by the table).
-        Scenario probe = s;
-        probe.gpu.clear();
-        probe.vram_gb.reset();
-        probe.vram_gib = 24.0;
-        probe.tensor_parallel_size = 1;
-        probe.gpus = 0;
-        Diagnostics top;
-        check_scenario_fields(s, top);
-        if (!s.gpu.empty() && !find_gpu(s.gpu))
-            top.push_back({Severity::error, "gpu_unknown", "gpu",
-                           "unknown gpu " + shown_value(s.gpu) + " (shopping tries every catalog card; give a known "
-                           "id or none)"});
-        for (auto& x : scenario_errors(probe))
-            if (x.code != "out_of_range" || (x.field != "gpus" && x.field != "tensor_parallel_size")) top.push_back(std::move(x));
-        std::erase_if(top, [](const Diagnostic& x) { return x.severity != Severity::error; });
-        // one problem, one diagnostic (the table check and predict() both range-check)
-        Diagnostics unique;
-        for (auto& x : top)
-            if (std::none_of(unique.begin(), unique.end(), [&](const Diagnostic& y) { return y.code == x.code && y.field == x.field; }))
-                unique.push_back(std::move(x));
-        if (!unique.empty()) {
-            d.insert(d.end(), unique.begin(), unique.end());
-            return dump_safe(failure(d));
-        }
-        json rows = shopping(s, gpu_catalog(), default_shop_counts());
-        return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d}, {"rows", rows}});
-    }
-    if (action == "curve") {  // demand vs max_model_len at the scenario's seqs and card (demand_curve(), sweeps.h)
-        const std::optional<Deployment> dep = resolve(s, d);
-        if (!dep) return dump_safe(failure(d));
-        return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d},
-                              {"curve", demand_curve(*dep, dep->load())}});
-    }
+    json rows = shopping(s, gpu_catalog(), default_shop_counts());
+    return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d}, {"rows", rows}});
+}
+
+/// Demand vs max_model_len at the scenario's seqs and card (demand_curve(), sweeps.h).
+std::string action_curve(const json&, const Scenario& s, Diagnostics& d) {
+    const std::optional<Deployment> dep = resolve(s, d);
+    if (!dep) return dump_safe(failure(d));
+    return dump_safe(json{{"schema", kSchemaVersion}, {"ok", true}, {"diagnostics", d},
+                          {"curve", demand_curve(*dep, dep->load())}});
+}
+
+/// The report, with the solvers when the request lists them ("solve").
+std::string action_predict(const json& req, const Scenario& s, Diagnostics& d, bool solving) {
     if (solving) {  // a bad solver name or criterion fails the request before anything is priced (no verdict)
         Diagnostics bad;
         check_solver_request(req, bad);
@@ -213,6 +211,40 @@ std::string evaluate(std::string_view text) {
         if (has_error(sd)) out["ok"] = false;
     }
     return dump_safe(out);
+}
+
+std::string evaluate(std::string_view text) {
+    std::string failed;
+    const std::optional<json> parsed = parse_request(text, failed);
+    if (!parsed) return failed;
+    const json& req = *parsed;
+    std::string action = "predict";
+    if (req.contains("action")) {
+        if (!req["action"].is_string())
+            return dump_safe(failure({{Severity::error, "bad_type", "action", "action must be a string"}}));
+        action = req["action"].get<std::string>();
+    }
+    // The actions that read no scenario.
+    if (action == "catalog") return action_catalog(req);
+    if (action == "calibration") return action_calibration(req);
+    if (action != "predict" && action != "solve" && action != "shop" && action != "curve")
+        return dump_safe(failure({{Severity::error, "bad_value", "action",
+                                   "unknown action " + shown_value(req["action"]) +
+                                       ". Valid: predict, solve, shop, curve, catalog, calibration"}}));
+    Scenario s;
+    Diagnostics d;
+    read_scenario(req, s, d);
+    if (has_error(d)) return dump_safe(failure(d));
+    // "solve" and "criterion" steer the solvers: read by action solve, and by predict when "solve" is given.
+    const bool solving = action == "solve" || (action == "predict" && req.contains("solve"));
+    for (const char* key : {"solve", "criterion"})
+        if (req.contains(key) && !solving)
+            d.push_back({Severity::warning, "key_ignored", key,
+                         std::string(key) + " is ignored: only action solve (or predict with a \"solve\" list) runs "
+                                            "the solvers, and this request's action is " + action});
+    if (action == "shop") return action_shop(req, s, d);
+    if (action == "curve") return action_curve(req, s, d);
+    return action_predict(req, s, d, solving);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Report, solver and calibration results → JSON (docs/SCHEMA.md). Every memory field is integer bytes.
 #include "kvcalc/io/json_io.h"
+#include "kvcalc/io/json_results.h"
 #include "kvcalc/deployment/result_sentence.h"
 #include "kvcalc/base/units.h"
 
@@ -114,7 +115,7 @@ void to_json(json& j, const Report& r) {
                     {"refuses_to_start", p.refuses_to_start},
                     {"refusal", p.refusal},
                     {"estimated_max_model_len", p.estimated_max_model_len},
-                    {"llama_cpp_kv_total_bytes", p.llama_cpp_kv_total_bytes},
+                    {"llama_cpp_kv_total_bytes", p.kv_total_bytes_all_devices},
                     {"notes", p.notes}};
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kvcalc/catalog/catalog.h"
+#include "kvcalc/engines/deployment.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/deployment/scenario_fields.h"
@@ -249,7 +250,7 @@ void read_context(const json& v, EngineContextLimit& c, Diagnostics& d, const st
 
 void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& path) {
     if (!j.is_object()) return type_error(d, path, "an object", j);
-    const std::map<std::string, std::function<void(const json&, const std::string&)>> fields{
+    std::map<std::string, std::function<void(const json&, const std::string&)>> fields{
         {"id", [&](const json& v, const std::string& f) { get_str(v, m.id, d, f); }},
         {"display_name", [&](const json& v, const std::string& f) { get_str(v, m.display_name, d, f); }},
         {"family", [&](const json& v, const std::string& f) { get_str(v, m.family, d, f); }},
@@ -332,9 +333,6 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"torch_dtype", [&](const json& v, const std::string& f) { get_str(v, m.torch_dtype, d, f); }},
         {"checkpoint_kv_cache_dtype",
          [&](const json& v, const std::string& f) { get_str(v, m.checkpoint_kv_cache_dtype, d, f); }},
-        {"vllm_context", [&](const json& v, const std::string& f) { read_context(v, m.vllm_context, d, f); }},
-        {"sglang_context", [&](const json& v, const std::string& f) { read_context(v, m.sglang_context, d, f); }},
-        {"llama_cpp_context", [&](const json& v, const std::string& f) { read_context(v, m.llama_cpp_context, d, f); }},
         {"intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.intermediate_size, d, f); }},
         {"moe_intermediate_size", [&](const json& v, const std::string& f) { get_int(v, m.moe_intermediate_size, d, f); }},
         {"rotary_dim", [&](const json& v, const std::string& f) { get_int(v, m.rotary_dim, d, f); }},
@@ -354,6 +352,10 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
              }
          }},
     };
+    for (const EngineInfo& e : engines())  // each engine's derived context under its row's key
+        fields[e.context_key] = [&m, &d, &e](const json& v, const std::string& f) {
+            read_context(v, m.engine_context[engine_index(e.id)], d, f);
+        };
     for (const auto& [k, v] : j.items()) {
         auto it = fields.find(k);
         if (it == fields.end()) {
@@ -519,14 +521,12 @@ void to_json(json& j, const ModelSpec& m) {
     // kv_cache_dtype auto resolves from these, max_model_len 0 from the contexts: written when the model has them.
     if (!m.torch_dtype.empty()) j["torch_dtype"] = m.torch_dtype;
     if (!m.checkpoint_kv_cache_dtype.empty()) j["checkpoint_kv_cache_dtype"] = m.checkpoint_kv_cache_dtype;
-    const auto context = [&](const char* key, const EngineContextLimit& c) {
+    for (const EngineInfo& e : engines()) {
+        const EngineContextLimit& c = m.engine_context[engine_index(e.id)];
         if (c != EngineContextLimit{})
-            j[key] = json{{"max_model_len", c.max_model_len}, {"default_max_model_len", c.default_max_model_len},
-                          {"source", c.source}};
-    };
-    context("vllm_context", m.vllm_context);
-    context("sglang_context", m.sglang_context);
-    context("llama_cpp_context", m.llama_cpp_context);
+            j[e.context_key] = json{{"max_model_len", c.max_model_len},
+                                    {"default_max_model_len", c.default_max_model_len}, {"source", c.source}};
+    }
 }
 
 void to_json(json& j, const Scenario& s) {

@@ -48,21 +48,6 @@ const KvFormat* find_kv_format(std::string_view name) {
     return nullptr;
 }
 
-const KvFormat* find_engine_kv_dtype(std::string_view spelling) {
-    struct Alias {
-        std::string_view spelling, format;
-    };
-    static constexpr std::array<Alias, 6> aliases{{{"bfloat16", "bf16"},
-                                                   {"float16", "fp16"},
-                                                   {"f16", "fp16"},
-                                                   {"half", "fp16"},
-                                                   {"fp8", "fp8_e4m3"},
-                                                   {"turboquant_k8v4", "k8v4"}}};
-    for (const Alias& a : aliases)
-        if (a.spelling == spelling) return find_kv_format(a.format);
-    return find_kv_format(spelling);
-}
-
 bool is_auto_kv_cache_dtype(std::string_view name) { return name == kAutoKvCacheDtype; }
 
 std::vector<std::string> kv_format_names() {
@@ -105,78 +90,6 @@ std::string kv_format_label(std::string_view name) {
     for (const Row& r : rows)
         if (r.name == name) return std::string(r.label);
     return std::string(name);
-}
-
-namespace {
-
-/// vLLM refuses float16 for these model types (vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS).
-bool refuses_float16(std::string_view model_type) {
-    static constexpr std::array<std::string_view, 5> types{"gemma2", "gemma3", "gemma3_text", "plamo2", "glm4"};
-    return std::find(types.begin(), types.end(), model_type) != types.end();
-}
-
-/// "bfloat16" / "float16" / "float32" for the spellings a config.json uses; empty when not a float dtype.
-std::string_view config_float_dtype(std::string_view d) {
-    if (d == "bfloat16" || d == "bf16") return "bfloat16";
-    if (d == "float16" || d == "fp16" || d == "half") return "float16";
-    if (d == "float32" || d == "fp32" || d == "float") return "float32";
-    return {};
-}
-
-}  // namespace
-
-AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view torch_dtype, std::string_view model_type,
-                                        int sm_x10, std::string_view checkpoint_kv) {
-    AutoKvResolution out;
-    const std::string_view cfg = config_float_dtype(torch_dtype);
-    if (engine == AutoKvEngine::llama_cpp) {
-        out.format = find_kv_format("fp16");
-        out.model_dtype = std::string(cfg.empty() ? "bfloat16" : cfg);
-        return out;
-    }
-    if (engine == AutoKvEngine::sglang) {
-        std::string_view run = cfg;
-        if (cfg.empty() || cfg == "float32") {
-            run = model_type.substr(0, 5) == "gemma" ? "bfloat16" : "float16";
-            if (cfg == "float32") out.note = "config dtype float32: SGLang runs the model in " + std::string(run);
-        }
-        out.model_dtype = std::string(run);
-        out.format = find_kv_format(run == "bfloat16" ? "bf16" : "fp16");
-        return out;
-    }
-    // vLLM on CUDA.
-    const bool bf16_card = sm_x10 == 0 || sm_x10 >= 80;
-    std::vector<std::string_view> supported;
-    if (bf16_card) supported.push_back("bfloat16");
-    if (!refuses_float16(model_type)) supported.push_back("float16");
-    supported.push_back("float32");
-    const std::string_view preferred = supported.front();
-    std::string_view run = cfg.empty() || cfg == "float32" ? preferred : cfg;
-    if (std::find(supported.begin(), supported.end(), run) == supported.end()) {
-        out.note = "vLLM runs this model in " + std::string(preferred) + ": the card has no " + std::string(run) +
-                   (bf16_card ? "" : " (bfloat16 needs compute capability 8.0)");
-        run = preferred;
-    } else if (cfg == "float32") {
-        out.note = "config dtype float32: vLLM runs the model in " + std::string(run);
-    }
-    out.model_dtype = std::string(run);
-    if (run == "float32") {
-        out.error = "vLLM runs " + std::string(model_type) +
-                    " in float32 on this card (no bfloat16 below compute capability 8.0, and vLLM refuses float16 "
-                    "for this model type), so kv_cache_dtype auto stores a 4-byte float32 cache and the weights "
-                    "double; kvcalc prices 16-bit and smaller models only — choose a card with compute capability "
-                    "8.0 or newer";
-        return out;
-    }
-    out.format = find_kv_format(run == "bfloat16" ? "bf16" : "fp16");
-    if (const KvFormat* ckpt = checkpoint_kv.empty() ? nullptr : find_kv_format(checkpoint_kv)) {
-        // vllm/utils/torch_utils.py resolve_kv_cache_dtype_string; compressed-tensors: Attention.__init__.
-        out.format = ckpt;
-        out.note = "the checkpoint quantizes its KV cache (quantization_config): vLLM's kv_cache_dtype auto stores " +
-                   std::string(ckpt->name) + " (" + ckpt->bpe_exact + " B per element), not " + std::string(run) +
-                   (out.note.empty() ? "" : "; " + out.note);
-    }
-    return out;
 }
 
 int indexer_bpe_x400(std::string_view name) {

@@ -35,13 +35,8 @@ struct KvFormat {
 /// All formats in KvFormatId order.
 const std::vector<KvFormat>& kv_formats();
 /// Looks a format up by name (exact, lower-case); nullptr when unknown (also for "auto", which is not a size:
-/// see resolve_auto_kv_format).
+/// each engine resolves it, deployment.h EngineInfo::resolve_auto_kv).
 const KvFormat* find_kv_format(std::string_view name);
-/// The table row of a cache dtype as an engine spells it in its command ("bfloat16", "fp8", "f16", "q8_0",
-/// "bf16", "fp8_e5m2", …: vllm/config/cache.py CacheDType, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype), so a
-/// stand-in's note can quote the bytes actually priced; nullptr when the spelling is none of these. vLLM's "fp8"
-/// is e4m3 on CUDA.
-const KvFormat* find_engine_kv_dtype(std::string_view engine_spelling);
 /// The kv_cache_dtype value every engine defaults to: store the cache in the model's own dtype
 /// (vLLM and SGLang --kv-cache-dtype auto; llama.cpp's -ctk/-ctv default f16).
 inline constexpr std::string_view kAutoKvCacheDtype = "auto";
@@ -54,9 +49,6 @@ std::string kv_format_name_list();
 /// Plain label for a picker, e.g. "fp8 (e4m3)", "bf16 (16-bit)"; "auto" reads "auto (model dtype)".
 std::string kv_format_label(std::string_view name);
 
-/// Which engine's "auto" rule to apply (the engine ids live in deployment.h; this header stays below them).
-enum class AutoKvEngine { vllm, llama_cpp, sglang };
-
 /// What kv_cache_dtype "auto" stores for one model on one card.
 struct AutoKvResolution {
     const KvFormat* format = nullptr;  ///< fp16 or bf16; nullptr when the engine would store float32 (see error)
@@ -64,20 +56,6 @@ struct AutoKvResolution {
     std::string note;                  ///< why, when the engine changes the config's dtype (empty otherwise)
     std::string error;                 ///< set when format is nullptr
 };
-
-/// Resolves kv_cache_dtype "auto" from the config's torch_dtype (empty = not stated), its model_type and the card's
-/// compute capability × 10 (0 = unknown card: treated as bf16-capable, the common case since sm_80).
-/// vLLM: the cache takes the model dtype (vllm/utils/torch_utils.py kv_cache_dtype_str_to_dtype), which
-/// vllm/config/model.py _resolve_auto_dtype picks from the platform's supported dtypes (CUDA: bfloat16, float16,
-/// float32 from sm_80; float16, float32 below, vllm/platforms/cuda.py supported_dtypes), dropping float16 for the
-/// model types that refuse it (_FLOAT16_NOT_SUPPORTED_MODELS: gemma2, gemma3, gemma3_text, plamo2, glm4); a
-/// float32 or unstated config takes the first supported dtype, an unsupported one falls back to it. SGLang: the
-/// model dtype, float32 downcast to float16 (bfloat16 for Gemma; sglang/srt/configs/model_config.py
-/// _get_and_verify_dtype). llama.cpp: always f16 (common/arg.cpp --cache-type-k default).
-/// `checkpoint_kv_cache_dtype` (ModelSpec): under vLLM a checkpoint that quantizes its KV cache (ModelOpt
-/// kv_cache_quant_algo FP8, compressed-tensors kv_cache_scheme) makes auto store that format instead, with a note.
-AutoKvResolution resolve_auto_kv_format(AutoKvEngine engine, std::string_view torch_dtype, std::string_view model_type,
-                                        int sm_x10, std::string_view checkpoint_kv_cache_dtype = {});
 
 /// Indexer-cache element size in 1/400 byte for --kv-breakdown's indexer_format
 /// (fp16/bf16 2, fp8_* / int8 1, fp4 / int4 0.5; constants.json indexer_format_bytes_per_element).

@@ -1,12 +1,15 @@
 // Model facts as data: what every layer keeps in memory, plus weights and drafters.
 // A new model is a new ModelSpec value, never a new code branch (see docs/ARCHITECTURE.md).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "kvcalc/base/engine_id.h"
 
 namespace kvcalc {
 
@@ -147,9 +150,10 @@ struct ModelSpec {
     // MoE, 0 when dense.
     int num_experts = 0, num_experts_per_tok = 0;
     std::int64_t max_position_embeddings = 0;   ///< config.json max_position_embeddings (or its alias), tokens
-    /// Each engine's own maximum from the config's length keys and rope scaling (context_limit.h reads them;
-    /// unset for catalog and inline models, where max_position_embeddings is the limit for every engine).
-    EngineContextLimit vllm_context, sglang_context, llama_cpp_context;
+    /// Each engine's own maximum from the config's length keys and rope scaling, indexed by engine_index()
+    /// (context_limit.h reads them; the JSON key of each is its engines-table row's context_key). Unset for
+    /// catalog and inline models, where max_position_embeddings is the limit for every engine.
+    std::array<EngineContextLimit, kNumEngines> engine_context{};
     std::vector<WeightsVariant> weights;        ///< first entry is the default
     std::vector<Drafter> drafters;
     bool calibrated = false;                    ///< has measured anchors (seed families)
@@ -163,11 +167,11 @@ struct ModelSpec {
     // ---- Facts a config.json states (hf_config.h); all default to "absent". ----
     std::string model_type;                   ///< config.json `model_type`, e.g. "llama", "gpt_oss"; empty for seeds
     /// config.json `torch_dtype` (or `dtype`): "bfloat16", "float16", "float32"; empty when not stated (the seed
-    /// catalog's bf16 checkpoints). kv_cache_dtype "auto" resolves from it (kv_format.h resolve_auto_kv_format).
+    /// catalog's bf16 checkpoints). kv_cache_dtype "auto" resolves from it (the engines table's resolve_auto_kv, deployment.h).
     std::string torch_dtype;
     /// The cache dtype vLLM's kv_cache_dtype auto stores because the checkpoint quantizes the KV cache
     /// ("fp8_e4m3" for a ModelOpt kv_cache_quant_algo FP8 or a compressed-tensors kv_cache_scheme); empty = the
-    /// model dtype (kv_format.h resolve_auto_kv_format). Read by read_hf_config from quantization_config.
+    /// model dtype (the engines table's resolve_auto_kv, deployment.h). Read by read_hf_config from quantization_config.
     std::string checkpoint_kv_cache_dtype;
     /// Parallel hybrids (Falcon-H1) keep a second cache beside each attention layer: entry i is layer i's
     /// Mamba state. Empty for every other model. The KV/state budget must sum `layers` and `parallel_caches`.
@@ -175,14 +179,14 @@ struct ModelSpec {
     int num_kv_shared_layers = 0;             ///< trailing layers reusing earlier layers' KV (their entry is NoCache)
     std::int64_t num_parameters = 0;          ///< total parameters (param_count.h); 0 = unknown
 
-    // Widths vLLM's profile run depends on (vllm_accounting.h); 0 = unknown (seed catalog entries).
+    // Widths vLLM's profile run depends on (vllm/accounting.h); 0 = unknown (seed catalog entries).
     int vocab_size = 0;                       ///< config.json `vocab_size` (logits are full-vocab on every rank)
     int intermediate_size = 0;                ///< dense MLP width
     int moe_intermediate_size = 0;            ///< one routed expert's width
     int rotary_dim = 0;                       ///< rope dims per head (head_dim × partial_rotary_factor)
     bool multimodal = false;                  ///< a vision / audio encoder runs in vLLM's profile run
     /// Vision tower + projector parameters (config.json `vision_config`), outside num_parameters and the
-    /// language model's weights estimate; vLLM loads them too (vllm_accounting.h encoder_parameters).
+    /// language model's weights estimate; vLLM loads them too (vllm/accounting.h encoder_parameters).
     std::int64_t encoder_parameters = 0;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).

@@ -41,7 +41,7 @@ struct Scenario {
     /// is read (canonical_kv_cache_dtype).
     std::string kv_cache_dtype = "auto";
     std::int64_t max_model_len = 0;            ///< tokens; 0 = the engine's derived maximum (context_limit.h)
-    std::int64_t max_num_seqs = 0;             ///< 0 = the engine's default (vLLM: per card, vllm_accounting.h)
+    std::int64_t max_num_seqs = 0;             ///< 0 = the engine's default (vLLM: per card, vllm/accounting.h)
     double gpu_memory_utilization = 0.0;       ///< (0, 1]; 0 = the engine's default (vLLM 0.90, 0.92 from 0.21)
     std::optional<std::int64_t> max_num_batched_tokens;  ///< unset = vLLM's default (seed families: no scratch delta)
     /// Price a max_model_len above the model's derived maximum (context_limit.h), as the engine does with

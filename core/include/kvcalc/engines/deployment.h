@@ -12,18 +12,97 @@
 
 #include "kvcalc/model/activation.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/base/engine_id.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/base/load.h"
 #include "kvcalc/engines/report.h"
 #include "kvcalc/base/scenario.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 
-/// The serving engine whose rules apply (Scenario::engine; the engines() table lists them).
-enum class EngineId { vllm, llama_cpp, sglang };
+/// The engine's spelling of a KV format (vLLM --kv-cache-dtype, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype);
+/// `exact` is false when the engine has no such format and `k`/`v` name the stand-in that is priced instead.
+struct EngineKvSpelling {
+    std::string k, v;  ///< v differs from k only for llama.cpp's split K/V types
+    bool exact = true;
+    /// When !exact: the format `k`/`v` spell, which the engine's plan prices (engine_run_format) and the
+    /// stand-in note quotes the bytes of. Each engine's table names it beside the spelling (kv_dtype.cpp).
+    KvFormatId stand_in = KvFormatId::fp16;
+};
+
+/// What an engine does with max_model_len above its derived maximum (context_limit.h). vLLM raises
+/// (_get_and_verify_max_len) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, then warns that positions past the derived
+/// length give NaN under RoPE or out-of-bounds indexing with absolute positions; SGLang raises (ModelConfig
+/// context_length check) unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1; llama.cpp only warns
+/// "n_ctx_per_seq > n_ctx_train" (llama-context.cpp) and runs.
+struct LongContextRule {
+    /// The environment variable that lets the engine start past the maximum (Scenario::allow_long_max_model_len
+    /// stands for it); nullptr when the engine never refuses.
+    const char* allow_env;
+    /// For an engine that never refuses: what it does instead (the warning's tail).
+    const char* warns;
+};
+
+/// The engine's command-line defaults for load settings a scenario leaves at 0, when kvcalc fills them itself;
+/// all nullptr for an engine whose own defaults depend on the card and release (vLLM: vllm/accounting.h).
+struct LoadDefaultsText {
+    const char* max_num_seqs;            ///< assumed_defaults line for max_num_seqs 1
+    const char* gpu_memory_utilization;  ///< assumed_defaults line for the 0.90 share of the card
+};
+
+/// Why an engine stops at start-up, in its own words (startup_stop.cpp), where the engines differ.
+struct StartupStopText {
+    /// No memory left for the cache after the fixed terms: the sentence up to "(the …, X per card" (then
+    /// EngineInfo::memory_fraction). nullptr for an engine without a memory fraction (llama.cpp allocates what it
+    /// is asked for).
+    const char* no_cache_memory;
+    const char* fixed_terms;      ///< "the fixed terms", "the weights"
+    /// fp8_e4m3 on an NVIDIA card without the kernel, when the engine stops before the hardware rule's sentence
+    /// would apply (vLLM's Triton path); nullptr = the hardware sentence.
+    const char* fp8_e4m3_no_kernel;
+};
+
+/// One row of the engines table: everything kvcalc knows about an engine that is not its per-layer plan (the
+/// KvPlan alternative and its deploy.cpp in core/src/engines/<engine>/).
+struct EngineInfo {
+    EngineId id;
+    const char* name;                  ///< Scenario::engine value and Report::engine ("vllm", "llama.cpp", "sglang")
+    const char* display_name;          ///< "vLLM", "llama.cpp", "SGLang"
+    std::span<const char* const> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
+    /// ModelSpec JSON key of the engine's derived context (ModelSpec::engine_context): "vllm_context".
+    const char* context_key;
+    LongContextRule long_context;
+    /// The engine sets its own max_num_seqs / gpu_memory_utilization / max_num_batched_tokens defaults per card
+    /// and release, and kvcalc prices its start-up accounting (activation, CUDA graphs, non-torch memory:
+    /// NonKvModel). Only weights and KV cache are priced for the others.
+    bool accounts_non_kv;
+    LoadDefaultsText load_defaults;
+    /// The engine's name for the share of VRAM it may use (ResolvedSettings::gpu_memory_utilization):
+    /// "gpu_memory_utilization", "mem_fraction_static"; kvcalc's "usable VRAM fraction" for llama.cpp, which has
+    /// none (it allocates what it is asked for, and kvcalc keeps a margin).
+    const char* memory_fraction;
+    /// The budget term's label in the CLI's table: "budget (mem-util x VRAM)".
+    const char* budget_label;
+    /// kv_cache_dtype "auto" for a model on a card (kv_format.h AutoKvResolution): the engine's own rule.
+    AutoKvResolution (*resolve_auto_kv)(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
+                                        std::string_view checkpoint_kv_cache_dtype);
+    /// The command writes kv_cache_dtype auto as "auto" (vLLM, SGLang); else it writes the resolved dtype
+    /// (llama.cpp's default is f16).
+    bool command_says_auto;
+    /// The engine's spelling of a KV format (engine_kv_spelling).
+    EngineKvSpelling (*kv_spelling)(KvFormatId format);
+    StartupStopText stop_text;
+};
+
+/// Every engine kvcalc prices, in EngineId order.
+std::span<const EngineInfo> engines();
+/// The engine for a name or alias (case-insensitive; empty = vllm); nullptr when unknown.
+const EngineInfo* find_engine(std::string_view name);
+/// The table row of an id.
+const EngineInfo& engine_info(EngineId id);
 
 /// llama.cpp's plan: the cache types (-ctk / -ctv) and context settings; n_ctx and n_seq_max come from the load.
 struct LlamaCppPlan {
@@ -41,7 +120,7 @@ struct SglangPlan {
 using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
 
 /// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
-/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm_accounting.h);
+/// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm/accounting.h);
 /// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
 /// defaults for unset flags (max_num_batched_tokens, max_num_seqs) come from them.
 struct NonKvModel {
@@ -113,7 +192,7 @@ struct Deployment {
     /// The scenario's own max_model_len, max_num_seqs and VRAM.
     Load load() const {
         return {settings.max_model_len, settings.max_num_seqs, settings.vram_bytes, gpu,
-                engine == EngineId::vllm && !non_kv.flags.max_num_seqs};
+                engine_info(engine).accounts_non_kv && !non_kv.flags.max_num_seqs};
     }
 };
 
@@ -168,27 +247,7 @@ void startup_lines(const Deployment& deployment, const Load& load, const BudgetT
 /// line saying what was priced instead.
 std::string serve_command(const Deployment& deployment, const Load& load);
 
-/// One row of the engines table: id, accepted spellings, display name.
-struct EngineInfo {
-    EngineId id;
-    const char* name;                  ///< Scenario::engine value and Report::engine ("vllm", "llama.cpp", "sglang")
-    const char* display_name;          ///< "vLLM", "llama.cpp", "SGLang"
-    std::span<const char* const> aliases;  ///< other accepted spellings ("llama-cpp", "llamacpp")
-};
-
-/// Every engine kvcalc prices, in EngineId order.
-std::span<const EngineInfo> engines();
-/// The engine for a name or alias (case-insensitive; empty = vllm); nullptr when unknown.
-const EngineInfo* find_engine(std::string_view name);
-/// The table row of an id.
-const EngineInfo& engine_info(EngineId id);
-
-/// The engine's spelling of a KV format (vLLM --kv-cache-dtype, llama.cpp -ctk/-ctv, SGLang --kv-cache-dtype);
-/// `exact` is false when the engine has no such format and `k`/`v` name the stand-in that is priced instead.
-struct EngineKvSpelling {
-    std::string k, v;  ///< v differs from k only for llama.cpp's split K/V types
-    bool exact = true;
-};
+/// engine_info(engine).kv_spelling(format).
 EngineKvSpelling engine_kv_spelling(EngineId engine, KvFormatId format);
 
 /// The format an engine stores for `format`: `format` itself when the engine has it, else the stand-in that

@@ -129,7 +129,7 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& model, const std::vector<Layer
                                  const VllmSettings& settings,
                                  const std::vector<std::int64_t>& available_kv_bytes_per_rank);
 
-/// Non-KV memory of a vLLM worker (weights, torch peak, non-torch, CUDA graphs) and the budget: vllm_accounting.h.
+/// Non-KV memory of a vLLM worker (weights, torch peak, non-torch, CUDA graphs) and the budget: vllm/accounting.h.
 
 // ---------------------------------------------------------------- llama.cpp
 

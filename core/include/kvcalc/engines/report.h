@@ -131,7 +131,7 @@ struct ResolvedSettings {
     std::string_view drafter;           ///< empty when none; "custom" for drafter_gb alone
     std::int64_t drafter_bytes_total = 0;
     int num_speculative_tokens = 0;
-    std::string_view vllm_version;      ///< the vLLM era priced (vllm_accounting.h VllmEraRules::id)
+    std::string_view vllm_version;      ///< the vLLM era priced (vllm/accounting.h VllmEraRules::id)
 };
 
 /// One model fact for display, with where it came from (config.json key path, catalog source, estimate).
@@ -150,6 +150,16 @@ enum class StartupStop {
     kv_below_one_request ///< some KV is left but not one max_model_len request's: vLLM's estimated maximum model length
 };
 
+/// One line of the engine's start-up log as kvcalc predicts it, in the engine's own words: its label ("Available KV
+/// cache memory", "max_total_num_tokens"), the value as the engine prints it ("12.34", "248909") and the unit
+/// after it ("GiB", "tokens", "x", "MiB"; empty = none). Front ends write it with startup_line_text().
+struct StartupLine {
+    std::string label, value, unit;
+};
+
+/// "label: value unit"; a multiplier unit ("x") follows the value without a space, as vLLM prints "3.45x".
+std::string startup_line_text(const StartupLine& line);
+
 /// What the chosen engine prints at start-up, predicted per rank from the budget's available_for_kv_bytes
 /// (vLLM) or from the same KV room (SGLang), or the KV buffers alone (llama.cpp). Zeros when not applicable.
 struct StartupPrediction {
@@ -165,7 +175,12 @@ struct StartupPrediction {
     StartupStop stop = StartupStop::none;       ///< why it stops; none when it starts
     std::string refusal;                        ///< the engine's error in its own terms; empty when it starts
     std::int64_t estimated_max_model_len = 0;   ///< vLLM's suggestion printed with the refusal (0 = none)
-    std::int64_t llama_cpp_kv_total_bytes = 0;  ///< llama.cpp "llama_kv_cache: size" summed over caches, all devices
+    /// The KV buffers summed over every cache and device, for an engine that prints that total (llama.cpp
+    /// "llama_kv_cache: size"; JSON key llama_cpp_kv_total_bytes); 0 otherwise.
+    std::int64_t kv_total_bytes_all_devices = 0;
+    /// The engine's start-up lines about its KV cache, in its log's order (empty when not `available`), then
+    /// the estimated maximum model length when it refuses (predict.cpp); text (render_text). `refusal` is apart.
+    std::vector<StartupLine> lines;
     /// Engine notes (hybrid token count, rounding, what is not modelled); text (render_text).
     std::vector<std::string> notes;
 };

@@ -1,13 +1,13 @@
-// JSON encodings ("schema": 1) of Scenario and Report (docs/SCHEMA.md).
+// JSON encodings ("schema": 1) of Scenario, ModelSpec, Diagnostic and Report (docs/SCHEMA.md). The solver, sweep
+// and calibration results have theirs in json_results.h.
 #pragma once
+#include <string>
+
 #include <nlohmann/json.hpp>
 
-#include "kvcalc/deployment/calibration.h"
 #include "kvcalc/base/diagnostic.h"
-#include "kvcalc/engines/report.h"
 #include "kvcalc/base/scenario.h"
-#include "kvcalc/deployment/solver.h"
-#include "kvcalc/deployment/sweeps.h"
+#include "kvcalc/engines/report.h"
 
 namespace kvcalc {
 
@@ -34,14 +34,4 @@ nlohmann::json layer_cache_json(const LayerCache& cache);
 void to_json(nlohmann::json& j, const Diagnostic& d);
 /// Report → JSON ("schema": 1, "ok", "diagnostics", then settings/terms/verdict/… when ok); all memory in bytes.
 void to_json(nlohmann::json& j, const Report& r);
-/// {"ok", "value", "value_rounded", "limiting_term", "bound", "diagnostics"}.
-void to_json(nlohmann::json& j, const SolveResult& r);
-/// {"gpu_index", "gpu", "cards", "total_vram_bytes", "max_num_seqs", "kv_cache_dtype", "valid", "runs", "verdict",
-/// "max_model_len", "max_concurrency", "limiting_term", "note"}.
-void to_json(nlohmann::json& j, const ShopRow& r);
-/// {"budget_bytes", "points": [{"max_model_len", "demand_bytes", "verdict"}]}.
-void to_json(nlohmann::json& j, const DemandCurve& c);
-/// {"schema", "rows", "per_model", "correct", "total"} (docs/SCHEMA.md).
-void to_json(nlohmann::json& j, const CalibrationSummary& c);
-
 }  // namespace kvcalc

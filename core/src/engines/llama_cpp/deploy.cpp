@@ -5,28 +5,6 @@
 
 namespace kvcalc::detail {
 
-EngineKvSpelling llama_cpp_spelling(KvFormatId id) {
-    // ggml cache types (-ctk / -ctv). Formats llama.cpp lacks get the nearest type of at least their size;
-    // nvfp4 and q4_0 are both 9/16 B per element.
-    switch (id) {
-        case KvFormatId::fp16: return {"f16", "f16", true};
-        case KvFormatId::bf16: return {"bf16", "bf16", true};
-        case KvFormatId::q4_0: return {"q4_0", "q4_0", true};
-        case KvFormatId::q8_0: return {"q8_0", "q8_0", true};
-        case KvFormatId::q4_1: return {"q4_1", "q4_1", true};
-        case KvFormatId::q5_0: return {"q5_0", "q5_0", true};
-        case KvFormatId::q5_1: return {"q5_1", "q5_1", true};
-        case KvFormatId::iq4_nl: return {"iq4_nl", "iq4_nl", true};
-        case KvFormatId::k8v4: return {"q8_0", "q4_0", true};
-        case KvFormatId::fp8_e5m2:
-        case KvFormatId::fp8_e4m3:
-        case KvFormatId::int8_per_token_head: return {"q8_0", "q8_0", false};
-        case KvFormatId::nvfp4:
-        case KvFormatId::turboquant_3bit_nc: return {"q4_0", "q4_0", false};
-    }
-    return {};
-}
-
 namespace {
 
 LlamaCppKvPrediction buffers(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
@@ -78,9 +56,12 @@ void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     out.available = true;
     out.kv_bytes_per_token = b.kv_bytes_per_token;
-    out.llama_cpp_kv_total_bytes = b.total_bytes;
+    out.kv_total_bytes_all_devices = b.total_bytes;
     out.gpu_kv_cache_tokens = b.full_cells * b.streams;
     if (!explain) return;
+    // llama-kv-cache.cpp prints "llama_kv_cache: size = %7.2f MiB" per cache; kvcalc gives the sum.
+    out.lines = {{"llama_kv_cache size, all devices",
+                  two_decimals_text(static_cast<double>(b.total_bytes) / static_cast<double>(1LL << 20)), "MiB"}};
     out.notes = std::move(b.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("llama.cpp", *d.format, s));
 }

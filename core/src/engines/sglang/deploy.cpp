@@ -9,28 +9,6 @@
 
 namespace kvcalc::detail {
 
-EngineKvSpelling sglang_spelling(KvFormatId id) {
-    // SGLang --kv-cache-dtype (server_args.py): auto, bf16, fp8_e5m2, fp8_e4m3. Other formats are priced at the
-    // nearest pool dtype that is not smaller than one byte.
-    switch (id) {
-        case KvFormatId::bf16: return {"bf16", "bf16", true};
-        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", "fp8_e5m2", true};
-        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", "fp8_e4m3", true};
-        case KvFormatId::fp16: return {"bf16", "bf16", false};
-        case KvFormatId::int8_per_token_head:
-        case KvFormatId::q8_0: return {"bf16", "bf16", false};  // ggml q8_0 is 1.0625 B: nearest pool dtype at least as big
-        case KvFormatId::q4_1:
-        case KvFormatId::q5_0:
-        case KvFormatId::q5_1:
-        case KvFormatId::iq4_nl:
-        case KvFormatId::q4_0:
-        case KvFormatId::k8v4:
-        case KvFormatId::turboquant_3bit_nc:
-        case KvFormatId::nvfp4: return {"fp8_e5m2", "fp8_e5m2", false};
-    }
-    return {};
-}
-
 SglangPlan make_sglang(const Deployment& d, Diagnostics& diags) {
     SglangPlan p;
     p.settings.tp_size = d.settings.tensor_parallel_size;
@@ -85,6 +63,9 @@ void startup(const Deployment& d, const SglangPlan& p, const Load& load, const B
     out.gpu_kv_cache_tokens = g.max_total_num_tokens;
     out.max_concurrency = t.max_concurrency;
     if (!explain) return;
+    // model_runner.py logs the pool as "max_total_num_tokens=N" (and the memory it was sized from).
+    out.lines = {{"Available KV cache memory", two_decimals_text(out.available_kv_gib), "GiB"},
+                 {"max_total_num_tokens", std::to_string(g.max_total_num_tokens), "tokens"}};
     out.notes = std::move(g.notes);
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("SGLang", *d.format, s));
     out.notes.push_back("SGLang pool = gpu_memory_utilization (mem_fraction_static) × VRAM − weights per card; "

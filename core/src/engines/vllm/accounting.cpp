@@ -1,5 +1,5 @@
-// vLLM's start-up split of one worker (vllm_accounting.h): budget, weights, torch peak, non-torch, CUDA graphs.
-#include "kvcalc/engines/vllm_accounting.h"
+// vLLM's start-up split of one worker (vllm/accounting.h): budget, weights, torch peak, non-torch, CUDA graphs.
+#include "kvcalc/engines/vllm/accounting.h"
 
 #include <algorithm>
 #include <cmath>

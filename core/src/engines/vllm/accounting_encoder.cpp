@@ -1,10 +1,10 @@
-// Vision-tower parameters from config.json's vision_config (vllm_accounting.h encoder_parameters).
+// Vision-tower parameters from config.json's vision_config (vllm/accounting.h encoder_parameters).
 #include <algorithm>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 

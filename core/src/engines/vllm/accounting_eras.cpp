@@ -1,4 +1,4 @@
-// vLLM release eras and the defaults each applies to unset flags (vllm_accounting.h).
+// vLLM release eras and the defaults each applies to unset flags (vllm/accounting.h).
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "kvcalc/base/checked_math.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 #include "kvcalc/base/units.h"
 
 namespace kvcalc {

@@ -1,4 +1,4 @@
-#include "kvcalc/engines/vllm_defaults.h"
+#include "kvcalc/engines/vllm/defaults.h"
 
 #include "engines/deploy_internal.h"
 

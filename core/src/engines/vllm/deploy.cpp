@@ -10,32 +10,6 @@
 
 namespace kvcalc::detail {
 
-VllmDtype vllm_dtype(KvFormatId id) {
-    // vllm/config/cache.py CacheDType. q4_0 is llama.cpp's; nvfp4 has the same 9/16 B per element.
-    switch (id) {
-        case KvFormatId::fp16: return {"float16", true};
-        case KvFormatId::bf16: return {"bfloat16", true};
-        case KvFormatId::fp8_e5m2: return {"fp8_e5m2", true};
-        case KvFormatId::fp8_e4m3: return {"fp8_e4m3", true};
-        case KvFormatId::int8_per_token_head: return {"int8_per_token_head", true};
-        case KvFormatId::k8v4: return {"turboquant_k8v4", true};
-        case KvFormatId::turboquant_3bit_nc: return {"turboquant_3bit_nc", true};
-        case KvFormatId::nvfp4: return {"nvfp4", true};
-        case KvFormatId::q4_0:
-        case KvFormatId::iq4_nl: return {"nvfp4", false};
-        case KvFormatId::q4_1:
-        case KvFormatId::q5_0:
-        case KvFormatId::q5_1: return {"fp8", false};  // ggml types: nearest vLLM dtype of at least their size
-        case KvFormatId::q8_0: return {"bfloat16", false};
-    }
-    return {"", false};
-}
-
-EngineKvSpelling vllm_spelling(KvFormatId id) {
-    const VllmDtype t = vllm_dtype(id);
-    return {t.name, t.name, t.exact};
-}
-
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load) {
     // The user's flag; vLLM's default depends on the card and on max_num_seqs × max_model_len, so it is
     // resolved at each load (the one shown in the settings is the scenario's own).
@@ -136,6 +110,12 @@ void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const 
     out.num_kv_cache_groups = pool.num_kv_cache_groups;
     out.refuses_to_start = pool.refuses_to_start;
     out.estimated_max_model_len = pool.estimated_max_model_len;
+    if (!explain) return;
+    // gpu_worker.py "Available KV cache memory: %.2f GiB"; kv_cache_utils.py _report_kv_cache_config.
+    out.lines = {{"Available KV cache memory", two_decimals_text(pool.available_kv_gib), "GiB"},
+                 {"GPU KV cache size", std::to_string(out.gpu_kv_cache_tokens), "tokens"},
+                 {"Maximum concurrency for " + std::to_string(load.max_model_len) + " tokens per request",
+                  concurrency_text(pool.max_concurrency), "x"}};
 }
 
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {

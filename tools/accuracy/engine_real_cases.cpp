@@ -1,6 +1,5 @@
 // evaluate_real_case: one measured start-up log (fixture) against the engine rules.
-#include "kvcalc/engines/engine_real_cases.h"
-#include "util/text.h"
+#include "accuracy/engine_real_cases.h"
 
 #include <cmath>
 
@@ -10,7 +9,7 @@
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
-#include "kvcalc/engines/vllm_accounting.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc {
 
@@ -89,7 +88,7 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     const auto era = parse_vllm_version(str(st, "vllm_version"));
     if (!era) {
         rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_version",
-                                      "unknown vllm_version " + text::quoted(str(st, "vllm_version")) + ". Valid: " + vllm_era_ids()});
+                                      "unknown vllm_version \"" + str(st, "vllm_version") + "\". Valid: " + vllm_era_ids()});
         return;
     }
     ModelSpec spec = cfg.spec;
@@ -272,7 +271,7 @@ RealCaseResult evaluate_real_case(std::string_view fixture_json) {
             run_sglang(rc, cfg, run);
         } else {
             out.diagnostics.push_back({Severity::error, "fixture", "engine",
-                                       "engine " + text::quoted(out.engine) + " is not one of vllm, llama.cpp, sglang"});
+                                       "engine \"" + out.engine + "\" is not one of vllm, llama.cpp, sglang"});
             return out;
         }
     }
