@@ -5,12 +5,12 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
-#include <variant>
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/deployment/concurrency_text.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcli {
 
@@ -40,37 +40,6 @@ const char* severity_label(kvcalc::Severity s) {
         case kvcalc::Severity::warning: return "warning";
         default: return "error";
     }
-}
-
-std::string cache_text(const kvcalc::LayerCache& c) {
-    using namespace kvcalc;
-    auto tensors = [](int k_v_tensors) { return k_v_tensors == 1 ? "K=V tied" : "K+V"; };
-    return std::visit(
-        overloaded{
-            [](const NoCache&) { return std::string("nothing cached"); },
-            [&](const FullAttention& f) {
-                return fmt("%d KV heads x %d/%d dims, %s", f.num_key_value_heads, f.head_dim_k, f.head_dim_v,
-                           tensors(f.k_v_tensors));
-            },
-            [&](const SlidingWindow& s) {
-                return fmt("%d KV heads x %d/%d dims, %s, window %lld", s.num_key_value_heads, s.head_dim_k,
-                           s.head_dim_v, tensors(s.k_v_tensors), static_cast<long long>(s.sliding_window));
-            },
-            [&](const ChunkedLocalAttention& k) {
-                return fmt("%d KV heads x %d/%d dims, %s, chunk %lld", k.num_key_value_heads, k.head_dim_k,
-                           k.head_dim_v, tensors(k.k_v_tensors), static_cast<long long>(k.attention_chunk_size));
-            },
-            [](const MlaLatent& m) {
-                return m.index_head_dim > 0 ? fmt("latent %d + rope %d + indexer %d", m.kv_lora_rank,
-                                                  m.qk_rope_head_dim, m.index_head_dim)
-                                            : fmt("latent %d + rope %d", m.kv_lora_rank, m.qk_rope_head_dim);
-            },
-            [](const RecurrentState& r) {
-                return fmt("state %lld + conv %lld elements / seq, %d heads", static_cast<long long>(r.state_elements),
-                           static_cast<long long>(r.conv_elements), r.num_heads);
-            },
-        },
-        c);
 }
 
 }  // namespace
@@ -166,7 +135,7 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
     for (const auto& k : r.buckets) {
         out << fmt("  %-16s %6d %16.2f %12.2f %12.2f  ", std::string(k.kind).c_str(), k.layer_count, k.bytes_per_token_per_card,
                    bytes_to_gb(k.fixed_bytes_per_card), bytes_to_gb(k.kv_bytes_per_card))
-            << cache_text(k.cache) << "\n";
+            << kvcalc::layer_shape_text(k.cache) << "\n";
     }
     out << "  (priced: each kind's share of the requested KV as the engine allocates it, pages and blocks included)\n";
 }

@@ -4,6 +4,7 @@
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "model_lookup.h"
 #include "panels.h"
 #include "platform.h"
@@ -13,9 +14,12 @@ namespace kvcalc::ui {
 
 namespace {
 
-int count_kind(const ModelSpec& m, std::size_t variant_index) {
-    return static_cast<int>(std::count_if(m.layers.begin(), m.layers.end(),
-                                          [&](const LayerCache& c) { return c.index() == variant_index; }));
+/// "40 full attention, 8 sliding window": the layers of each kind that keeps a cache (layer_kinds.h).
+std::string kind_counts(const ModelSpec& m) {
+    std::string out;
+    for (const LayerKindCount& k : layer_kind_counts(m.layers))
+        out += (out.empty() ? "" : ", ") + std::to_string(k.count) + " " + k.label;
+    return out.empty() ? std::string("none keeps a cache") : out;
 }
 
 void model_facts(const ModelSpec& m) {
@@ -26,8 +30,7 @@ void model_facts(const ModelSpec& m) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::Text("num_hidden_layers %d · hidden_size %d · num_attention_heads %d", m.num_hidden_layers, m.hidden_size,
                 m.num_attention_heads);
-    ImGui::Text("layers: %d full attention, %d sliding window, %d MLA, %d recurrent", count_kind(m, 1),
-                count_kind(m, 2), count_kind(m, 3), count_kind(m, 4));
+    ImGui::Text("layers: %s", kind_counts(m).c_str());
     ImGui::PopTextWrapPos();
     ImGui::Text("max_position_embeddings %s", format_count(m.max_position_embeddings).c_str());
     if (m.num_experts > 0) ImGui::Text("MoE: %d experts, %d per token", m.num_experts, m.num_experts_per_tok);

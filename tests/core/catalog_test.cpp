@@ -4,13 +4,14 @@
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 
 using namespace kvcalc;
 
 namespace {
-int count_kind(const ModelSpec& m, std::size_t index) {
+int count_kind(const ModelSpec& m, std::string_view kind) {
     int n = 0;
-    for (const auto& c : m.layers) n += c.index() == index ? 1 : 0;
+    for (const auto& c : m.layers) n += kind == layer_kind_json_name(c) ? 1 : 0;
     return n;
 }
 }  // namespace
@@ -31,15 +32,14 @@ TEST_SUITE("catalog") {
         }
     }
     TEST_CASE("layer splits from seed 000's architecture table") {
-        // variant index: 0 NoCache, 1 FullAttention, 2 SlidingWindow, 3 MlaLatent, 4 RecurrentState
-        CHECK(count_kind(*find_model("qwen3.6-27b"), 1) == 16);
-        CHECK(count_kind(*find_model("qwen3.6-27b"), 4) == 48);
-        CHECK(count_kind(*find_model("qwen3.6-35b-a3b"), 1) == 10);
-        CHECK(count_kind(*find_model("qwen3.6-35b-a3b"), 4) == 30);
-        CHECK(count_kind(*find_model("gemma-4-31b"), 1) == 10);
-        CHECK(count_kind(*find_model("gemma-4-31b"), 2) == 50);
-        CHECK(count_kind(*find_model("gemma-4-26b-a4b"), 1) == 5);
-        CHECK(count_kind(*find_model("gemma-4-26b-a4b"), 2) == 25);
+        CHECK(count_kind(*find_model("qwen3.6-27b"), "full_attention") == 16);
+        CHECK(count_kind(*find_model("qwen3.6-27b"), "recurrent_state") == 48);
+        CHECK(count_kind(*find_model("qwen3.6-35b-a3b"), "full_attention") == 10);
+        CHECK(count_kind(*find_model("qwen3.6-35b-a3b"), "recurrent_state") == 30);
+        CHECK(count_kind(*find_model("gemma-4-31b"), "full_attention") == 10);
+        CHECK(count_kind(*find_model("gemma-4-31b"), "sliding_window") == 50);
+        CHECK(count_kind(*find_model("gemma-4-26b-a4b"), "full_attention") == 5);
+        CHECK(count_kind(*find_model("gemma-4-26b-a4b"), "sliding_window") == 25);
         // 35B-A3B full attention at 3, 7, …, 39; 26B-A4B global at 5, 11, 17, 23, 29.
         CHECK(std::holds_alternative<FullAttention>(find_model("qwen3.6-35b-a3b")->layers[3]));
         CHECK(std::holds_alternative<FullAttention>(find_model("qwen3.6-35b-a3b")->layers[39]));

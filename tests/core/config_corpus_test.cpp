@@ -349,6 +349,20 @@ TEST_SUITE("config corpus") {
         CHECK(billions("llama-4-scout-17b-16e-instruct.json") < 109.0);
     }
 
+    TEST_CASE("Llama 4 Scout's chunked local attention layers hold attention weights like its full ones") {
+        // Counted by hand from tests/data/configs/llama-4-scout-17b-16e-instruct.json (text_config: hidden_size
+        // 5120, 40 attention heads, 8 KV heads, head_dim 128, 48 layers of which 36 chunked, no attention bias;
+        // Llama4TextAttention's q/k/v/o projections are the same in chunked and full layers, and its qk norm is
+        // an L2 norm without weights). Per layer q 5120 × 5120 + k, v 2 × 5120 × 1024 + o 5120 × 5120 =
+        // 62,914,560; × 48 = 3,019,898,880. With experts (48 × (16 + 1 shared) × 3 × 5120 × 8192 + router
+        // 48 × 5120 × 16), embedding and untied lm_head (2 × 202,048 × 5120) and norms (48 × 2 × 5120 + 5120),
+        // the language model holds 107,769,861,120: the 109B of the model card less its ~0.8B vision encoder.
+        const auto c = kvcalc::read_hf_config(kvcalc::test::config_file("llama-4-scout-17b-16e-instruct.json"));
+        const kvcalc::ParamBreakdown p = kvcalc::count_parameters(c.spec, c.arch);
+        CHECK(p.attention == 3'019'898'880);
+        CHECK(p.total() == 107'769'861'120);
+    }
+
     TEST_CASE("model facts name the facts that came from class defaults") {
         kvcalc::Scenario s;
         s.config_json = kvcalc::test::config_file("gemma-3-27b-it.json");

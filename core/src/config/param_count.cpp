@@ -1,9 +1,8 @@
 // Parameter count from the architecture. The per-part formulas are written out in docs/CONFIG_JSON.md.
 #include "kvcalc/config/param_count.h"
 
-#include <variant>
-
 #include "kvcalc/base/checked_math.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcalc {
 
@@ -72,18 +71,18 @@ struct Counter {
     }
 
     void mixer(const LayerCache& c) {
-        if (const auto* f = std::get_if<FullAttention>(&c)) {
-            gqa(f->num_key_value_heads, f->head_dim_k, f->k_v_tensors);
-        } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
-            gqa(w->num_key_value_heads, w->head_dim_k, w->k_v_tensors);
-        } else if (std::holds_alternative<MlaLatent>(c)) {
-            mla();
-        } else if (std::holds_alternative<RecurrentState>(c)) {
-            if (s.linear_num_value_heads > 0) {
-                gdn();
-            } else {
-                mamba();
+        switch (layer_mixer_weights(c)) {
+            case MixerWeights::none: break;
+            case MixerWeights::gqa_attention: {
+                const KvHeads k = layer_kv_heads(c).value_or(KvHeads{});
+                gqa(k.num_key_value_heads, k.head_dim_k, k.k_v_tensors);
+                break;
             }
+            case MixerWeights::mla_attention: mla(); break;
+            case MixerWeights::recurrent:
+                if (s.linear_num_value_heads > 0) gdn();
+                else mamba();
+                break;
         }
     }
 

@@ -4,6 +4,7 @@
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/engines/deployment.h"
 #include "kvcalc/base/kv_format.h"
+#include "kvcalc/model/layer_kinds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,25 +53,27 @@ struct Checker {
     }
 
     void layer(const std::string& at, const LayerCache& c) {
+        // The heads and dims of an attention layer, then each kind's own fields (one lambda per kind).
+        if (const auto h = layer_kv_heads(c)) attention(at, h->num_key_value_heads, h->head_dim_k, h->head_dim_v, h->k_v_tensors);
         std::visit(
-            [&](const auto& x) {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, FullAttention>) {
-                    attention(at, x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                } else if constexpr (std::is_same_v<T, SlidingWindow>) {
-                    attention(at, x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+            overloaded{
+                [](const NoCache&) {},
+                [](const FullAttention&) {},
+                [&](const SlidingWindow& x) {
                     range(at + ".sliding_window", x.sliding_window, 1, kMaxModelTokens, " (tokens)");
-                } else if constexpr (std::is_same_v<T, ChunkedLocalAttention>) {
-                    attention(at, x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                },
+                [&](const ChunkedLocalAttention& x) {
                     range(at + ".attention_chunk_size", x.attention_chunk_size, 1, kMaxModelTokens, " (tokens)");
-                } else if constexpr (std::is_same_v<T, MlaLatent>) {
+                },
+                [&](const MlaLatent& x) {
                     // One latent of kv_lora_rank + qk_rope_head_dim elements per token: a 0-element latent
                     // would be a 0-byte page, which the engine rules divide by.
                     range(at + ".kv_lora_rank", x.kv_lora_rank, 1, kMaxModelDim,
                           " (an mla_latent layer stores kv_lora_rank + qk_rope_head_dim elements per token)");
                     range(at + ".qk_rope_head_dim", x.qk_rope_head_dim, 0, kMaxModelDim);
                     range(at + ".index_head_dim", x.index_head_dim, 0, kMaxModelDim, " (0 = no indexer)");
-                } else if constexpr (std::is_same_v<T, RecurrentState>) {
+                },
+                [&](const RecurrentState& x) {
                     range(at + ".state_elements", x.state_elements, 0, kMaxRecurrentElements);
                     range(at + ".conv_elements", x.conv_elements, 0, kMaxRecurrentElements);
                     if (x.state_elements >= 0 && x.conv_elements >= 0 && x.state_elements + x.conv_elements == 0)
@@ -79,7 +82,7 @@ struct Checker {
                     range(at + ".num_heads", x.num_heads, 1, kMaxModelDim);
                     range(at + ".state_dtype_bytes", x.state_dtype_bytes, 1, 8);
                     range(at + ".conv_dtype_bytes", x.conv_dtype_bytes, 1, 8);
-                }
+                },
             },
             c);
     }
@@ -95,12 +98,8 @@ struct Checker {
 }  // namespace
 
 std::int64_t model_head_dim(const ModelSpec& m) {
-    for (const auto& c : m.layers) {
-        if (const auto* a = std::get_if<FullAttention>(&c)) return a->head_dim_k;
-        if (const auto* w = std::get_if<SlidingWindow>(&c)) return w->head_dim_k;
-        if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) return k->head_dim_k;
-        if (const auto* l = std::get_if<MlaLatent>(&c)) return std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim;
-    }
+    for (const auto& c : m.layers)
+        if (const std::int64_t d = layer_entry_head_dim(c); d > 0) return d;
     return m.num_attention_heads > 0 ? m.hidden_size / m.num_attention_heads : 0;
 }
 
@@ -197,19 +196,10 @@ bool check_inline_model(const ModelSpec& m, const std::string& path, Diagnostics
                                     " layers: give one beside every layer (\"kind\": \"none\" where a layer has none) or none");
     int max_kv_heads = 0;
     bool attention = false;
-    for (const auto& c : m.layers)
-        std::visit(
-            [&](const auto& x) {
-                using T = std::decay_t<decltype(x)>;
-                if constexpr (std::is_same_v<T, FullAttention> || std::is_same_v<T, SlidingWindow> ||
-                              std::is_same_v<T, ChunkedLocalAttention>) {
-                    max_kv_heads = std::max(max_kv_heads, x.num_key_value_heads);
-                    attention = true;
-                } else if constexpr (std::is_same_v<T, MlaLatent>) {
-                    attention = true;
-                }
-            },
-            c);
+    for (const auto& c : m.layers) {
+        if (const auto h = layer_kv_heads(c)) max_kv_heads = std::max(max_kv_heads, h->num_key_value_heads);
+        attention = attention || layer_has_attention(c);
+    }
     if (attention) {
         if (m.num_attention_heads < 1)
             fail("num_attention_heads", p + "num_attention_heads = " + std::to_string(m.num_attention_heads) +

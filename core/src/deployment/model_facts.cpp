@@ -1,10 +1,13 @@
 // Report::model_facts: what kvcalc read the model as, each fact with its source (for the UI / CLI).
 #include <cstdio>
+#include <algorithm>
+#include <string_view>
 #include <map>
 
 #include "kvcalc/model/buckets.h"
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "deployment/predict_internal.h"
 
 namespace kvcalc::detail {
@@ -24,7 +27,7 @@ std::string layer_summary(const ModelSpec& m) {
     auto add = [&](const std::vector<LayerCache>& caches, const char* suffix) {
         std::vector<std::pair<std::string, int>> counts;
         for (const auto& c : caches) {
-            const std::string k = layer_cache_kind(c);
+            const std::string k = layer_kind_json_name(c);
             auto it = counts.begin();
             while (it != counts.end() && it->first != k) ++it;
             if (it == counts.end()) counts.push_back({k, 1});
@@ -53,37 +56,13 @@ std::vector<ModelFact> model_facts(const ModelSpec& m) {
     out.push_back({"layers", layer_summary(m), source_of(m, "layers", "typed from config.json (docs/CONFIG_JSON.md)")});
     add("hidden_size", std::to_string(m.hidden_size));
     add("num_attention_heads", std::to_string(m.num_attention_heads));
-    // The first layer of each kind states that kind's facts (one lambda per kind, no fall-back).
-    bool kv = false, window = false, chunk = false, mla = false;
+    // The first layer of each kind states that kind's config.json facts (layer_kinds.h layer_config_facts).
+    std::vector<std::string_view> stated;  // kinds whose facts are listed
     for (const auto& c : m.layers) {
-        std::visit(overloaded{
-                       [](const NoCache&) {},
-                       [](const RecurrentState&) {},
-                       [&](const FullAttention& a) {
-                           if (kv) return;
-                           add("num_key_value_heads", std::to_string(a.num_key_value_heads));
-                           add("head_dim", std::to_string(a.head_dim_k));
-                           kv = true;
-                       },
-                       [&](const SlidingWindow& w) {
-                           if (window) return;
-                           add("sliding_window", std::to_string(w.sliding_window));
-                           window = true;
-                       },
-                       [&](const ChunkedLocalAttention& k) {
-                           if (chunk) return;
-                           add("attention_chunk_size", std::to_string(k.attention_chunk_size));
-                           chunk = true;
-                       },
-                       [&](const MlaLatent& l) {
-                           if (mla) return;
-                           add("kv_lora_rank", std::to_string(l.kv_lora_rank));
-                           add("qk_rope_head_dim", std::to_string(l.qk_rope_head_dim));
-                           if (l.index_head_dim > 0) add("index_head_dim", std::to_string(l.index_head_dim));
-                           mla = true;
-                       },
-                   },
-                   c);
+        const std::string_view kind = layer_kind_json_name(c);
+        if (std::find(stated.begin(), stated.end(), kind) != stated.end()) continue;
+        stated.push_back(kind);
+        for (const auto& [fact, value] : layer_config_facts(c)) add(fact, value);
     }
     if (m.num_experts > 0) {
         add("num_experts", std::to_string(m.num_experts));

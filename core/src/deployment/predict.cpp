@@ -12,6 +12,7 @@
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "engines/deploy_internal.h"
 #include "deployment/predict_internal.h"
 #include "util/text.h"
@@ -138,7 +139,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     else {
         b.layout = "dense_gqa";
         for (const auto& g : r.groups)
-            if (std::holds_alternative<MlaLatent>(g.cache)) b.layout = "mla";
+            if (layer_mixer_weights(g.cache) == MixerWeights::mla_attention) b.layout = "mla";
     }
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_requested_bytes;

@@ -12,6 +12,7 @@
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_kinds.h"
 
 #include "engines/deploy_internal.h"
 #include "deployment/predict_internal.h"
@@ -37,7 +38,7 @@ void check_context_limit(Diagnostics& d, const ModelSpec& m, EngineId engine, co
                              (m.id.empty() ? std::string("the model") : m.id) + "'s derived maximum " +
                              std::to_string(limit.max_model_len) + " (" + limit.source + ")";
     bool keeps_cache = !m.parallel_caches.empty();
-    for (const auto& c : m.layers) keeps_cache = keeps_cache || !std::holds_alternative<NoCache>(c);
+    for (const auto& c : m.layers) keeps_cache = keeps_cache || layer_cache_growth(c) != CacheGrowth::none;
     const EngineInfo& row = engine_info(engine);
     const LongContextRule& rule = row.long_context;
     if (!keeps_cache) {

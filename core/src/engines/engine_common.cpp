@@ -1,5 +1,7 @@
 #include "engines/engine_common.h"
 
+#include "kvcalc/model/layer_cache.h"
+
 namespace kvcalc::engine {
 
 int kv_heads_per_rank(int kv_heads, int tp, Diagnostics& diags) {
@@ -9,8 +11,7 @@ int kv_heads_per_rank(int kv_heads, int tp, Diagnostics& diags) {
                              " must both be at least 1"});
         return 0;
     }
-    if (kv_heads % tp == 0) return kv_heads / tp;
-    if (tp % kv_heads == 0) return 1;  // each rank keeps a replica of one KV head
+    if (const int h = kvcalc::kv_heads_per_rank(kv_heads, tp); h > 0) return h;
     std::string valid;
     for (int t = 1; t <= 2 * kv_heads && t <= 64; ++t) {
         if (kv_heads % t == 0 || t % kv_heads == 0) valid += (valid.empty() ? "" : ", ") + std::to_string(t);
@@ -19,11 +20,6 @@ int kv_heads_per_rank(int kv_heads, int tp, Diagnostics& diags) {
                      "tensor_parallel_size " + std::to_string(tp) + " neither divides nor is a multiple of the " +
                          std::to_string(kv_heads) + " KV heads; valid sizes include " + valid});
     return 0;
-}
-
-std::int64_t recurrent_bytes_per_rank(const RecurrentState& r, int tp) {
-    const std::int64_t t = tp > 0 ? tp : 1;
-    return cdiv(r.state_elements, t) * r.state_dtype_bytes + cdiv(r.conv_elements, t) * r.conv_dtype_bytes;
 }
 
 std::string_view config_float_dtype(std::string_view d) {

@@ -20,16 +20,9 @@ inline std::int64_t head_vector_bytes(std::int64_t elements, const ElemFormat& f
     return (elements * f.num + f.den - 1) / f.den + f.scale_bytes_per_head;
 }
 
-/// KV heads one tensor-parallel rank holds: heads / tp when tp divides heads, 1 (replicated) when heads
-/// divides tp, otherwise 0 with an error naming the valid TP sizes. Source: vLLM
-/// model_executor/layers/linear.py QKVParallelLinear (num_kv_head_replicas).
+/// KV heads one tensor-parallel rank holds (kvcalc::kv_heads_per_rank in layer_cache.h, the one split rule),
+/// with an error naming the valid TP sizes when the split is impossible (0 returned).
 int kv_heads_per_rank(int kv_heads, int tp, Diagnostics& diags);
-
-/// Integer ceiling division for non-negative values.
-inline std::int64_t cdiv(std::int64_t a, std::int64_t b) { return b > 0 ? (a + b - 1) / b : 0; }
-
-/// Bytes per sequence of a recurrent layer on one rank (state and conv sharded by heads).
-std::int64_t recurrent_bytes_per_rank(const RecurrentState& r, int tp);
 
 /// "bfloat16" / "float16" / "float32" for the spellings a config.json's torch_dtype uses; empty when it is not a
 /// float dtype (or not stated). The engines' kv_cache_dtype auto rules start from it.

@@ -3,6 +3,7 @@
 #include "util/text.h"
 #include "kvcalc/base/json_safety.h"
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/deployment/scenario_fields.h"
+#include "kvcalc/model/layer_kinds.h"
 
 #include <cstdint>
 #include <limits>
@@ -190,46 +192,52 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
         if (j.contains(k)) get_int(j[k], v, d, path + "." + k);
         return v;
     };
-    LayerCache c = NoCache{};
-    if (kind == "full_attention" || kind == "sliding_window" || kind == "chunked_local_attention") {
-        const int heads = geti("num_key_value_heads", 0), hk = geti("head_dim_k", geti("head_dim", 0));
-        const int hv = geti("head_dim_v", hk), kvt = geti("k_v_tensors", 2);
+    std::optional<LayerCache> kind_layer = layer_of_json_name(kind);
+    if (!kind_layer) {
+        d.push_back({Severity::error, "bad_layer", path + ".kind",
+                     "unknown layer kind " + text::quoted(kind) + ". Valid: " + layer_kind_json_names()});
+        return true;
+    }
+    LayerCache c = *kind_layer;
+    // An attention layer's heads and dims, then each kind's own keys (one lambda per kind; layer_json writes them).
+    int heads = 0, hk = 0, hv = 0, kvt = 2;
+    if (layer_kv_heads(c)) {
+        heads = geti("num_key_value_heads", 0), hk = geti("head_dim_k", geti("head_dim", 0));
+        hv = geti("head_dim_v", hk), kvt = geti("k_v_tensors", 2);
         if (heads < 1 || hk < 1 || hv < 1 || (kvt != 1 && kvt != 2))
             d.push_back({Severity::error, "bad_layer", path,
                          path + ": num_key_value_heads and head dims must be ≥ 1 and k_v_tensors 1 or 2"});
-        if (kind == "full_attention") c = FullAttention{heads, hk, hv, kvt};
-        else if (kind == "chunked_local_attention") {
-            std::int64_t w = 0;
-            if (j.contains("attention_chunk_size"))
-                get_int(j["attention_chunk_size"], w, d, path + ".attention_chunk_size");
-            if (w < 1)
-                d.push_back({Severity::error, "bad_layer", path + ".attention_chunk_size",
-                             "attention_chunk_size must be ≥ 1"});
-            c = ChunkedLocalAttention{heads, hk, hv, kvt, w};
-        } else {
-            std::int64_t w = 0;
-            if (j.contains("sliding_window")) get_int(j["sliding_window"], w, d, path + ".sliding_window");
-            if (w < 1) d.push_back({Severity::error, "bad_layer", path + ".sliding_window", "sliding_window must be ≥ 1"});
-            c = SlidingWindow{heads, hk, hv, kvt, w};
-        }
-    } else if (kind == "mla_latent") {
-        c = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0), geti("index_head_dim", 0)};
-    } else if (kind == "recurrent_state") {
-        RecurrentState r;
-        if (j.contains("state_elements")) get_int(j["state_elements"], r.state_elements, d, path + ".state_elements");
-        if (j.contains("conv_elements")) get_int(j["conv_elements"], r.conv_elements, d, path + ".conv_elements");
-        r.num_heads = geti("num_heads", 1);
-        r.state_dtype_bytes = geti("state_dtype_bytes", 4);
-        r.conv_dtype_bytes = geti("conv_dtype_bytes", 2);
-        if (r.state_elements < 0 || r.conv_elements < 0 || r.num_heads < 1)
-            d.push_back({Severity::error, "bad_layer", path, path + ": elements must be ≥ 0 and num_heads ≥ 1"});
-        c = r;
-    } else if (kind != "none") {
-        d.push_back({Severity::error, "bad_layer", path + ".kind",
-                     "unknown layer kind " + text::quoted(kind) +
-                         "\". Valid: full_attention, sliding_window, chunked_local_attention, mla_latent, recurrent_state, none"});
-        return true;
     }
+    auto window = [&](const char* key) {
+        std::int64_t w = 0;
+        if (j.contains(key)) get_int(j[key], w, d, path + "." + key);
+        if (w < 1) d.push_back({Severity::error, "bad_layer", path + "." + key, std::string(key) + " must be ≥ 1"});
+        return w;
+    };
+    std::visit(overloaded{
+                   [](NoCache&) {},
+                   [&](FullAttention& x) { x = FullAttention{heads, hk, hv, kvt}; },
+                   [&](SlidingWindow& x) { x = SlidingWindow{heads, hk, hv, kvt, window("sliding_window")}; },
+                   [&](ChunkedLocalAttention& x) {
+                       x = ChunkedLocalAttention{heads, hk, hv, kvt, window("attention_chunk_size")};
+                   },
+                   [&](MlaLatent& x) {
+                       x = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0), geti("index_head_dim", 0)};
+                   },
+                   [&](RecurrentState& r) {
+                       if (j.contains("state_elements"))
+                           get_int(j["state_elements"], r.state_elements, d, path + ".state_elements");
+                       if (j.contains("conv_elements"))
+                           get_int(j["conv_elements"], r.conv_elements, d, path + ".conv_elements");
+                       r.num_heads = geti("num_heads", 1);
+                       r.state_dtype_bytes = geti("state_dtype_bytes", 4);
+                       r.conv_dtype_bytes = geti("conv_dtype_bytes", 2);
+                       if (r.state_elements < 0 || r.conv_elements < 0 || r.num_heads < 1)
+                           d.push_back({Severity::error, "bad_layer", path,
+                                        path + ": elements must be ≥ 0 and num_heads ≥ 1"});
+                   },
+               },
+               c);
     layers.insert(layers.end(), static_cast<std::size_t>(count), c);
     return true;
 }
@@ -435,33 +443,33 @@ namespace {
 /// One layer cache → JSON with its "kind" tag; one lambda per alternative (no generic branch), so a new layer
 /// kind does not compile until it has a JSON form. read_layer() reads the same keys.
 json layer_json(const LayerCache& c) {
-    auto attention = [](const char* kind, int heads, int hk, int hv, int tensors) {
+    const char* kind = layer_kind_json_name(c);
+    auto attention = [&](int heads, int hk, int hv, int tensors) {
         return json{{"kind", kind}, {"num_key_value_heads", heads}, {"head_dim_k", hk}, {"head_dim_v", hv},
                     {"k_v_tensors", tensors}};
     };
     return std::visit(
         overloaded{
-            [](const NoCache&) { return json{{"kind", "none"}}; },
+            [&](const NoCache&) { return json{{"kind", kind}}; },
             [&](const FullAttention& x) {
-                return attention("full_attention", x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                return attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
             },
             [&](const SlidingWindow& x) {
-                json o = attention("sliding_window", x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
+                json o = attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
                 o["sliding_window"] = x.sliding_window;
                 return o;
             },
             [&](const ChunkedLocalAttention& x) {
-                json o = attention("chunked_local_attention", x.num_key_value_heads, x.head_dim_k, x.head_dim_v,
-                                   x.k_v_tensors);
+                json o = attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
                 o["attention_chunk_size"] = x.attention_chunk_size;
                 return o;
             },
-            [](const MlaLatent& x) {
-                return json{{"kind", "mla_latent"}, {"kv_lora_rank", x.kv_lora_rank},
+            [&](const MlaLatent& x) {
+                return json{{"kind", kind}, {"kv_lora_rank", x.kv_lora_rank},
                             {"qk_rope_head_dim", x.qk_rope_head_dim}, {"index_head_dim", x.index_head_dim}};
             },
-            [](const RecurrentState& x) {
-                return json{{"kind", "recurrent_state"}, {"state_elements", x.state_elements},
+            [&](const RecurrentState& x) {
+                return json{{"kind", kind}, {"state_elements", x.state_elements},
                             {"conv_elements", x.conv_elements}, {"num_heads", x.num_heads},
                             {"state_dtype_bytes", x.state_dtype_bytes}, {"conv_dtype_bytes", x.conv_dtype_bytes}};
             },

@@ -7,22 +7,10 @@
 
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/base/checked_math.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "kvcalc/base/units.h"
 
 namespace kvcalc {
-
-const char* layer_cache_kind(const LayerCache& cache) {
-    // One name per alternative, no fall-back: a new layer kind does not compile until it is named here.
-    return std::visit(overloaded{
-                          [](const NoCache&) { return "none"; },
-                          [](const FullAttention&) { return "full_attention"; },
-                          [](const SlidingWindow&) { return "sliding_window"; },
-                          [](const ChunkedLocalAttention&) { return "chunked_local_attention"; },
-                          [](const MlaLatent&) { return "mla_latent"; },
-                          [](const RecurrentState&) { return "recurrent_state"; },
-                      },
-                      cache);
-}
 
 namespace {
 
@@ -114,7 +102,7 @@ BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGr
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
         t.footprints[i] = f;
         CacheBucket& b = t.rows[i];
-        b.kind = layer_cache_kind(g.cache);
+        b.kind = layer_kind_json_name(g.cache);
         b.cache = g.cache;
         b.layer_count = g.count;
         raw_growing_x400 += f.growing_x400_per_token * g.count;

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
-#include <variant>
 
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcalc {
+
+std::int64_t recurrent_state_bytes_per_rank(const RecurrentState& r, int tp) {
+    const std::int64_t t = tp > 0 ? tp : 1;
+    return ceil_div(r.state_elements, t) * r.state_dtype_bytes + ceil_div(r.conv_elements, t) * r.conv_dtype_bytes;
+}
 
 int kv_heads_per_rank(int heads, int tp) {
     if (heads <= 0 || tp <= 0) return 0;
@@ -32,20 +36,10 @@ std::string tp_reason(const std::vector<LayerGroup>& groups, const ModelSpec& m,
             if (kv_heads_per_rank(heads, tp) > 0) return {};
             return std::to_string(heads) + " KV heads neither divide by " + t + " nor divide it";
         };
-        const std::string why = std::visit(
-            overloaded{
-                [](const NoCache&) { return std::string(); },
-                [](const MlaLatent&) { return std::string(); },
-                [&](const FullAttention& a) { return kv(a.num_key_value_heads); },
-                [&](const SlidingWindow& w) { return kv(w.num_key_value_heads); },
-                [&](const ChunkedLocalAttention& k) { return kv(k.num_key_value_heads); },
-                [&](const RecurrentState& r) {
-                    return r.num_heads % tp == 0 ? std::string()
-                                                 : std::to_string(r.num_heads) +
-                                                       " linear-attention heads are not divisible by " + t;
-                },
-            },
-            g.cache);
+        const TpHeads h = layer_tp_heads(g.cache);
+        std::string why = h.kv_heads > 0 ? kv(h.kv_heads) : std::string();
+        if (why.empty() && h.sharded_heads > 0 && h.sharded_heads % tp != 0)
+            why = std::to_string(h.sharded_heads) + " linear-attention heads are not divisible by " + t;
         if (!why.empty()) return why;
     }
     return {};
@@ -57,34 +51,17 @@ bool tp_fits(const std::vector<LayerGroup>& groups, const ModelSpec& m, int tp) 
 
 }  // namespace
 
-namespace {
-// Equality of two layer caches of the same alternative (the index is compared first).
-bool same_layer(const LayerCache& a, const LayerCache& b) {
-    if (a.index() != b.index()) return false;
-    return std::visit(
-        overloaded{
-            [&](const NoCache&) { return true; },
-            [&](const FullAttention& x) { return x == std::get<FullAttention>(b); },
-            [&](const SlidingWindow& x) { return x == std::get<SlidingWindow>(b); },
-            [&](const ChunkedLocalAttention& x) { return x == std::get<ChunkedLocalAttention>(b); },
-            [&](const MlaLatent& x) { return x == std::get<MlaLatent>(b); },
-            [&](const RecurrentState& x) { return x == std::get<RecurrentState>(b); },
-        },
-        a);
-}
-}  // namespace
-
 std::vector<LayerGroup> group_layers(const ModelSpec& model) {
     std::vector<LayerGroup> out;
     out.reserve(4);
     std::size_t last = 0;
     auto add = [&](const LayerCache& c) {
-        if (!out.empty() && same_layer(out[last].cache, c)) {
+        if (!out.empty() && out[last].cache == c) {
             ++out[last].count;
             return;
         }
         std::size_t i = 0;
-        while (i < out.size() && !same_layer(out[i].cache, c)) ++i;
+        while (i < out.size() && !(out[i].cache == c)) ++i;
         if (i == out.size()) out.push_back({c, 0});
         ++out[i].count;
         last = i;
@@ -164,8 +141,7 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                        }
                    },
                    [&](const RecurrentState& x) {
-                       f.state_bytes_per_sequence = ceil_div(x.state_elements * x.state_dtype_bytes, tp) +
-                                                    ceil_div(x.conv_elements * x.conv_dtype_bytes, tp);
+                       f.state_bytes_per_sequence = recurrent_state_bytes_per_rank(x, tp);
                    },
                },
                cache);
@@ -190,10 +166,12 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
             sat_add(m.sliding_fixed_x400, sat_mul(sat_mul(f.window_x400_per_token, f.window_tokens), n));
         m.sliding_window_tokens = std::max(m.sliding_window_tokens, f.window_tokens);
         m.state_bytes_per_sequence = sat_add(m.state_bytes_per_sequence, sat_mul(f.state_bytes_per_sequence, n));
-        if (std::holds_alternative<RecurrentState>(c)) m.num_recurrent_layers += g.count;
-        if (std::holds_alternative<SlidingWindow>(c) || std::holds_alternative<ChunkedLocalAttention>(c))
-            m.num_sliding_layers += g.count;
-        if (std::holds_alternative<FullAttention>(c) || std::holds_alternative<MlaLatent>(c)) m.num_growing_layers += g.count;
+        switch (layer_cache_growth(c)) {
+            case CacheGrowth::none: break;
+            case CacheGrowth::per_token: m.num_growing_layers += g.count; break;
+            case CacheGrowth::windowed: m.num_sliding_layers += g.count; break;
+            case CacheGrowth::per_sequence: m.num_recurrent_layers += g.count; break;
+        }
     }
     if (model.measured_kv_growing_bytes_per_token_tp1_bf16) {
         // bf16 figure × (bpe / 2) / tp, kept in 1/400 byte: bytes × bpe_x400 / 2 / tp.
@@ -205,8 +183,7 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len) {
     std::int64_t x400 = 0;
     for (const auto& g : group_layers(model)) {
-        if (!std::holds_alternative<SlidingWindow>(g.cache) && !std::holds_alternative<ChunkedLocalAttention>(g.cache))
-            continue;
+        if (layer_cache_growth(g.cache) != CacheGrowth::windowed) continue;
         const LayerFootprint f = layer_footprint(g.cache, format, tp);
         x400 = sat_add(x400, sat_mul(sat_mul(f.window_x400_per_token, std::min(f.window_tokens, max_model_len)), g.count));
     }
@@ -215,7 +192,7 @@ std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format,
 
 std::int64_t seed_deltanet_state_bytes(const ModelSpec& m, std::int64_t max_num_seqs) {
     std::int64_t gdn_layers = 0;
-    for (const auto& c : m.layers) gdn_layers += std::holds_alternative<RecurrentState>(c) ? 1 : 0;
+    for (const auto& c : m.layers) gdn_layers += layer_cache_growth(c) == CacheGrowth::per_sequence ? 1 : 0;
     const std::int64_t kv = std::int64_t{m.linear_num_key_heads} * m.linear_key_head_dim +
                             std::int64_t{m.linear_num_value_heads} * m.linear_value_head_dim;
     const std::int64_t per_layer = kv + std::int64_t{m.linear_conv_kernel_dim} * kv;

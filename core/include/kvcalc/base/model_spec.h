@@ -80,11 +80,13 @@ struct NoCache {
 
 /// What one layer keeps. One value per layer in ModelSpec::layers.
 using LayerCache =
-    std::variant<NoCache, FullAttention, SlidingWindow, MlaLatent, RecurrentState, ChunkedLocalAttention>;
+    std::variant<NoCache, FullAttention, SlidingWindow, ChunkedLocalAttention, MlaLatent, RecurrentState>;
 
 /// A visitor made of one lambda per alternative: std::visit(overloaded{[](const FullAttention&) {…}, …}, cache).
-/// Dispatch over LayerCache uses it without a generic (auto) lambda, so a new alternative fails to compile at
-/// every site that does not say what it means there.
+/// Every dispatch over LayerCache is such a visit without a generic (auto) lambda: the facts in
+/// model/layer_kinds.h, which every other file asks instead of testing the variant, and each engine's per-kind
+/// spec. A new alternative therefore fails to compile at every site that does not say what it means there
+/// (the ctest compile_fail_layer_visit checks the compiler refuses a missed case).
 template <class... F>
 struct overloaded : F... {
     using F::operator()...;

@@ -14,7 +14,7 @@ namespace kvcalc {
 
 /// One row of the buckets table: `layer_count` layers with the same LayerCache value.
 struct CacheBucket {
-    std::string_view kind;                  ///< static text: "full_attention", "sliding_window", "mla_latent", "recurrent_state", "none"
+    std::string_view kind;                  ///< static text: layer_kind_json_name (layer_kinds.h)
     LayerCache cache;                       ///< the catalog value (TP=1 facts)
     int layer_count = 0;
     double bytes_per_token_per_card = 0.0;  ///< growing bytes per token per sequence on one card (exact rational)
@@ -66,8 +66,5 @@ BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len,
 /// The same, written into `out` (predict() fills its Report's list in place, without a second copy).
 void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
                    const PricedKv* priced, BucketList& out);
-
-/// Name of a LayerCache alternative ("full_attention", ...).
-const char* layer_cache_kind(const LayerCache& cache);
 
 }  // namespace kvcalc

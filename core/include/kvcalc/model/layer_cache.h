@@ -28,6 +28,11 @@ std::vector<LayerGroup> group_layers(const ModelSpec& model);
 /// when tp exceeds them); DESIGN.md.
 int kv_heads_per_rank(int heads, int tp);
 
+/// Bytes per sequence of a recurrent layer on one rank: state and conv elements are sharded by heads, each
+/// rank's share rounded up to whole elements, then times its dtype bytes (vLLM MambaSpec page of the sharded
+/// state shapes, mamba_utils). `tp` below 1 counts as 1.
+std::int64_t recurrent_state_bytes_per_rank(const RecurrentState& state, int tp);
+
 /// The tensor_parallel_size values in 1..8 that every layer (and num_attention_heads) of `model` accepts.
 std::vector<int> valid_tensor_parallel_sizes(const ModelSpec& model);
 

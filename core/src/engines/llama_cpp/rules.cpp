@@ -1,11 +1,14 @@
 // llama.cpp KV-cache allocation (llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-memory-recurrent.cpp).
 #include <algorithm>
+#include <optional>
+#include <variant>
 #include "util/text.h"
 
 #include "engines/engine_common.h"
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/config/model_traits.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcalc {
 
@@ -35,6 +38,44 @@ bool llama_cpp_uses_swa(const std::string& model_type) {
 }
 
 std::int64_t pad(std::int64_t x, std::int64_t n) { return (x + n - 1) / n * n; }
+
+/// One layer as llama.cpp caches it: K and V bytes per cell, the SWA window (0 = the non-SWA cache) or, for a
+/// recurrent layer, its state. One lambda per LayerCache alternative (no generic branch), so a new layer kind does
+/// not compile until llama.cpp's rule for it is written here.
+struct CellSpec {
+    std::int64_t k = 0, v = 0;   ///< bytes per cell (one token of one stream)
+    std::int64_t window = 0;     ///< SWA cache window in tokens; 0 = full context
+    bool keeps_kv = false;       ///< false: no KV cells (recurrent or no cache)
+    bool swa_ignored = false;    ///< a sliding layer this architecture gives the full context
+    std::optional<RecurrentState> recurrent;
+};
+CellSpec cell_spec(const LayerCache& c, const ElemFormat& fk, const ElemFormat& fv, bool swa) {
+    auto attention = [&](int heads, int head_dim_k, int head_dim_v, std::int64_t window) {
+        return CellSpec{heads * engine::head_vector_bytes(head_dim_k, fk),
+                        heads * engine::head_vector_bytes(head_dim_v, fv), window, true, false, std::nullopt};
+    };
+    return std::visit(
+        overloaded{
+            [](const NoCache&) { return CellSpec{}; },
+            [&](const FullAttention& a) { return attention(a.num_key_value_heads, a.head_dim_k, a.head_dim_v, 0); },
+            [&](const SlidingWindow& w) {
+                CellSpec sp = attention(w.num_key_value_heads, w.head_dim_k, w.head_dim_v, swa ? w.sliding_window : 0);
+                sp.swa_ignored = !swa;
+                return sp;
+            },
+            // LLM_ARCH_LLAMA4: swa_type LLAMA_SWA_TYPE_CHUNKED, n_swa 8192, pattern 3 chunked : 1 full
+            // (src/llama-model.cpp load_hparams); the chunked layers live in the iSWA cache like any SWA layer.
+            [&](const ChunkedLocalAttention& k) {
+                return attention(k.num_key_value_heads, k.head_dim_k, k.head_dim_v, k.attention_chunk_size);
+            },
+            [&](const MlaLatent& l) {  // V is a view of K
+                return CellSpec{engine::head_vector_bytes(l.kv_lora_rank + l.qk_rope_head_dim, fk), 0, 0, true,
+                                false, std::nullopt};
+            },
+            [](const RecurrentState& r) { return CellSpec{0, 0, 0, false, false, r}; },
+        },
+        c);
+}
 
 }  // namespace
 
@@ -66,31 +107,14 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         p.recurrent_bytes = sat_add(p.recurrent_bytes, sat_mul(sat_mul(r.state_elements + r.conv_elements, 4), s.n_seq_max));
     };
     for (const auto& c : m.parallel_caches)
-        if (const auto* r = std::get_if<RecurrentState>(&c)) add_recurrent(*r);
+        if (const auto r = layer_recurrent_state(c)) add_recurrent(*r);
+    bool swa_ignored = false;
     for (const auto& c : m.layers) {
-        if (const auto* r = std::get_if<RecurrentState>(&c)) {
-            add_recurrent(*r);
-            continue;
-        }
-        std::int64_t k = 0, v = 0, window = 0;
-        if (const auto* a = std::get_if<FullAttention>(&c)) {
-            k = a->num_key_value_heads * engine::head_vector_bytes(a->head_dim_k, fk);
-            v = a->num_key_value_heads * engine::head_vector_bytes(a->head_dim_v, fv);
-        } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
-            k = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_k, fk);
-            v = w->num_key_value_heads * engine::head_vector_bytes(w->head_dim_v, fv);
-            if (swa) window = w->sliding_window;
-        } else if (const auto* ch = std::get_if<ChunkedLocalAttention>(&c)) {
-            // LLM_ARCH_LLAMA4: swa_type LLAMA_SWA_TYPE_CHUNKED, n_swa 8192, pattern 3 chunked : 1 full
-            // (src/llama-model.cpp load_hparams); the chunked layers live in the iSWA cache like any SWA layer.
-            k = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_k, fk);
-            v = ch->num_key_value_heads * engine::head_vector_bytes(ch->head_dim_v, fv);
-            window = ch->attention_chunk_size;
-        } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
-            k = engine::head_vector_bytes(l->kv_lora_rank + l->qk_rope_head_dim, fk);  // V is a view of K
-        } else {
-            continue;
-        }
+        const CellSpec sp = cell_spec(c, fk, fv, swa);
+        if (sp.recurrent) add_recurrent(*sp.recurrent);
+        if (!sp.keeps_kv) continue;
+        swa_ignored = swa_ignored || sp.swa_ignored;
+        const std::int64_t k = sp.k, v = sp.v, window = sp.window;
         if (window > 0) {
             // --swa-full keeps the separate SWA cache but sizes it like the full one.
             const std::int64_t cells =
@@ -113,14 +137,9 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         }
     }
     p.total_bytes = sat_add(sat_add(p.full_bytes, p.swa_bytes), p.recurrent_bytes);
-    if (!swa && p.full_layers > 0) {
-        for (const auto& c : m.layers) {
-            if (std::holds_alternative<SlidingWindow>(c)) {
-                p.notes.push_back("llama.cpp has no sliding-window cache for model_type \"" + m.model_type +
-                                  "\": sliding layers get the full context");
-                break;
-            }
-        }
+    if (swa_ignored && p.full_layers > 0) {
+        p.notes.push_back("llama.cpp has no sliding-window cache for model_type \"" + m.model_type +
+                          "\": sliding layers get the full context");
     }
     p.notes.push_back("layer split (-sm layer) spreads these bytes over the devices by layer; they are not divided "
                       "like tensor parallelism");

@@ -6,6 +6,8 @@
 #include "config/served_model.h"
 #include "engines/engine_common.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcalc::detail {
 
@@ -21,8 +23,8 @@ SglangPlan make_sglang(const Deployment& d, Diagnostics& diags) {
         if (x.severity == Severity::error) diags.push_back(x);
     p.cell_size_bytes = probe.cell_size_bytes;
     for (const auto& g : d.groups)
-        if (const auto* r = std::get_if<RecurrentState>(&g.cache))
-            p.state_bytes_per_request += engine::recurrent_bytes_per_rank(*r, p.settings.tp_size) * g.count;
+        if (const auto r = layer_recurrent_state(g.cache))
+            p.state_bytes_per_request += recurrent_state_bytes_per_rank(*r, p.settings.tp_size) * g.count;
     return p;
 }
 

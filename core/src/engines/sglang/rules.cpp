@@ -2,6 +2,7 @@
 #include <algorithm>
 #include "util/text.h"
 #include <cmath>
+#include <variant>
 
 #include "engines/engine_common.h"
 #include "kvcalc/engines/engine_rules.h"
@@ -25,6 +26,40 @@ std::int64_t sglang_mla_cell_bytes(const MlaLatent& l, int kv_bytes) {
     return b;
 }
 
+namespace {
+
+/// One layer in SGLang's token pool: K and V bytes per token on one rank. One lambda per LayerCache alternative
+/// (no generic branch), so a new layer kind does not compile until SGLang's rule for it is written here.
+struct CellSpec {
+    std::int64_t k = 0, v = 0;
+    bool windowed = false;   ///< sliding / chunked: priced at full length (no SWA pool split)
+    bool recurrent = false;  ///< state kept in SGLang's separate Mamba pool, not the token pool
+};
+CellSpec cell_spec(const LayerCache& c, int tp_size, int bytes, Diagnostics& d) {
+    auto attention = [&](int kv_heads, int head_dim_k, int head_dim_v, int k_v_tensors, bool windowed) {
+        const std::int64_t h = engine::kv_heads_per_rank(kv_heads, tp_size, d);
+        return CellSpec{h * head_dim_k * bytes, h * (k_v_tensors == 1 ? 0 : head_dim_v) * bytes, windowed, false};
+    };
+    return std::visit(
+        overloaded{
+            [](const NoCache&) { return CellSpec{}; },
+            [&](const FullAttention& a) {
+                return attention(a.num_key_value_heads, a.head_dim_k, a.head_dim_v, a.k_v_tensors, false);
+            },
+            [&](const SlidingWindow& w) {
+                return attention(w.num_key_value_heads, w.head_dim_k, w.head_dim_v, w.k_v_tensors, true);
+            },
+            [&](const ChunkedLocalAttention& k) {
+                return attention(k.num_key_value_heads, k.head_dim_k, k.head_dim_v, k.k_v_tensors, true);
+            },
+            [&](const MlaLatent& l) { return CellSpec{sglang_mla_cell_bytes(l, bytes), 0, false, false}; },
+            [](const RecurrentState&) { return CellSpec{0, 0, false, true}; },
+        },
+        c);
+}
+
+}  // namespace
+
 SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s, std::int64_t available) {
     SglangKvPrediction p;
     int bytes = 0;
@@ -40,25 +75,11 @@ SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s
     std::int64_t k_cell = 0, v_cell = 0;
     bool sliding = false, recurrent = false;
     for (const auto& c : m.layers) {
-        if (const auto* a = std::get_if<FullAttention>(&c)) {
-            const int h = engine::kv_heads_per_rank(a->num_key_value_heads, s.tp_size, p.diagnostics);
-            k_cell += static_cast<std::int64_t>(h) * a->head_dim_k * bytes;
-            v_cell += static_cast<std::int64_t>(h) * (a->k_v_tensors == 1 ? 0 : a->head_dim_v) * bytes;
-        } else if (const auto* w = std::get_if<SlidingWindow>(&c)) {
-            const int h = engine::kv_heads_per_rank(w->num_key_value_heads, s.tp_size, p.diagnostics);
-            k_cell += static_cast<std::int64_t>(h) * w->head_dim_k * bytes;
-            v_cell += static_cast<std::int64_t>(h) * (w->k_v_tensors == 1 ? 0 : w->head_dim_v) * bytes;
-            sliding = true;
-        } else if (const auto* k = std::get_if<ChunkedLocalAttention>(&c)) {
-            const int h = engine::kv_heads_per_rank(k->num_key_value_heads, s.tp_size, p.diagnostics);
-            k_cell += static_cast<std::int64_t>(h) * k->head_dim_k * bytes;
-            v_cell += static_cast<std::int64_t>(h) * (k->k_v_tensors == 1 ? 0 : k->head_dim_v) * bytes;
-            sliding = true;
-        } else if (const auto* l = std::get_if<MlaLatent>(&c)) {
-            k_cell += sglang_mla_cell_bytes(*l, bytes);
-        } else if (std::holds_alternative<RecurrentState>(c)) {
-            recurrent = true;
-        }
+        const CellSpec sp = cell_spec(c, s.tp_size, bytes, p.diagnostics);
+        k_cell += sp.k;
+        v_cell += sp.v;
+        sliding = sliding || sp.windowed;
+        recurrent = recurrent || sp.recurrent;
     }
     if (has_error(p.diagnostics)) return p;
     p.cell_size_bytes = k_cell + v_cell;

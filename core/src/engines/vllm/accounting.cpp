@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "kvcalc/base/units.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "engines/deploy_internal.h"
 
 namespace kvcalc {
@@ -75,12 +76,8 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
     d.num_hidden_layers = m.num_hidden_layers;
     int head_dim = 0;
     for (const auto& l : m.layers) {
-        if (const auto* f = std::get_if<FullAttention>(&l)) head_dim = std::max(head_dim, f->head_dim_k);
-        if (const auto* w = std::get_if<SlidingWindow>(&l)) head_dim = std::max(head_dim, w->head_dim_k);
-        if (const auto* x = std::get_if<MlaLatent>(&l)) {
-            d.mla = true;
-            head_dim = std::max(head_dim, x->qk_rope_head_dim);
-        }
+        head_dim = std::max(head_dim, layer_rotary_head_dim(l));
+        d.mla = d.mla || layer_mixer_weights(l) == MixerWeights::mla_attention;
     }
     // Rotary cos/sin cache (model_executor/layers/rotary_embedding: RotaryEmbedding registers cos_sin_cache of
     // max_position_embeddings × rotary_dim in the model dtype, shared by every layer through get_rope's cache).

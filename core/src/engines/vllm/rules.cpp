@@ -20,7 +20,6 @@ namespace kvcalc {
 
 namespace {
 
-using engine::cdiv;
 using engine::ElemFormat;
 
 /// vLLM's --kv-cache-dtype names (vllm/config/cache.py CacheDType) and the storage of one element.
@@ -87,12 +86,12 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
                 std::int64_t b = engine::head_vector_bytes(l.kv_lora_rank + l.qk_rope_head_dim, f);
                 if (l.index_head_dim > 0) {
                     if (fp8) b = l.kv_lora_rank + l.kv_lora_rank / 128 * 4 + 2LL * l.qk_rope_head_dim;
-                    b += l.index_head_dim + cdiv(l.index_head_dim, 128) * 4;
+                    b += l.index_head_dim + ceil_div(l.index_head_dim, 128) * 4;
                 }
                 return Spec{Kind::full, b, 0};
             },
             [&](const RecurrentState& r) -> std::optional<Spec> {
-                return Spec{Kind::mamba, engine::recurrent_bytes_per_rank(r, s.tensor_parallel_size), 0};
+                return Spec{Kind::mamba, recurrent_state_bytes_per_rank(r, s.tensor_parallel_size), 0};
             },
         },
         c);
@@ -101,13 +100,13 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
 /// Blocks one request holds in one group of this type (the spec's max_memory_usage_bytes / page).
 std::int64_t blocks_for(const VllmLayerType& t, std::int64_t max_len, const VllmPlan& p, std::int64_t batched) {
     switch (t.kind) {
-        case Kind::full: return cdiv(max_len + p.extra_tokens, t.block);
+        case Kind::full: return ceil_div(max_len + p.extra_tokens, t.block);
         // Sliding: the window, plus the tokens one scheduler step may add, plus one block because the window
         // does not start on a block boundary (SlidingWindowSpec.max_memory_usage_bytes).
-        case Kind::sliding: return cdiv(std::min(t.window - 1 + batched, max_len), t.block) + 1;
+        case Kind::sliding: return ceil_div(std::min(t.window - 1 + batched, max_len), t.block) + 1;
         case Kind::mamba: return p.mamba_align ? 2 : 1;
         // ChunkedLocalAttentionSpec.max_memory_usage_bytes: the chunk plus one step, no window − 1, no extra block.
-        case Kind::chunked: return cdiv(std::min(t.window + batched, max_len), t.block);
+        case Kind::chunked: return ceil_div(std::min(t.window + batched, max_len), t.block);
     }
     return 0;
 }
@@ -131,7 +130,7 @@ void unify(VllmPlan& p, int block_size) {
         }
     }
     if (mamba_page > target && max_bpt > 0) {  // attention blocks grow until a page holds one Mamba state
-        const std::int64_t block = block_size * cdiv(mamba_page, block_size * max_bpt);
+        const std::int64_t block = block_size * ceil_div(mamba_page, block_size * max_bpt);
         target = block * max_bpt;
         p.notes.push_back("attention block size raised to " + std::to_string(block) +
                           " tokens so one page holds a whole recurrent state (vLLM hybrid page alignment)");
@@ -200,7 +199,7 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
     // _get_kv_cache_groups_uniform_page_size: groups of group_size layers share one set of tensors.
     p.group_size = (p.types.size() == 1 || 4 * max_count < 5 * min_count) ? max_count : min_count;
     for (auto& t : p.types) {
-        t.groups = static_cast<int>(cdiv(t.layers, p.group_size));
+        t.groups = static_cast<int>(ceil_div(t.layers, p.group_size));
         p.num_groups += t.groups;
     }
     p.page_size_bytes = p.types.front().page;

@@ -1,0 +1,110 @@
+// The layer kinds' fact sheet: every fact that depends on which LayerCache alternative a layer holds (its names,
+// the heads tensor parallelism splits, its attention shape, the weights its projections hold, its state, what a
+// front end shows). Each fact is one exhaustive std::visit in layer_kinds.cpp, one lambda per alternative and no
+// generic branch, so a new alternative does not compile until every fact says what it means for it. Other files
+// ask these functions instead of testing the variant themselves; an engine's own per-kind spec (page bytes, most
+// bytes per request) lives in that engine's rules.cpp, also one exhaustive visit.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kvcalc/base/model_spec.h"
+
+namespace kvcalc {
+
+/// How a layer kind's cache grows with the load.
+enum class CacheGrowth {
+    none,          ///< keeps nothing (NoCache)
+    per_token,     ///< every token of every sequence (full attention, MLA)
+    windowed,      ///< at most a window of tokens per sequence (sliding window, chunked local attention)
+    per_sequence,  ///< a fixed state per sequence (recurrent)
+};
+
+/// The K/V heads of a grouped-query attention layer (full, sliding-window and chunked local attention).
+struct KvHeads {
+    int num_key_value_heads = 0;
+    int head_dim_k = 0;
+    int head_dim_v = 0;
+    int k_v_tensors = 2;  ///< 2 = K and V stored separately, 1 = K=V tied
+};
+
+/// The heads tensor parallelism splits in one layer: `kv_heads` are sharded when tp divides them and replicated
+/// when they divide tp (vLLM QKVParallelLinear num_kv_head_replicas); `sharded_heads` must divide by tp (a
+/// recurrent layer's state is split by heads). Both 0 when the layer puts no constraint on tp (MLA, no cache).
+struct TpHeads {
+    int kv_heads = 0;
+    int sharded_heads = 0;
+};
+
+/// Which projections a layer's mixer holds weights for (param_count.cpp counts each set from the config).
+enum class MixerWeights {
+    none,           ///< no mixer weights counted (NoCache)
+    gqa_attention,  ///< q, k, v, o projections over KvHeads
+    mla_attention,  ///< DeepSeek multi-head latent attention projections
+    recurrent,      ///< Gated DeltaNet or Mamba projections
+};
+
+/// The kind's name in the model JSON ("kind") and in buckets rows: "full_attention", "sliding_window",
+/// "chunked_local_attention", "mla_latent", "recurrent_state", "none". Static text.
+const char* layer_kind_json_name(const LayerCache& cache);
+
+/// The kind's label for people ("full attention", "sliding window", "chunked local attention", "MLA",
+/// "recurrent", "no cache"). Static text.
+const char* layer_kind_label(const LayerCache& cache);
+
+/// A default-valued layer of the kind whose JSON name is `name`; nullopt for an unknown name.
+std::optional<LayerCache> layer_of_json_name(std::string_view name);
+
+/// Every kind's JSON name, comma-separated in variant order (for "Valid: …" in error messages).
+std::string layer_kind_json_names();
+
+/// How the kind's cache grows.
+CacheGrowth layer_cache_growth(const LayerCache& cache);
+
+/// K/V heads of a grouped-query attention layer; nullopt for MLA, recurrent and no-cache layers.
+std::optional<KvHeads> layer_kv_heads(const LayerCache& cache);
+
+/// The heads tensor parallelism splits in this layer.
+TpHeads layer_tp_heads(const LayerCache& cache);
+
+/// Which weights the layer's projections hold.
+MixerWeights layer_mixer_weights(const LayerCache& cache);
+
+/// Whether the layer is an attention layer, which needs query heads (config.json num_attention_heads ≥ 1).
+bool layer_has_attention(const LayerCache& cache);
+
+/// Elements of one cached entry per head per token: head_dim_k for GQA attention, kv_lora_rank +
+/// qk_rope_head_dim for an MLA latent, 0 for recurrent and no-cache layers.
+std::int64_t layer_entry_head_dim(const LayerCache& cache);
+
+/// Dims per head that rotary embedding turns when config.json gives no rotary_dim: head_dim_k for GQA attention,
+/// qk_rope_head_dim for MLA, 0 otherwise.
+int layer_rotary_head_dim(const LayerCache& cache);
+
+/// Tokens a windowed layer keeps per sequence at most (sliding_window, attention_chunk_size); 0 otherwise.
+std::int64_t layer_window_tokens(const LayerCache& cache);
+
+/// The recurrent state of a recurrent layer; nullopt otherwise.
+std::optional<RecurrentState> layer_recurrent_state(const LayerCache& cache);
+
+/// The config.json facts a layer of this kind states, as (key, value) pairs, e.g. {"sliding_window", "1024"}.
+/// The model facts list shows them once per kind.
+std::vector<std::pair<const char*, std::string>> layer_config_facts(const LayerCache& cache);
+
+/// One line a person reads for the layer's cache shape, e.g. "8 KV heads x 128/128 dims, K+V, window 1024".
+std::string layer_shape_text(const LayerCache& cache);
+
+/// How many layers of one kind a list holds, with the kind's label.
+struct LayerKindCount {
+    const char* label = "";  ///< layer_kind_label
+    int count = 0;
+};
+
+/// Layers of `layers` per kind, in variant order, only kinds that occur and keep a cache (for the model panel).
+std::vector<LayerKindCount> layer_kind_counts(const std::vector<LayerCache>& layers);
+
+}  // namespace kvcalc
