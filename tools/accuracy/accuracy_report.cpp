@@ -19,6 +19,7 @@
 #include "kvcalc/engines/engine_real_cases.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/base/units.h"
+#include "band_table.h"
 #include "reserve_section.h"
 
 namespace {
@@ -244,6 +245,7 @@ int main(int argc, char** argv) {
               << "this file differs, so the test command keeps it current.\n\n";
     calibration_section(std::cout);
     end_to_end_section(std::cout, files);
+    kvtools::band_table_section(std::cout, files);
     real_log_section(std::cout, files, ok);
     return ok ? 0 : 1;
 }
