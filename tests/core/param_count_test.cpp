@@ -7,6 +7,7 @@
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
+#include "test_data.h"
 
 namespace {
 
@@ -123,5 +124,26 @@ TEST_SUITE("param_count") {
         auto c = count("llama-3.3-70b");
         CHECK(kvcalc::estimate_weights(c.params, c.cfg.arch, "fp8").bytes / 1073741824.0 ==
               doctest::Approx(67.72).epsilon(0.01));
+    }
+}
+
+TEST_SUITE("per-layer embeddings") {
+    TEST_CASE("Gemma 4 E2B: embed_tokens_per_layer and its projections count in the weights (vLLM gemma4.py)") {
+        // tests/data/configs/gemma-4-e2b.json (SOURCES.tsv): vocab_size 262144, hidden_size 1536,
+        // hidden_size_per_layer_input 256, 35 layers, no vocab_size_per_layer_input (vLLM falls back to vocab_size).
+        const kvcalc::HfConfig c = kvcalc::read_hf_config(kvcalc::test::config_file("gemma-4-e2b.json"));
+        REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
+        CHECK(c.arch.hidden_size_per_layer_input == 256);
+        CHECK(c.arch.vocab_size_per_layer_input == 262144);
+        // embed_tokens_per_layer 262144 × (35 × 256) = 2,348,810,240; per_layer_model_projection 1536 × 8960 =
+        // 13,762,560; per_layer_projection_norm 256; per layer input gate 1536 × 256, projection 256 × 1536 and
+        // post_per_layer_input_norm 1536: 35 × 787,968 = 27,578,880.
+        CHECK(kvcalc::per_layer_embedding_params(c.arch, 1536, 35) == 2348810240LL + 13762560 + 256 + 27578880);
+        const kvcalc::ParamBreakdown p = kvcalc::count_parameters(c.spec, c.arch);
+        CHECK(p.embedding == 262144LL * 1536 + 2390151936LL);
+        // A model without per-layer inputs keeps vocab × hidden.
+        kvcalc::HfArchitecture plain = c.arch;
+        plain.hidden_size_per_layer_input = 0;
+        CHECK(kvcalc::per_layer_embedding_params(plain, 1536, 35) == 0);
     }
 }

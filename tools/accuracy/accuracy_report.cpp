@@ -19,6 +19,7 @@
 #include "accuracy/engine_real_cases.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/base/units.h"
+#include "band_table.h"
 #include "reserve_section.h"
 
 namespace {
@@ -129,6 +130,7 @@ void end_to_end_section(std::ostream& out, const std::vector<std::filesystem::pa
             s.config_json = fx["config"].dump();
             s.gpu = set.value("gpu", std::string());
             s.vllm_version = set.value("vllm_version", std::string());
+            s.vllm_sampler = set.value("vllm_sampler", std::string());
             s.gpu_memory_utilization = set.value("gpu_memory_utilization", 0.0);
             s.max_num_seqs = set.value("max_num_seqs", std::int64_t{0});
             if (set.contains("max_num_batched_tokens")) s.max_num_batched_tokens = set["max_num_batched_tokens"].get<std::int64_t>();
@@ -246,6 +248,7 @@ int main(int argc, char** argv) {
               << "this file differs, so the test command keeps it current.\n\n";
     calibration_section(std::cout);
     end_to_end_section(std::cout, files);
+    kvtools::band_table_section(std::cout, files);
     real_log_section(std::cout, files, ok);
     return ok ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
 #include "kvcalc/engines/vllm/accounting.h"
+#include "kvcalc/engines/vllm/sampler.h"
 
 namespace kvcalc {
 
@@ -100,6 +101,13 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     if (st.contains("max_num_seqs")) f.max_num_seqs = static_cast<std::int64_t>(num(st, "max_num_seqs"));
     if (st.contains("gpu_memory_utilization")) f.gpu_memory_utilization = num(st, "gpu_memory_utilization");
     if (st.contains("block_size")) f.block_size = static_cast<int>(num(st, "block_size"));
+    const auto sampler = parse_vllm_sampler(str(st, "vllm_sampler"));
+    if (!sampler) {
+        rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_sampler",
+                                      "unknown vllm_sampler \"" + str(st, "vllm_sampler") + "\". Valid: " + vllm_sampler_ids()});
+        return;
+    }
+    f.sampler = *sampler;
     const WeightsEstimate w = estimate_weights(count_parameters(cfg.spec, cfg.arch), cfg.arch, str(st, "weights_dtype", "auto"));
     const auto weights = static_cast<std::int64_t>(w.bytes / f.tensor_parallel_size);
     const VllmAccounting a = vllm_account(vllm_profile_dims(spec), vllm_device(*gpu), f, *era, weights, false);

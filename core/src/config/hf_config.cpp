@@ -181,6 +181,11 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     auto& h = out.arch;
     auto& s = out.spec;
     h.vocab_size = as_int(keys.integer({"vocab_size", "padded_vocab_size"}, "vocab_size", 1, 100000000));
+    h.hidden_size_per_layer_input =
+        as_int(keys.integer({"hidden_size_per_layer_input"}, "hidden_size_per_layer_input", 0, kMaxDim));
+    h.vocab_size_per_layer_input =
+        as_int(keys.integer({"vocab_size_per_layer_input"}, "vocab_size_per_layer_input", 1, 100000000));
+    if (h.vocab_size_per_layer_input == 0) h.vocab_size_per_layer_input = h.vocab_size;
     h.intermediate_size = as_int(keys.integer({"intermediate_size", "ffn_hidden_size", "n_inner"},
                                               "intermediate_size", 1, kMaxDim));
     s.num_experts = as_int(keys.integer({"n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts"},

@@ -144,6 +144,17 @@ struct Counter {
 
 }  // namespace
 
+std::int64_t per_layer_embedding_params(const HfArchitecture& arch, std::int64_t hidden, std::int64_t layers) {
+    const std::int64_t p = arch.hidden_size_per_layer_input;
+    if (p <= 0 || layers <= 0) return 0;
+    const std::int64_t v = arch.vocab_size_per_layer_input > 0 ? arch.vocab_size_per_layer_input : arch.vocab_size;
+    SatInt n = SatInt{v} * (layers * p);  // embed_tokens_per_layer
+    n += SatInt{hidden} * (layers * p);   // per_layer_model_projection
+    n += SatInt{p};                       // per_layer_projection_norm
+    n += SatInt{layers} * (2 * hidden * p + hidden);  // per_layer_input_gate + per_layer_projection + its norm
+    return n.v;
+}
+
 std::int64_t ParamBreakdown::total() const {
     SatInt t = embedding;
     for (std::int64_t x : {lm_head, attention, recurrent, dense_mlp, routed_experts, shared_experts, router, norms}) t += x;
@@ -178,6 +189,7 @@ ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arc
         }
     }
     c.p.norms += hidden;  // final norm
+    c.p.embedding += per_layer_embedding_params(arch, hidden, static_cast<std::int64_t>(spec.layers.size()));
     return c.p;
 }
 

@@ -8,6 +8,7 @@
 #include "engines/deploy_internal.h"
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/engines/vllm/sampler.h"
 
 namespace kvcalc::detail {
 
@@ -26,6 +27,7 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     f.max_num_batched_tokens = s.max_num_batched_tokens;
     if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
     f.num_speculative_tokens = d.settings.num_speculative_tokens;
+    f.sampler = parse_vllm_sampler(s.vllm_sampler).value_or(VllmSampler::pip_default);  // resolve() checked it
     bind_non_kv(s, fit, d);
 }
 

@@ -8,6 +8,7 @@
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/engines/vllm/sampler.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/scenario_fields.h"
@@ -188,6 +189,10 @@ std::optional<VllmEra> check_fields(const Scenario& s, const Deployment& r, Diag
                   field_valid_text(*find_scenario_field("vllm_version")) + " (empty = the newest)");
     else if (auto note = vllm_version_note(s.vllm_version))
         d.push_back({Severity::warning, "vllm_version_unchecked", "vllm_version", *note});
+    if (!parse_vllm_sampler(s.vllm_sampler))
+        error(d, "vllm_sampler_unknown", "vllm_sampler",
+              "vllm_sampler " + text::quoted(s.vllm_sampler) + " names no vLLM sampler; expected " +
+                  field_valid_text(*find_scenario_field("vllm_sampler")));
     return era;
 }
 

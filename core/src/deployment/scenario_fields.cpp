@@ -14,6 +14,7 @@
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/config/param_count.h"
 #include "kvcalc/engines/vllm/accounting.h"
+#include "kvcalc/engines/vllm/sampler.h"
 
 #include "engines/deploy_internal.h"
 
@@ -97,6 +98,10 @@ const FieldChoices kWeightsDtypeChoices{[](std::string_view t) {
                                         [] { return weights_dtype_list(); }};
 const FieldChoices kVllmVersions{[](std::string_view t) { return identity_if(parse_vllm_version(t).has_value(), t); },
                                  [] { return "a release such as 0.19 or 0.11.1, or an era: " + vllm_era_ids(); }};
+const FieldChoices kVllmSamplers{[](std::string_view t) {
+                                     return parse_vllm_sampler(t) ? std::optional<std::string>(lowered(t)) : std::nullopt;
+                                 },
+                                 [] { return vllm_sampler_ids() + "; any case"; }};
 
 // clang-format off
 const std::vector<ScenarioField> kFields = {
@@ -232,6 +237,12 @@ const std::vector<ScenarioField> kFields = {
      .metavar = "VERSION", .help = "vLLM release whose start-up accounting prices models without a calibrated fit "
                                    "(the report's settings name the era priced)",
      .choices = kVllmVersions},
+    {.name = "vllm_sampler", .group = "Serving", .type = FieldType::choice, .member = &Scenario::vllm_sampler,
+     .unit = "top-k/top-p sampler", .default_text = "auto", .url_key = "vs", .cli_flag = "--vllm-sampler",
+     .metavar = "NAME", .help = "sampler vLLM's profile run uses: auto = what pip install vllm of that release "
+                                "gets (PyTorch before 0.21, FlashInfer from 0.21); flashinfer for the Docker "
+                                "images before 0.11.1; pytorch when the log says \"FlashInfer is not available\"",
+     .choices = kVllmSamplers},
     // JSON only: too large for a link, read from a file by the CLI (--config PATH).
     {.name = "config_json", .group = "Model", .type = FieldType::text, .member = &Scenario::config_json,
      .unit = "text of a Hugging Face config.json", .default_text = "\"\"", .url_key = "", .cli_flag = "",

@@ -51,6 +51,10 @@ struct Scenario {
     /// vLLM release whose start-up accounting prices models without a calibrated fit: "0.19", "v0.11.1", an era
     /// id ("0.17-0.20"), "V0"; empty = the newest era (parse_vllm_version).
     std::string vllm_version;
+    /// The top-k/top-p sampler vLLM's profile run exercises: "auto" (or empty) = what a plain `pip install vllm`
+    /// of that release gets, "flashinfer" (the Docker images before 0.11.1, VLLM_USE_FLASHINFER_SAMPLER=1),
+    /// "pytorch" (no FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=0). vllm_sampler.h has the rules.
+    std::string vllm_sampler;
     // --- speculative decoding ---
     std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
     std::string drafter;                       ///< drafter id from the model's list; wins over mtp

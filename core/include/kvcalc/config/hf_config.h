@@ -17,6 +17,10 @@ struct HfArchitecture {
     std::string model_type;                 ///< `model_type` of the text model
     std::vector<std::string> architectures; ///< `architectures` (top level)
     int vocab_size = 0;
+    /// Gemma 3n / Gemma 4 E-models' per-layer inputs (`hidden_size_per_layer_input`, 0 = none) and the vocabulary
+    /// of their per-layer embedding table (`vocab_size_per_layer_input`, else vocab_size).
+    int hidden_size_per_layer_input = 0;
+    int vocab_size_per_layer_input = 0;
     int intermediate_size = 0;              ///< dense MLP width
     int moe_intermediate_size = 0;          ///< one routed expert's width
     int moe_latent_size = 0;                ///< Nemotron 3 latent MoE: routed experts work in this width, not hidden

@@ -14,7 +14,8 @@ namespace kvcalc {
 /// Parameters by part of the network (counts, not bytes). Routed experts are kept apart because quantization
 /// schemes such as gpt-oss's mxfp4 apply to them only; embeddings and lm_head stay 16-bit in most checkpoints.
 struct ParamBreakdown {
-    std::int64_t embedding = 0;       ///< vocab_size × hidden_size
+    /// vocab_size × hidden_size, plus a Gemma 3n / Gemma 4 E-model's per-layer inputs (per_layer_embedding)
+    std::int64_t embedding = 0;
     std::int64_t lm_head = 0;         ///< vocab_size × hidden_size, 0 when tied to the embedding
     std::int64_t attention = 0;       ///< q/k/v/o (or MLA / indexer) projections, biases, q/k norms
     std::int64_t recurrent = 0;       ///< Gated DeltaNet / Mamba mixers
@@ -34,6 +35,13 @@ struct ParamBreakdown {
 /// encoders and MTP / next-token-prediction heads are not counted (published totals such as DeepSeek V3's
 /// 671B exclude them too). Assumes gated (SwiGLU/GeGLU) MLPs and RMSNorm. Returns zeros for missing widths.
 ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arch);
+
+/// Parameters of a Gemma 3n / Gemma 4 E-model's per-layer inputs, 0 without `hidden_size_per_layer_input`:
+/// embed_tokens_per_layer (vocab_size_per_layer_input × layers × hidden_size_per_layer_input),
+/// per_layer_model_projection (hidden × layers × per-layer width) and its norm, and per layer the input gate,
+/// projection and post-norm (vllm/model_executor/models/gemma3n.py Gemma3nTextModel / Gemma3nDecoderLayer, whose
+/// embed_tokens_per_layer is a VocabParallelEmbedding on the GPU). Saturates instead of overflowing.
+std::int64_t per_layer_embedding_params(const HfArchitecture& arch, std::int64_t hidden, std::int64_t layers);
 
 /// The weights dtypes estimate_weights prices, "auto" first (the list the scenario field and the errors show).
 inline constexpr std::array<std::string_view, 9> kWeightsDtypes = {"auto", "bf16", "fp16", "fp32", "fp8",

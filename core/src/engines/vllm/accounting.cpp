@@ -1,5 +1,6 @@
 // vLLM's start-up split of one worker (vllm/accounting.h): budget, weights, torch peak, non-torch, CUDA graphs.
 #include "kvcalc/engines/vllm/accounting.h"
+#include "kvcalc/engines/vllm/sampler.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,8 +152,7 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
     // TP rank, then samples with top-k V − 1 and top-p 0.9 on every row. V0 runs max_num_seqs sequences.
     // The T-row hidden states stay alive meanwhile (2 × T × H × d, fitted).
     const std::int64_t R = rules.v1_engine ? std::min(a.max_num_seqs, T) : a.max_num_seqs;
-    double c = rules.sampler_bytes_per_row_vocab;
-    if (rules.v1_engine && at_least(era, VllmEra::v0_17) && R < 8) c = 37.5;  // apply_top_k_top_p: sort below 8 rows
+    const double c = vllm_sampler_bytes_per_row_vocab(era, f.sampler, R);
     const double Td = static_cast<double>(T), Hd = static_cast<double>(H), dd = static_cast<double>(d);
     a.sampler_bytes = bytes(c * static_cast<double>(R) * static_cast<double>(m.vocab_size) + 2.0 * Td * Hd * dd);
     // Forward: the eager profile forward of T tokens peaks in the MLP (gate_up T × 2I/TP + act T × I/TP) over a
@@ -205,7 +205,7 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
         "vllm/utils/mem_utils.py memory_profiling (weights, torch peak increase, non-torch increase)",
         "vllm/v1/worker/gpu_model_runner.py profile_run, _dummy_run, _dummy_sampler_run, profile_cudagraph_memory",
         "vllm/engine/arg_utils.py get_batch_defaults; vllm/config/vllm.py _set_cudagraph_sizes",
-        std::string("sampler: ") + rules.sampler + " (" + rules.id + ")",
+        "sampler: " + vllm_sampler_label(era, f.sampler) + " (" + rules.id + ")",
     };
     return a;
 }

@@ -13,14 +13,6 @@ namespace kvcalc {
 
 namespace {
 
-// Sampler bytes per (row × vocab entry), fitted on the dummy sampler run of the published logs
-// (reference/vllm-startup-accounting.md §3.1, §8.4): bf16 logits 2 + fp32 copy 4 (sampler.py Sampler.forward
-// "Use float32 for the logits") + softmax probs 4 + exponential noise q 4 (topk_topp_sampler.py random_sample)
-// ≈ 14 B, fitted 14.2 B on the v0.19 H100 logs. The sort path adds fp32 values + int64 indices of
-// logits.sort() and the sort's temporaries: fitted 37.5 B on the v0.11-v0.16 logs.
-constexpr double kTritonSamplerBytes = 14.2;
-constexpr double kSortSamplerBytes = 37.5;
-
 // clang-format off
 constexpr VllmEraRules kEras[] = {  // a constant table: vllm_era_rules() runs several times per predict()
     // V0 worker: util × total − (weights + torch peak + non-torch) (vllm/worker/worker.py
@@ -28,27 +20,21 @@ constexpr VllmEraRules kEras[] = {  // a constant table: vllm_era_rules() runs s
     // on 2 × RTX 4090 (vllm issue #13061) peaks at 0.19 GiB with 256 rows × 152,064 vocab, at most ≈ 5 B per
     // entry over the forward term; 4 B (the fp32 logits) is assumed. No CUDA graph estimate; no "GPU KV cache
     // size" line.
-    {VllmEra::v0, "V0", "0.6.5", 0.90, 4.0, "V0 sampler (fp32 logits)", false, false, false, 8, false, false},
+    {VllmEra::v0, "V0", "0.6.5", 0.90, false, false, false, 8, false, false},
     // V1 after #19312 (2025-06-09): requested = util × total; snapshot before NCCL init (after it from 0.11.0,
-    // #25359). The Docker images ship FlashInfer, whose top-k/top-p sampler is the default when importable
-    // (#11394) until #26859 (2025-10-14, after 0.11.0): the v0.11.0 Mistral-Small log fits the Triton path's
-    // ≈14 B (one data point).
-    {VllmEra::v0_9, "0.9-0.11.0", "0.9.1", 0.90, kTritonSamplerBytes, "FlashInfer top-k/top-p", true, false, false,
-     8, false, false},
+    // #25359). The sampler each era and install runs: vllm_sampler.h.
+    {VllmEra::v0_9, "0.9-0.11.0", "0.9.1", 0.90, true, false, false, 8, false, false},
     // #26016 (v0.11.1): capture sizes step 16 above 256; the FlashInfer sampler stopped being the default
     // (#26859), so the dummy run sorts (apply_top_k_top_p_pytorch).
-    {VllmEra::v0_11, "0.11.1-0.16", "0.11.1", 0.90, kSortSamplerBytes, "PyTorch sort top-k/top-p", true, false,
-     false, 16, true, true},
+    {VllmEra::v0_11, "0.11.1-0.16", "0.11.1", 0.90, true, false, false, 16, true, true},
     // #33538 (v0.17.0): apply_top_k_top_p_triton for ≥ 8 rows. #30515 (v0.18.0) profiles CUDA graphs but
     // subtracts the estimate only when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 (default "0" through 0.20).
-    {VllmEra::v0_17, "0.17-0.20", "0.17.0", 0.90, kTritonSamplerBytes, "Triton top-k/top-p", true, false, false,
-     16, true, true},
+    {VllmEra::v0_17, "0.17-0.20", "0.17.0", 0.90, true, false, false, 16, true, true},
     // #38284 (v0.21.0): the estimate is subtracted by default (envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
     // "1"); #40465: gpu_memory_utilization 0.92. FlashInfer is the first sampler call again (#40376), but the
     // warm-up's second call with a generator takes forward_native (gpu_model_runner.py _dummy_sampler_run), so
     // the Triton path's peak still applies. #41069: GPU KV cache size = concurrency × max_model_len.
-    {VllmEra::v0_21, "0.21+", "0.21.0", 0.92, kTritonSamplerBytes, "FlashInfer, then Triton top-k/top-p warm-up",
-     true, true, true, 16, true, true},
+    {VllmEra::v0_21, "0.21+", "0.21.0", 0.92, true, true, true, 16, true, true},
 };
 // clang-format on
 

@@ -33,10 +33,6 @@ struct VllmEraRules {
     const char* id;                       ///< "V0", "0.9-0.11.0", "0.11.1-0.16", "0.17-0.20", "0.21+"
     const char* first_release;            ///< e.g. "0.17.0"
     double default_gpu_memory_utilization;///< vllm/config/cache.py CacheConfig.gpu_memory_utilization
-    /// Sampler bytes per (row × vocab entry) of the profile's dummy sampler run when it takes ≥ 8 rows; below 8
-    /// rows every V1 era uses the PyTorch sort path (topk_topp_sampler.py apply_top_k_top_p).
-    double sampler_bytes_per_row_vocab;
-    const char* sampler;                  ///< which sampler the dummy run exercises
     bool v1_engine;                       ///< V1 gpu_model_runner profile_run (else V0 worker profile)
     bool cudagraph_estimate_subtracted;   ///< gpu_worker determine_available_memory subtracts the estimate
     bool kv_size_from_concurrency;        ///< "GPU KV cache size" = ⌊concurrency × max_model_len⌋ (#41069)
@@ -100,6 +96,14 @@ enum class VllmEntryPoint { api_server, llm_class };
 
 /// The `vllm serve` flags that change start-up memory. nullopt / 0 = not given: vLLM's default applies and is
 /// listed in VllmAccounting::assumed_defaults.
+/// The top-k/top-p sampler a vLLM install runs (vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler);
+/// its peak and per-era default are in vllm_sampler.h.
+enum class VllmSampler {
+    pip_default,  ///< what a plain `pip install vllm` of the era gets (vllm_default_sampler)
+    flashinfer,   ///< FlashInfer's kernels (FlashInfer importable and VLLM_USE_FLASHINFER_SAMPLER on)
+    pytorch,      ///< forward_native: the sort path, or the Triton kernels from 0.17 (#33538)
+};
+
 struct VllmServeFlags {
     std::int64_t max_model_len = 0;                       ///< required (> 0)
     int tensor_parallel_size = 1;
@@ -111,6 +115,7 @@ struct VllmServeFlags {
     bool enable_chunked_prefill = true;                   ///< V1 default; V0 turns it on above 32K tokens
     int num_speculative_tokens = 0;                       ///< widens the capture sizes (decode_query_len)
     VllmEntryPoint entry_point = VllmEntryPoint::api_server;
+    VllmSampler sampler = VllmSampler::pip_default;       ///< which sampler the profile's dummy run exercises
 };
 
 /// The card as vLLM sees it.
