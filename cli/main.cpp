@@ -152,12 +152,24 @@ int run_solve(const kvcli::Options& o) {
         else at.max_num_seqs = s.value;
     }
     const kvcalc::Report r = with_notes(o, kvcalc::predict(at));
+    // With several sequences the longest length that boots (one full request) is not the longest at which all of
+    // them fit at once: --solve-max-ctx gives both, each named.
+    const kvcalc::ContextLimits limits = ctx ? kvcalc::solve_context_limits(o.scenario) : kvcalc::ContextLimits{};
+    const bool both = ctx && limits.max_num_seqs > 1 &&
+                      !(limits.all_sequences.ok && s.ok && limits.all_sequences.value == s.value);
     if (o.json) {
         nlohmann::json j = r;
         j["solvers"] = {{what, s}};
+        if (both) j["solvers"]["max_model_len_all_sequences"] = limits.all_sequences;
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
+            if (both) {
+                os << "Largest max_model_len for all " << limits.max_num_seqs << " sequences at once: "
+                   << (limits.all_sequences.ok ? std::to_string(limits.all_sequences.value) + " tokens (" +
+                                                     std::to_string(limits.all_sequences.value_rounded) + " rounded)"
+                                               : std::string("none")) << "\n";
+            }
             kvcli::print_solve(os, what, s, r);
             if (o.kv_breakdown && r.ok) kvcli::print_breakdown(os, r);
         });

@@ -56,7 +56,10 @@ if(KVCALC_UI)
     "${KVCALC_IMGUI_SRC}/misc/cpp/imgui_stdlib.cpp")
   target_include_directories(kvcalc_imgui SYSTEM PUBLIC "${KVCALC_IMGUI_SRC}" "${KVCALC_IMGUI_SRC}/backends"
                                                         "${KVCALC_IMGUI_SRC}/misc/cpp")
-  target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+  # IMGUI_ENABLE_TEST_ENGINE: Dear ImGui reports every item's id, label and state to hooks the app defines
+  # (imgui_ui/keyboard_nav.cpp), which Tab order and the screen-reader mirror are built from. PUBLIC: the library and
+  # the app must agree on ImGuiContext's layout.
+  target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS IMGUI_ENABLE_TEST_ENGINE)
   target_compile_options(kvcalc_imgui PRIVATE -w)  # third-party code: its warnings are not ours to fix
   if(EMSCRIPTEN)
     if(NOT EXISTS "${KVCALC_SDL2_WASM_PREFIX}/lib/libSDL2.a")

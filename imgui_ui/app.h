@@ -109,7 +109,9 @@ using CurvePoint = kvcalc::CurvePoint;
 
 /// Results derived from the scenario besides the Report: solvers, shopping sweep, curve.
 struct Derived {
-    SolveResult max_len, max_seqs, min_gpus;
+    SolveResult max_len, max_seqs, min_gpus;  ///< max_len: the longest that boots (one full request)
+    SolveResult max_len_all;                  ///< the longest at which all max_len_seqs sequences fit at once
+    std::int64_t max_len_seqs = 0;            ///< the resolved max_num_seqs those two answers are for
     std::vector<ShopRow> shop;
     std::vector<CurvePoint> curve;
     std::int64_t budget_bytes = 0;       ///< per card, for the curve's budget line

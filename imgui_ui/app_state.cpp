@@ -5,6 +5,8 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "answer_text.h"
+#include "keyboard_nav.h"
 #include "app.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/io/json_io.h"
@@ -80,6 +82,8 @@ std::string state_json(const App& app) {
     const Derived& d = app.derived;
     j["solver"] = {{"max_model_len", d.max_len.ok ? d.max_len.value : 0},
                    {"max_model_len_rounded", d.max_len.ok ? d.max_len.value_rounded : 0},
+                   {"max_model_len_all_sequences", d.max_len_all.ok ? d.max_len_all.value : 0},
+                   {"context_max_num_seqs", d.max_len_seqs},
                    {"max_num_seqs", d.max_seqs.ok ? d.max_seqs.value : 0},
                    {"min_gpus", d.min_gpus.ok ? d.min_gpus.value : 0}};
     nlohmann::json shop = nlohmann::json::array();
@@ -152,7 +156,7 @@ void sync_host(App& app) {
     if (app.url_dirty) {
         app.url_dirty = false;
         write_url(app);
-        const std::string text = announcement(app);
+        const std::string text = full_text_answer(app);
         if (text != app.ui.announced) {
             app.ui.announced = text;
             announce_result(text, page_title(app));
@@ -165,6 +169,7 @@ bool poll_host(App& app) {
     const HostMessage m = take_host_message();
     if (m.kind.empty()) return false;
     if (take_text_message(app.ui, m)) return true;
+    if (take_nav_message(m.kind, m.text)) return true;
     if (m.kind == "error") {
         app.ui.model_status = m.text;
         app.ui.model_status_is_error = true;

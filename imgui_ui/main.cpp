@@ -3,6 +3,7 @@
 #include <SDL.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // the test-engine hook switch, NavId
 #if __has_include(<imgui_impl_sdl2.h>)
 #include <imgui_impl_sdl2.h>  // Dear ImGui 1.87 and later
 #else
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -20,6 +22,7 @@
 #endif
 
 #include "app.h"
+#include "keyboard_nav.h"
 #include "kvcalc/catalog/catalog.h"
 #include "platform.h"
 #include "text_proxy.h"
@@ -46,6 +49,10 @@ struct Runtime {
     float font_dpr = 0.0f;
     kvcalc::ui::TouchInput touch;
     bool quit = false;
+    /// Key releases held for the next frame: Dear ImGui 1.86 reads key state once per frame, so a press and release
+    /// that arrive together (a quick tap, a test driver) would never be seen as pressed.
+    std::vector<SDL_Event> deferred_keyups;
+    bool enter_as_space = false;  ///< the Enter key now down was turned into Space (its release is too)
 };
 
 /// (Re)builds the font atlas for the current devicePixelRatio so text stays sharp on phones.
@@ -73,13 +80,45 @@ void load_fonts(Runtime& rt, float dpr) {
     rt.app.ui.dpr = dpr;
 }
 
+/// Dear ImGui 1.86 maps Enter to "edit text" only; on a button, a checkbox or a combo it does nothing. Web users
+/// press buttons with Enter too, so Enter counts as Space unless a text field is being edited or the focused item
+/// takes text (a field or a slider, where Enter starts typing a value).
+void enter_presses_buttons(Runtime& rt, SDL_Event& event) {
+    if (event.type != SDL_KEYDOWN && event.type != SDL_KEYUP) return;
+    if (event.key.keysym.scancode != SDL_SCANCODE_RETURN && event.key.keysym.scancode != SDL_SCANCODE_KP_ENTER) return;
+    if (event.type == SDL_KEYDOWN) {
+        const ImGuiContext& g = *GImGui;
+        rt.enter_as_space = g.ActiveId == 0 && g.NavId != 0 && !g.NavDisableHighlight &&
+                            !kvcalc::ui::focused_is_inputable();
+    }
+    if (!rt.enter_as_space) return;
+    event.key.keysym.scancode = SDL_SCANCODE_SPACE;
+    event.key.keysym.sym = SDLK_SPACE;
+    if (event.type == SDL_KEYUP) rt.enter_as_space = false;
+}
+
 void frame(void* arg) {
     auto& rt = *static_cast<Runtime*>(arg);
     bool had_input = false;
     SDL_Event event;
     int event_w = 0, event_h = 0;
     SDL_GetWindowSize(rt.window, &event_w, &event_h);
+    std::vector<SDL_Event> held;
+    held.swap(rt.deferred_keyups);
+    for (SDL_Event& up : held) {
+        ImGui_ImplSDL2_ProcessEvent(&up);
+        had_input = true;
+    }
+    std::vector<SDL_Scancode> down_now;
     while (SDL_PollEvent(&event)) {
+        enter_presses_buttons(rt, event);
+        if (event.type == SDL_KEYDOWN) down_now.push_back(event.key.keysym.scancode);
+        if (event.type == SDL_KEYUP &&
+            std::find(down_now.begin(), down_now.end(), event.key.keysym.scancode) != down_now.end()) {
+            rt.deferred_keyups.push_back(event);  // seen as pressed for one frame, released on the next
+            had_input = true;
+            continue;
+        }
         if (!kvcalc::ui::touch_event(rt.touch, event, event_w, event_h)) ImGui_ImplSDL2_ProcessEvent(&event);
         had_input = true;
         if (event.type == SDL_QUIT) rt.quit = true;
@@ -114,11 +153,13 @@ void frame(void* arg) {
     rt.app.ui.touch_input = kvcalc::ui::touch_busy(rt.touch);
     if (rt.app.ui.touch_input) rt.app.ui.coarse_pointer = true;
     ImGui::NewFrame();
+    kvcalc::ui::apply_nav_request();
     if (kvcalc::ui::draw_app(rt.app, static_cast<float>(win_w), static_cast<float>(win_h)))
         rt.frames_to_draw = std::max(rt.frames_to_draw, kSettleFrames);
     if (ImGui::IsAnyItemActive() || kvcalc::ui::touch_busy(rt.touch))  // dragging a slider or a finger
         rt.frames_to_draw = std::max(rt.frames_to_draw, 1);
     kvcalc::ui::sync_text_proxy(rt.app.ui);
+    kvcalc::ui::end_nav_frame(rt.app.ui);
     ImGui::Render();
 
     int fb_w = 0, fb_h = 0;
@@ -181,6 +222,10 @@ int main(int, char**) {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // no imgui.ini: the URL is the saved state
     io.ConfigInputTextCursorBlink = false;  // a blinking cursor would force redraws while idle
+    // Arrows move between controls, Space presses, Enter edits (and presses buttons: enter_presses_buttons),
+    // Escape closes; Tab is the page's (keyboard_nav.h).
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    GImGui->TestEngineHookItems = true;  // every item's id, label and state reach keyboard_nav.cpp
     ImGui::StyleColorsDark();
     ImGui_ImplSDL2_InitForOpenGL(rt.window, rt.gl);
     ImGui_ImplOpenGL3_Init(glsl_version);

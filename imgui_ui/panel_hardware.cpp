@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "keyboard_nav.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/base/units.h"
@@ -28,6 +29,7 @@ bool gpu_picker(App& app) {
     const std::string preview = current ? gpu_label(*current) : std::string("Custom VRAM");
     ImGui::SetNextItemWidth(-1.0f);
     bool picked = false;
+    describe_next_item("GPU", preview);
     if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
         // Touch: rows at least 44 CSS px tall (a fingertip); in VRAM order, smallest first, as people shop.
         const ImVec2 row(0, app.ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);

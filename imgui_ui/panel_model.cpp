@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "keyboard_nav.h"
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/model/layer_kinds.h"
@@ -87,6 +88,7 @@ bool panel_model(App& app) {
     if (model && model->weights.size() > 1) {
         const std::string current = s.weights_variant.empty() ? model->weights.front().id : s.weights_variant;
         ImGui::SetNextItemWidth(width_with_label_and_help(em * 14, "weights variant"));
+        describe_next_item("weights variant", current);
         if (ImGui::BeginCombo("weights variant", current.c_str())) {
             for (const WeightsVariant& w : model->weights) {
                 char label[160];

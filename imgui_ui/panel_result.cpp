@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keyboard_nav.h"
 #include "kvcalc/base/units.h"
 #include "panels.h"
 #include "text_export.h"
@@ -126,6 +127,7 @@ bool sticky_verdict(App& app) {
     app.ui.sticky_line = line;
     app.ui.sticky_clipped = ImGui::CalcTextSize((line + more).c_str()).x > w - em;
     const ImVec2 p = ImGui::GetCursorScreenPos();
+    describe_next_item("Verdict, show the result", line);
     const bool tapped = ImGui::InvisibleButton("##sticky_verdict", ImVec2(w, h));
     record_hitbox(app.ui, "sticky_verdict");
     ImDrawList* draw = ImGui::GetWindowDrawList();

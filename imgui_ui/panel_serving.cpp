@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "keyboard_nav.h"
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/engines/deployment.h"
 #include "kvcalc/base/gpu_catalog.h"
@@ -44,6 +45,7 @@ bool preset_picker(UiState& ui, Scenario& s) {
     if (!any) return false;
     bool changed = false;
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
+    describe_next_item("preset", s.compose.empty() ? "(none)" : s.compose);
     if (ImGui::BeginCombo("preset", s.compose.empty() ? "(none)" : s.compose.c_str())) {
         for (const ComposePreset& p : compose_presets()) {
             if (p.model_id != model_id) continue;
@@ -73,6 +75,7 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
                                     ? std::string(report.settings.kv_cache_dtype)  // "auto (bf16)"
                                     : kv_format_label(s.kv_cache_dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    describe_next_item("kv_cache_dtype", preview);
     if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
         const ImVec2 row(0, ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);  // a fingertip
         if (ImGui::Selectable("auto (model dtype) · the default", is_auto_kv_cache_dtype(s.kv_cache_dtype), 0, row)) {
@@ -110,6 +113,7 @@ bool drafter_picker(UiState& ui, Scenario& s, const ModelSpec* model) {
         for (const Drafter& d : model->drafters)
             if (d.method == "mtp") current = d.id;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    describe_next_item("speculative decoding", current.empty() ? "off" : current);
     if (ImGui::BeginCombo("speculative decoding", current.empty() ? "off" : current.c_str())) {
         if (ImGui::Selectable("off", current.empty())) {
             s.drafter.clear();
@@ -236,6 +240,7 @@ bool panel_serving(App& app) {
         const std::string shown = s.vllm_version.empty() ? std::string("newest (") + vllm_eras().back().id + ")"
                                                          : s.vllm_version;
         ImGui::SetNextItemWidth(em * 10);
+        describe_next_item("vLLM version", shown);
         if (ImGui::BeginCombo("vLLM version", shown.c_str())) {
             if (ImGui::Selectable("newest", s.vllm_version.empty())) {
                 s.vllm_version.clear();

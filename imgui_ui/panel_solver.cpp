@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "keyboard_nav.h"
 #include "panels.h"
 #include "text_export.h"
 #include "widgets.h"
@@ -24,11 +25,13 @@ bool answer(UiState& ui, const char* what, const SolveResult& r, const std::stri
         text_dim(why != r.diagnostics.end() ? why->message : r.diagnostics.empty() ? "none fits" : r.diagnostics.front().message);
         return false;
     }
+    describe_next_item(std::string("use ") + what, value_text);
     const bool applied = tap_button(ui, apply_id);
     record_hitbox(ui, hitbox);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     text_wrapped(std::string(what) + ": " + value_text);
+    ui.drawn_text[std::string("solver_") + hitbox] = std::string(what) + ": " + value_text;  // as drawn (tests)
     text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term: ") +
                                                                        std::string(term_label(r.limiting_term))
                                                                  : r.bound));
@@ -63,11 +66,13 @@ void curve(const App& app) {
                       ImVec2(px(d.curve[i].max_model_len), py(d.curve[i].demand_bytes)), term_color(0), 2.5f);
     const float cur = px(app.report.settings.max_model_len);
     draw->AddLine(ImVec2(cur, top), ImVec2(cur, bottom), text, 1.5f);
-    if (d.max_len.ok) {
-        const float best = px(d.max_len.value);
-        const ImU32 pass = verdict_color(Verdict::pass, app.ui.dark_theme);
-        for (float y = top; y < bottom; y += em * 0.6f) draw->AddLine(ImVec2(best, y), ImVec2(best, y + em * 0.3f), pass, 2.0f);
-    }
+    auto dashed = [&](std::int64_t len, ImU32 color) {
+        const float x = px(len);
+        for (float y = top; y < bottom; y += em * 0.6f) draw->AddLine(ImVec2(x, y), ImVec2(x, y + em * 0.3f), color, 2.0f);
+    };
+    const bool two = d.max_len_seqs > 1 && d.max_len_all.ok && d.max_len.ok && d.max_len_all.value != d.max_len.value;
+    if (d.max_len.ok) dashed(d.max_len.value, two ? dim : verdict_color(Verdict::pass, app.ui.dark_theme));
+    if (two) dashed(d.max_len_all.value, verdict_color(Verdict::pass, app.ui.dark_theme));
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.0f", in_unit(y_max, app.ui.unit));
     draw->AddText(ImVec2(p.x, top), dim, buf);
@@ -76,7 +81,9 @@ void curve(const App& app) {
     draw->AddText(ImVec2(left, bottom + em * 0.2f), dim, lo.c_str());
     draw->AddText(ImVec2(right - ImGui::CalcTextSize(hi.c_str()).x, bottom + em * 0.2f), dim, hi.c_str());
     ImGui::Dummy(ImVec2(w, h));
-    text_dim("Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
+    text_dim(two ? "Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Green dashes: all "
+                   "max_num_seqs sequences fit. Grey dashes: one request boots."
+                 : "Per-card demand vs max_model_len (log scale). Amber: budget. Solid: current. Dashed: largest that boots.");
 }
 
 }  // namespace
@@ -88,11 +95,22 @@ bool panel_solver(App& app) {
         ImGui::TextDisabled("Fix the settings first.");
         return false;
     }
-    const std::string rounded = d.max_len.value_rounded != d.max_len.value
-                                    ? " (" + format_count(d.max_len.value_rounded) + " rounded)"
-                                    : std::string();
-    if (answer(app.ui, "Largest max_model_len", d.max_len, format_count(d.max_len.value) + " tokens" + rounded, "use##len",
-               "use_len")) {
+    auto tokens = [](const SolveResult& r) {
+        return format_count(r.value) + " tokens" +
+               (r.value_rounded != r.value ? " (" + format_count(r.value_rounded) + " rounded)" : std::string());
+    };
+    // With several sequences the two context questions have different answers; each line says which it answers.
+    const bool two = d.max_len_seqs > 1 && !(d.max_len_all.ok && d.max_len.ok && d.max_len_all.value == d.max_len.value);
+    if (two) {
+        const std::string n = std::to_string(d.max_len_seqs);
+        if (answer(app.ui, ("Largest max_model_len for all " + n + " sequences at once").c_str(), d.max_len_all,
+                   tokens(d.max_len_all), "use##len_all", "use_len_all")) {
+            app.scenario.max_model_len = std::max<std::int64_t>(d.max_len_all.value_rounded, 1);
+            changed = true;
+        }
+    }
+    if (answer(app.ui, two ? "Largest max_model_len that boots (one full request)" : "Largest max_model_len", d.max_len,
+               tokens(d.max_len), "use##len", "use_len")) {
         app.scenario.max_model_len = std::max<std::int64_t>(d.max_len.value_rounded, 1);
         changed = true;
     }

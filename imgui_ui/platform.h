@@ -33,6 +33,14 @@ void write_location(const std::string& query, const std::string& fragment);
 /// text has been stable for a moment, so a slider drag is not read out step by step) and sets the page title.
 void announce_result(const std::string& text, const std::string& title);
 
+/// Mirrors the keyboard-focused control (its label, role, value and help) as text in the page's focus region, so a
+/// screen reader reads it when the focus moves. No-op on a desktop.
+void announce_focus(const std::string& text);
+
+/// Tab went past the last control (`direction` 1) or Shift+Tab before the first (-1): the page moves its focus to
+/// the next (or previous) focusable element outside the canvas. No-op on a desktop.
+void leave_canvas(int direction);
+
 /// Asks the page to focus its HTML text input for the ImGui field `session` (soft keyboard, clipboard), showing
 /// `text` with the selection [sel_start, sel_end) and the keyboard for `inputmode` ("numeric", "decimal",
 /// "search", "url", "text"). Edits come back through take_host_message() as kind "text". No-op on a desktop.

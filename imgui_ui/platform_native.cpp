@@ -15,6 +15,8 @@ std::string page_url() { return {}; }
 std::string read_fragment() { return {}; }
 void write_location(const std::string&, const std::string&) {}
 void announce_result(const std::string&, const std::string&) {}
+void announce_focus(const std::string&) {}
+void leave_canvas(int) {}
 void text_input_begin(unsigned, const char*, const std::string&, int, int) {}
 void text_input_end() {}
 void report_frames_drawn(long) {}

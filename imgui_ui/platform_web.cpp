@@ -77,6 +77,14 @@ void announce_result(const std::string& text, const std::string& title) {
     if (has_bridge()) bridge().call<void>("announce", text, title);
 }
 
+void announce_focus(const std::string& text) {
+    if (has_bridge()) bridge().call<void>("announceFocus", text);
+}
+
+void leave_canvas(int direction) {
+    if (has_bridge()) bridge().call<void>("leaveCanvas", direction);
+}
+
 void text_input_begin(unsigned session, const char* inputmode, const std::string& text, int sel_start, int sel_end) {
     if (has_bridge())
         bridge().call<void>("textBegin", static_cast<double>(session), std::string(inputmode), text, sel_start, sel_end);

@@ -16,7 +16,10 @@ bool recompute_if_dirty(App& app) {
     Derived& d = app.derived;
     d = Derived{};
     if (app.report.ok) {
-        d.max_len = solve_max_model_len(app.scenario);
+        ContextLimits limits = solve_context_limits(app.scenario);
+        d.max_len = std::move(limits.boots);
+        d.max_len_all = std::move(limits.all_sequences);
+        d.max_len_seqs = limits.max_num_seqs;
         d.max_seqs = solve_max_num_seqs(app.scenario);
         d.min_gpus = solve_min_gpus(app.scenario);
         Diagnostics ignored;  // already in app.report

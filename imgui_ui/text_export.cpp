@@ -1,6 +1,8 @@
 // Text exports of the result. Plain string building; no UI calls, so it is easy to read and to test.
 #include "text_export.h"
 
+#include "answer_text.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -38,10 +40,9 @@ std::string verdict_line(const App& app, int width) {
     if (!r.ok) return "Cannot evaluate: fix the settings";
     const BudgetTerms& t = r.terms;
     const char* v = verdict_name(r.verdict);
-    const SolveResult& len = app.derived.max_len;
-    const std::string largest = len.ok && len.value > 0 ? short_tokens(len.value) : std::string("none");
+    const std::string largest = context_answer(app, width);  // both answers, labelled, when max_num_seqs > 1
     if (t.kv_one_sequence_bytes <= 0)  // encoder-only models keep no KV cache
-        return std::string(v) + " · no KV cache · " + (width <= 0 ? "largest context " : "max context ") + largest;
+        return std::string(v) + " · no KV cache · " + largest;
     const KvFigures kv = kv_figures(r);  // the pair the Result panel's sentence quotes
     const double free_kv = in_unit(kv.pool_bytes, app.ui.unit);
     const double needs = in_unit(kv.needs_bytes, app.ui.unit);
@@ -58,25 +59,27 @@ std::string verdict_line(const App& app, int width) {
     if (t.available_for_kv_bytes <= 0) {
         const double fixed = in_unit(t.fixed_bytes, app.ui.unit), budget = in_unit(t.budget_bytes, app.ui.unit);
         if (width <= 0)
-            std::snprintf(buf, sizeof buf, "%s · fixed terms need %.1f of %.1f %s · largest context %s", v, fixed,
+            std::snprintf(buf, sizeof buf, "%s · fixed terms need %.1f of %.1f %s · %s", v, fixed,
                           budget, u, largest.c_str());
         else if (width == 1)
-            std::snprintf(buf, sizeof buf, "%s · fixed terms %.1f of %.1f %s · max context %s", v, fixed, budget, u,
+            std::snprintf(buf, sizeof buf, "%s · fixed terms %.1f of %.1f %s · %s", v, fixed, budget, u,
                           largest.c_str());
         else
-            std::snprintf(buf, sizeof buf, "%s · fixed %.1f of %.1f %s · max %s", v, fixed, budget, u, largest.c_str());
+            std::snprintf(buf, sizeof buf, "%s · fixed %.1f of %.1f %s · %s", v, fixed, budget, u, largest.c_str());
         return buf;
     }
     if (width <= 0)
-        std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f %s free · largest context %s", v, needs, u, free_kv,
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f %s KV, %.1f %s free · %s", v, needs, u, free_kv,
                       u, largest.c_str());
     else if (width == 1)
-        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max context %s", v, needs, free_kv, u,
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · %s", v, needs, free_kv, u,
                       largest.c_str());
     else if (width == 2)
-        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · max %s", v, needs, free_kv, u, largest.c_str());
-    else
-        std::snprintf(buf, sizeof buf, "%s · KV %.1f of %.1f %s · max %s", v, needs, free_kv, u, largest.c_str());
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s KV · %s", v, needs, free_kv, u, largest.c_str());
+    else if (width == 3)
+        std::snprintf(buf, sizeof buf, "%s · KV %.1f of %.1f %s · %s", v, needs, free_kv, u, largest.c_str());
+    else  // a phone's narrowest bar: the KV pair and the all-sequences answer (the Solver panel has both)
+        std::snprintf(buf, sizeof buf, "%s · needs %.1f of %.1f %s · %s", v, needs, free_kv, u, largest.c_str());
     return buf;
 }
 

@@ -13,14 +13,16 @@ std::string verdict_sentence(const App& app);
 
 /// The one-line verdict for the sticky bar, in the chosen unit: the KV the settings need per card and the KV pool
 /// the budget leaves after the fixed terms (the core's kv_figures(), the same pair the result sentence quotes), and
-/// the max_model_len solver's answer. `width` 0 is the
-/// widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV ·
-/// max context 35K", "… · max 35K", and the narrowest (3) "TIGHT · KV 4.0 of 4.4 GiB · max 35K".
+/// the context solvers' answers (context_answer(): with max_num_seqs > 1 both the length all sequences fit at and
+/// the one that boots, each labelled). `width` 0 is the widest, "TIGHT · needs 4.0 GiB KV, 4.4 GiB free · largest
+/// context 35K"; then "TIGHT · needs 4.0 of 4.4 GiB KV · max context 35K", "… · max 35K",
+/// "TIGHT · KV 4.0 of 4.4 GiB · max 35K", and the narrowest (4) "TIGHT · needs 4.0 of 4.4 GiB · 8×4,096 fit"
+/// (with one sequence "… · max 35K").
 /// A FAIL not about KV room names its cause instead: "FAIL · fixed terms need 24.2 of 21.8 GiB · largest context
 /// none" when the weights and overheads exceed the budget, "FAIL · kv_cache_dtype fp8_e4m3 does not run on RTX 3090".
 std::string verdict_line(const App& app, int width = 0);
 /// Number of verdict_line widths.
-inline constexpr int kVerdictLineLevels = 4;
+inline constexpr int kVerdictLineLevels = 5;
 
 /// The page title: "TIGHT · Llama 3.1 8B Instruct on 1× RTX 4090 — kvcalc".
 std::string page_title(const App& app);

@@ -48,6 +48,9 @@ void apply_theme(bool dark, bool touch_friendly) {
         c[ImGuiCol_CheckMark] = ImVec4(0.10f, 0.35f, 0.75f, 1.0f);
         style.FrameBorderSize = 1.0f;
     }
+    // The keyboard focus ring (keyboard_nav.cpp draws it 3 px wide): amber #FFD166 on the dark background (11:1),
+    // dark blue #0040A6 on the light one (9:1), both far above WCAG's 3:1 for focus indicators.
+    c[ImGuiCol_NavHighlight] = dark ? ImVec4(1.0f, 0.82f, 0.40f, 1.0f) : ImVec4(0.0f, 0.25f, 0.65f, 1.0f);
     ImGui::GetStyle() = style;
 }
 

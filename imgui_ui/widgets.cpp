@@ -1,6 +1,8 @@
 // Widget helpers: number entry tuned for taps, banner, bars drawn with ImDrawList (ImPlot is not packaged).
 #include "widgets.h"
 
+#include "keyboard_nav.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -41,6 +43,8 @@ float width_with_label_and_help(float preferred, const char* label) {
 void help_marker(UiState& ui, const char* text) {
     same_line_if_room(help_marker_width());
     ImGui::PushID(text);
+    const std::string about = describe_help_for_last_item(text);
+    describe_next_item(about.empty() ? "Help" : "Help on " + about, text);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0, 0, 0, 0));
     const bool clicked = tap_button(ui, "(?)");
@@ -88,6 +92,9 @@ int proxy_callback(ImGuiInputTextCallbackData* d) {
 bool field_core(UiState& ui, const char* label, const char* hint, char* buf, std::size_t size, FieldKind kind,
                 ImGuiInputTextFlags flags) {
     const ImGuiID id = ImGui::GetID(label);
+    const std::string shown(label, ImGui::FindRenderedTextEnd(label));
+    describe_next_text_field(shown.empty() && hint ? std::string(hint) : shown,  // "##search": its hint names it
+                             ui.text.session_id == id ? ui.text.imgui_text : std::string(buf));
     bool changed = ImGui::InputTextWithHint(label, hint, buf, size, flags | ImGuiInputTextFlags_CallbackAlways,
                                             proxy_callback, &ui.text);
     // The page's last edit arrived on the frame the field was left (typed, then tapped "Load" at once): keep it.
@@ -215,17 +222,21 @@ bool stepper_impl(UiState& ui, const char* label, const ScenarioField& field, st
     ImGui::PushID(label);
     ImGui::BeginGroup();
     ImGui::SetNextItemWidth(std::max(button, ImGui::CalcItemWidth() - 2.0f * (button + inner)));
+    const std::string name(label, ImGui::FindRenderedTextEnd(label));
+    describe_next_item(name);
     int_field(ui, "##value", field, value, label);
     record_hitbox(ui, (std::string(label) + " field").c_str());
     ImGui::PushButtonRepeat(true);
     ImGui::SameLine(0, inner);
     bool stepped = false;
+    describe_next_item("decrease " + name, "by " + std::to_string(step));
     if (ImGui::Button("-", ImVec2(button, button))) {
         *value = std::clamp(*value - step, lo, hi);
         stepped = true;
     }
     record_hitbox(ui, (std::string(label) + "-").c_str());
     ImGui::SameLine(0, inner);
+    describe_next_item("increase " + name, "by " + std::to_string(step));
     if (ImGui::Button("+", ImVec2(button, button))) {
         *value = std::clamp(*value + step, lo, hi);
         stepped = true;
@@ -297,6 +308,9 @@ bool stepper(UiState& ui, const char* label, const ScenarioField& field, std::in
 
 bool touch_slider(UiState& ui, const char* label, float* value, float lo, float hi, const char* format) {
     const float before = *value;
+    char shown[48];
+    std::snprintf(shown, sizeof shown, format, static_cast<double>(*value));
+    describe_next_item(std::string(label, ImGui::FindRenderedTextEnd(label)), shown);
     ImGui::SliderFloat(label, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
     guard_touch_slider(ui, value, before);
     return *value != before;
@@ -327,6 +341,7 @@ bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int
     const float em = ImGui::GetFontSize();
     ImGui::PushID("ctx");
     ImGui::SetNextItemWidth(-1.0f);
+    describe_next_item("max_model_len slider", format_count(*tokens) + " tokens");
     ImGui::SliderScalar("##log", ImGuiDataType_S64, tokens, &lo, &hi, "%" PRId64 " tokens",
                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     guard_touch_slider(ui, tokens, before);
@@ -343,6 +358,7 @@ bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int
         first = false;
         const bool on = *tokens == value;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+        describe_next_item("max_model_len " + text, on ? "selected" : format_count(value) + " tokens");
         if (ImGui::Button(text.c_str())) *tokens = value;
         if (on) ImGui::PopStyleColor();
         record_hitbox(ui, hitbox);
@@ -364,12 +380,15 @@ bool context_editor(UiState& ui, std::int64_t* tokens, std::int64_t lo, std::int
               "(a rope_scaling / --hf-overrides entry, e.g. YaRN) or VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, "
               "which risks wrong output"
         : std::string();
+    describe_next_item("max_model_len in tokens");
     const bool typed = int_field(ui, "##exact", field, tokens, "max_model_len", model_max, above);
     record_hitbox(ui, "max_model_len");
     ImGui::SameLine(0, inner);
+    describe_next_item("halve max_model_len", "to the power of two below");
     if (ImGui::Button("-", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, false, lo, step_hi);
     record_hitbox(ui, "max_model_len-");
     ImGui::SameLine(0, inner);
+    describe_next_item("double max_model_len", "to the power of two above");
     if (ImGui::Button("+", ImVec2(button, button))) *tokens = power_of_two_step(*tokens, true, lo, step_hi);
     record_hitbox(ui, "max_model_len+");
     ImGui::SameLine(0, inner);

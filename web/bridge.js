@@ -66,11 +66,18 @@
     const overlay = document.getElementById('paste');
     if (!overlay) return;
     const area = document.getElementById('paste-text');
+    // Closing the overlay gives the focus back to the canvas, where the "Paste config.json…" button still has the
+    // app's keyboard focus.
+    const back = () => { const c = document.getElementById('canvas'); if (c) c.focus({ preventScroll: true }); };
     document.getElementById('paste-use').addEventListener('click', () => {
       overlay.hidden = true;
       deliver('config', area.value, 'paste');
+      back();
     });
-    document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; });
+    document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; back(); });
+    overlay.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') { overlay.hidden = true; back(); }
+    });
   }
 
   // The screen-reader mirror: written once the text has been stable for a moment, so dragging a slider is not
@@ -85,9 +92,54 @@
     }, 600);
   }
 
+  // The focused control, read out at once when the keyboard focus moves inside the canvas (keyboard_nav.cpp).
+  function announceFocus(text) {
+    const el = document.getElementById('focus-text');
+    if (el && el.textContent !== text) el.textContent = text;
+  }
+
+  /** Elements Tab reaches, in document order (the canvas included). */
+  function tabbables() {
+    return Array.from(document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]'))
+      .filter((el) => el.tabIndex >= 0 && !el.disabled && !el.closest('[hidden]'));
+  }
+
+  /** Tab past the last control (1) or Shift+Tab before the first (-1): focus moves to the page around the canvas. */
+  function leaveCanvas(direction) {
+    const canvas = document.getElementById('canvas');
+    const list = tabbables();
+    const at = list.indexOf(canvas);
+    const next = at >= 0 ? list[at + direction] : null;
+    if (next) next.focus();
+    else canvas.blur();
+  }
+
+  // Tab belongs to the page, not to SDL (which would keep it on the canvas): inside the canvas it moves between
+  // the app's controls, and the app hands the focus back to the page at either end.
+  function wireKeyboard() {
+    const canvas = document.getElementById('canvas');
+    if (!canvas) return;
+    let tabAt = 0, tabShift = false;
+    window.addEventListener('keydown', (e) => {
+      if (e.key !== 'Tab' || e.ctrlKey || e.altKey || e.metaKey) return;
+      tabAt = performance.now();
+      tabShift = e.shiftKey;
+      if (document.activeElement !== canvas) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      inbox.push({ kind: 'nav', text: e.shiftKey ? 'prev' : 'next', source: 'key' });
+    }, true);
+    // Arriving by Tab starts at the first control, by Shift+Tab at the last (a click lands where it clicks).
+    canvas.addEventListener('focus', (e) => {
+      const from = e.relatedTarget;  // back from the app's own text input or paste overlay: the app keeps its focus
+      if (from && (from.id === 'text-proxy' || from.closest('#paste'))) return;
+      if (performance.now() - tabAt < 500) inbox.push({ kind: 'nav', text: tabShift ? 'last' : 'first', source: 'key' });
+    });
+  }
+
   window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste,
-    announce: announce };
-  function wire() { wirePasteOverlay(); }
+    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas };
+  function wire() { wirePasteOverlay(); wireKeyboard(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();
 })();

@@ -73,6 +73,8 @@
         send('text_done');
         textEnd();
         canvas.focus({ preventScroll: true });
+        // Tab ends the edit and moves on, as on any form (the app picks the next control or leaves the canvas).
+        if (e.key === 'Tab') bridge.inbox.push({ kind: 'nav', text: e.shiftKey ? 'prev' : 'next', source: 'key' });
       }
     });
     input.addEventListener('blur', (e) => {

@@ -14,10 +14,11 @@ for (const [name, device] of [['desktop', desktop], ['phone', phone]]) {
     const variance = await pixelVariance(page, png);
     assert.ok(variance > 50, `canvas looks blank (pixel variance ${variance.toFixed(1)})`);
     assert.equal(await page.locator('#loading').isVisible(), false, 'loading overlay still visible');
-    // One live region on the loaded page, the result: the loading overlay's progress text is not one.
+    // Two live regions on the loaded page, the keyboard focus and the result: the loading overlay's progress text
+    // is not one.
     const live = await page.evaluate(() => [...document.querySelectorAll('[aria-live], [role=status], [role=alert]')]
       .map((e) => e.id));
-    assert.deepEqual(live, ['result-text']);
+    assert.deepEqual(live, ['focus-text', 'result-text']);
     const mirrored = await mirrorText(page);
     assert.match(mirrored, /^(PASS|TIGHT|FAIL): Llama 3.1 8B Instruct on 1 × RTX 4090 .*max_model_len 32,768/);
     assert.deepEqual(errors, []);

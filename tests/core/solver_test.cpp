@@ -60,6 +60,25 @@ TEST_SUITE("solver") {
         CHECK(r.bound == "budget");
         CHECK(r.limiting_term == "activation");  // KV 1,499,996,160 B is just under the 1.5e9 activation
     }
+    TEST_CASE("context limits: all max_num_seqs sequences vs one that boots, by hand") {
+        // The pool holds 366,210 blocks of 16 tokens (max_model_len by hand). Booting needs one full sequence:
+        // 5,859,360 tokens as above. Four full sequences at once need 4 × ceil(len / 16) ≤ 366,210 blocks, so
+        // ceil(len / 16) ≤ 91,552 and len ≤ 1,464,832 tokens (rounded to 1024: 1,430 × 1024 = 1,464,320).
+        Scenario s = toy();
+        s.max_num_seqs = 4;
+        const ContextLimits c = solve_context_limits(s);
+        CHECK(c.max_num_seqs == 4);
+        REQUIRE(c.boots.ok);
+        CHECK(c.boots.value == 5859360);
+        REQUIRE(c.all_sequences.ok);
+        CHECK(c.all_sequences.value == 1464832);
+        CHECK(c.all_sequences.value_rounded == 1464320);
+        CHECK(c.all_sequences.bound == "budget");
+        // One sequence: the two answers are the same question.
+        s.max_num_seqs = 1;
+        const ContextLimits one = solve_context_limits(s);
+        CHECK(one.all_sequences.value == one.boots.value);
+    }
     TEST_CASE("max_num_seqs by hand") {
         // one sequence of 1e6 tokens = 256e6 B; 1.5e9 / 256e6 = 5.86 → 5.
         const SolveResult r = solve_max_num_seqs(toy());

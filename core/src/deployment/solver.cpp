@@ -273,6 +273,15 @@ SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion
     return on_scenario(scenario, false, [&](const Deployment& d, const Load& l) { return solve_max_model_len(d, l, criterion); });
 }
 
+ContextLimits solve_context_limits(const Scenario& scenario) {
+    ContextLimits out;
+    Diagnostics ignored;  // the solvers below report the scenario's own problems
+    if (const auto d = resolve(scenario, ignored)) out.max_num_seqs = d->load().max_num_seqs;
+    out.all_sequences = solve_max_model_len(scenario, FitCriterion::uncapped);
+    out.boots = solve_max_model_len(scenario, FitCriterion::boots);
+    return out;
+}
+
 SolveResult solve_max_num_seqs(const Scenario& scenario) {
     return on_scenario(scenario, true, [&](const Deployment& d, const Load& l) { return solve_max_num_seqs(d, l); });
 }

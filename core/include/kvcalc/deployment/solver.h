@@ -33,6 +33,17 @@ struct SolveResult {
 /// Largest max_model_len (tokens) that fits; closed form on the linear terms, verified by the predicate. The
 /// scenario's own max_model_len is not checked (it is what is searched).
 SolveResult solve_max_model_len(const Scenario& scenario, FitCriterion criterion = FitCriterion::boots);
+/// The two answers to "how long can a request be" (they differ when max_num_seqs > 1):
+/// all_sequences: the largest max_model_len at which all max_num_seqs full-length sequences fit in the KV pool at
+/// once (FitCriterion::uncapped); boots: the largest at which the engine starts, i.e. one full-length sequence fits
+/// (FitCriterion::boots; vLLM's check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
+struct ContextLimits {
+    std::int64_t max_num_seqs = 0;  ///< the sequences all_sequences holds at once (the resolved value; 0 = invalid)
+    SolveResult all_sequences;
+    SolveResult boots;
+};
+/// Both context answers for the scenario; each carries its own diagnostics (see solve_max_model_len).
+ContextLimits solve_context_limits(const Scenario& scenario);
 /// Largest max_num_seqs whose full-length requests all fit at the scenario's max_model_len (limit 65536).
 SolveResult solve_max_num_seqs(const Scenario& scenario);
 /// Smallest VRAM per card in bytes (value) and whole GiB (value_rounded, bytes) for the scenario.
