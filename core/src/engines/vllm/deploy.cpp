@@ -111,10 +111,11 @@ void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const 
     out.refuses_to_start = pool.refuses_to_start;
     out.estimated_max_model_len = pool.estimated_max_model_len;
     if (!explain) return;
-    // gpu_worker.py "Available KV cache memory: %.2f GiB"; kv_cache_utils.py _report_kv_cache_config.
+    // gpu_worker.py "Available KV cache memory: %.2f GiB"; kv_cache_utils.py _report_kv_cache_config prints
+    // "GPU KV cache size: {num_tokens:,} tokens" and "Maximum concurrency for {max_model_len:,} tokens per request".
     out.lines = {{"Available KV cache memory", two_decimals_text(pool.available_kv_gib), "GiB"},
-                 {"GPU KV cache size", std::to_string(out.gpu_kv_cache_tokens), "tokens"},
-                 {"Maximum concurrency for " + std::to_string(load.max_model_len) + " tokens per request",
+                 {"GPU KV cache size", format_count(out.gpu_kv_cache_tokens), "tokens"},
+                 {"Maximum concurrency for " + format_count(load.max_model_len) + " tokens per request",
                   concurrency_text(pool.max_concurrency), "x"}};
 }
 
