@@ -180,7 +180,7 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
                      "count = " + shown_value(j["count"]) + " must be 1..10000 (layers in this run)"});
         return true;
     }
-    // Layers are stored one per entry: cap the total, not just each run (2,000 runs × 4,096 was 8.2 M layers).
+    // Layers are stored one per entry: cap the total, not just each run (2,000 runs of 4,096 layers each would be 8.2 M).
     if (static_cast<std::int64_t>(layers.size()) + count > kMaxModelLayers) {
         d.push_back({Severity::error, "out_of_range", path + ".count",
                      path + " brings the model to " + std::to_string(layers.size() + static_cast<std::size_t>(count)) +
