@@ -156,6 +156,17 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
     } else {
         out << "Largest max_num_seqs that fits: " << s.value << "\n";
     }
+    // The safe answer: what still fits when kvcalc's non-KV terms are the whole error band too optimistic.
+    const std::string band = fmt("%.2f GiB", bytes_to_gib(s.safe_band_bytes));
+    const std::int64_t safe = name == "max_model_len" && s.safe_value_rounded % 1024 == 0 ? s.safe_value_rounded
+                                                                                          : s.safe_value;
+    if (s.safe_value <= 0)
+        out << "  safe answer: none (nothing fits if kvcalc is " << band << " optimistic, its error band here)\n";
+    else if (s.safe_value != s.value)
+        out << "  safe answer: " << safe << (name == "max_model_len" ? " tokens" : "") << " (still fits if kvcalc is "
+            << band << " optimistic, its error band here)\n";
+    else
+        out << "  safe answer: the same (fits even if kvcalc is " << band << " optimistic, its error band here)\n";
     out << "  stopped by: " << s.bound << "; largest term there: " << kvcalc::term_label(s.limiting_term) << "\n\n";
     if (at.ok) {
         out << "At that setting:\n";

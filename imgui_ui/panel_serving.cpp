@@ -256,6 +256,7 @@ bool panel_serving(App& app) {
         help_marker(app.ui, "Release whose start-up accounting (sampler, CUDA graphs, defaults) prices models without a "
                     "calibrated fit.");
     }
+    if (vllm) changed |= vllm_memory_flags(app);
     changed |= drafter_picker(app.ui, s, model);
     if (changed) s.compose.clear();  // a hand edit means the settings are no longer exactly the preset
     return changed || preset_changed;

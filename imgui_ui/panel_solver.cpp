@@ -14,7 +14,7 @@ namespace {
 
 /// One answer line with its limiting term and an "apply" button. Returns true when applied.
 bool answer(UiState& ui, const char* what, const SolveResult& r, const std::string& value_text, const char* apply_id,
-            const char* hitbox) {
+            const char* hitbox, const std::string& safe_text = {}) {
     if (!r.ok) {
         // The error that ends the search (nothing_fits names the cache dtype when the card has no kernel for it),
         // not a warning about the scenario that came before it.
@@ -35,6 +35,15 @@ bool answer(UiState& ui, const char* what, const SolveResult& r, const std::stri
     text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term: ") +
                                                                        std::string(term_label(r.limiting_term))
                                                                  : r.bound));
+    // The core's safe answer: still fits when kvcalc is its whole error band too optimistic.
+    if (!safe_text.empty() && r.safe_value != r.value) {
+        char band[32];
+        std::snprintf(band, sizeof band, "%.2f GiB", static_cast<double>(r.safe_band_bytes) / 1073741824.0);
+        const std::string line = "  safe: " + (r.safe_value > 0 ? safe_text : std::string("none")) +
+                                 " (fits even if kvcalc is " + band + " optimistic)";
+        text_dim(line);
+        ui.drawn_text[std::string("solver_safe_") + hitbox] = line;
+    }
     return applied;
 }
 
@@ -99,23 +108,24 @@ bool panel_solver(App& app) {
         return format_count(r.value) + " tokens" +
                (r.value_rounded != r.value ? " (" + format_count(r.value_rounded) + " rounded)" : std::string());
     };
+    auto safe_tokens = [](const SolveResult& r) { return format_count(r.safe_value_rounded) + " tokens"; };
     // With several sequences the two context questions have different answers; each line says which it answers.
     const bool two = d.max_len_seqs > 1 && !(d.max_len_all.ok && d.max_len.ok && d.max_len_all.value == d.max_len.value);
     if (two) {
         const std::string n = std::to_string(d.max_len_seqs);
         if (answer(app.ui, ("Largest max_model_len for all " + n + " sequences at once").c_str(), d.max_len_all,
-                   tokens(d.max_len_all), "use##len_all", "use_len_all")) {
+                   tokens(d.max_len_all), "use##len_all", "use_len_all", safe_tokens(d.max_len_all))) {
             app.scenario.max_model_len = std::max<std::int64_t>(d.max_len_all.value_rounded, 1);
             changed = true;
         }
     }
     if (answer(app.ui, two ? "Largest max_model_len that boots (one full request)" : "Largest max_model_len", d.max_len,
-               tokens(d.max_len), "use##len", "use_len")) {
+               tokens(d.max_len), "use##len", "use_len", safe_tokens(d.max_len))) {
         app.scenario.max_model_len = std::max<std::int64_t>(d.max_len.value_rounded, 1);
         changed = true;
     }
     if (answer(app.ui, "Largest max_num_seqs", d.max_seqs, format_count(d.max_seqs.value) + " at full length",
-               "use##seqs", "use_seqs")) {
+               "use##seqs", "use_seqs", format_count(d.max_seqs.safe_value))) {
         app.scenario.max_num_seqs = d.max_seqs.value;
         changed = true;
     }

@@ -14,6 +14,9 @@ bool panel_context(App& app);
 bool sticky_verdict(App& app);
 /// Engine, presets, max_num_seqs, kv_cache_dtype, gpu_memory_utilization, batching, drafter.
 bool panel_serving(App& app);
+/// The vLLM flags that change memory (--enforce-eager, --block-size, --kv-cache-memory-bytes, DP, EP,
+/// --cpu-offload-gb), folded; drawn inside the Serving panel for vLLM. True when the scenario changed.
+bool vllm_memory_flags(App& app);
 /// Verdict banner, per-card stacked bar, term table (GB and GiB), predicted start-up numbers, notes.
 void panel_result(App& app);
 /// The verdict banner alone (phones show it above the inputs, so the answer is visible without scrolling).

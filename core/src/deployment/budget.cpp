@@ -45,12 +45,21 @@ void evaluate(const Deployment& d, const Load& load, BudgetTerms& t) {
     const KvSupport support = kv_format_support(d.run_format ? *d.run_format : *d.format, load.gpu ? load.gpu : d.gpu);
     t.kv_dtype_runs = support != KvSupport::does_not_run;
     t.kv_dtype_support_known = support != KvSupport::not_known;
-    t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
+    t.weights_bytes = d.weights_bytes_per_card;
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.budget_bytes = round_to_int64(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
     detail::non_kv_terms(d, load, t);  // vLLM's accounting also sets weights (+ load buffers) and the budget
     t.fixed_bytes = sat_add(sat_add(t.weights_bytes, t.activation_bytes), sat_add(t.cudagraph_workspace_bytes, t.drafter_bytes));
-    t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));
+    if (d.kv_cache_memory_bytes) {
+        // vllm/v1/worker/gpu_worker.py determine_available_memory: with kv_cache_memory_bytes the profile is
+        // skipped and gpu_memory_utilization unused; the pool is the flag, and the whole card has to hold it.
+        t.kv_pool_fixed = true;
+        t.budget_bytes = engine_info(d.engine).accounts_non_kv ? detail::vllm_device_for(d, load).cuda_total_bytes
+                                                                : load.vram_bytes;
+        t.available_for_kv_bytes = *d.kv_cache_memory_bytes;
+    } else {
+        t.available_for_kv_bytes = std::max<std::int64_t>(0, sat_sub(t.budget_bytes, t.fixed_bytes));
+    }
     t.kv_tokens_per_sequence = load.max_model_len + d.kv_extra_tokens;
     if (load_beyond_limits(d, load)) {
         // The engines' own byte sums could overflow at this load: price it as kMaxBytes of KV, which fails every
@@ -100,9 +109,14 @@ std::string kv_hardware_sentence(const Deployment& d, const GpuSpec* card) {
 Verdict classify(const BudgetTerms& t) {
     if (!t.kv_dtype_runs) return Verdict::fail;  // no kernel for the cache dtype on this card: it does not start
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes) return Verdict::fail;
+    // A fixed pool (--kv-cache-memory-bytes) is allocated whole: the card must hold it beside the fixed terms.
+    const std::int64_t reserved = t.kv_pool_fixed ? sat_add(t.fixed_bytes, t.available_for_kv_bytes) : t.demand_bytes;
+    if (t.kv_pool_fixed && reserved > t.budget_bytes) return Verdict::fail;
     if (t.available_for_kv_bytes <= 0 || t.available_for_kv_bytes < t.kv_one_sequence_bytes) return Verdict::fail;
     if (t.kv_requested_bytes > t.available_for_kv_bytes) return Verdict::tight;
-    if (sat_sub(t.budget_bytes, t.demand_bytes) < t.tight_band_bytes) return Verdict::tight;
+    // The error band straddles the limit: the point estimate fits, its optimistic end (kvcalc under-counting the
+    // non-KV terms by the band) does not.
+    if (sat_sub(t.budget_bytes, reserved) < t.tight_band_bytes) return Verdict::tight;
     return Verdict::pass;
 }
 

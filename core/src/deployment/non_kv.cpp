@@ -28,6 +28,8 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
     f.num_speculative_tokens = d.settings.num_speculative_tokens;
     f.sampler = parse_vllm_sampler(s.vllm_sampler).value_or(VllmSampler::pip_default);  // resolve() checked it
+    f.enforce_eager = s.enforce_eager;
+    if (s.block_size > 0) f.block_size = s.block_size;
     bind_non_kv(s, fit, d);
 }
 
@@ -46,7 +48,7 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
     const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit
     if (accounted)
         m.accounting = vllm_account(m.dims, m.device, f, m.era,
-                                    ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false);
+                                    d.weights_bytes_per_card, false);
     else  // in place: only the defaults' fields are kept for a seed fit, and this runs at every new load
         vllm_resolve_defaults_into(m.device, f, m.era, false, m.accounting);
     // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
@@ -71,8 +73,7 @@ VllmAccounting explain_non_kv(const Deployment& d) {
     const NonKvModel& m = d.non_kv;
     if (m.kind == NonKvModel::Kind::vllm_accounting)
         return vllm_account_worded(m.dims, m.device, m.flags, m.era,
-                                   ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true,
-                                   false);
+                                   d.weights_bytes_per_card, true, false);
     // A seed fit shows the defaults of max_num_seqs and gpu_memory_utilization, and predict() adds the batch's
     // when sliding-window pages depend on it (its activation fit does not use vLLM's max_num_batched_tokens or
     // block size): nothing to word when all three are set.
@@ -100,10 +101,12 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             f.max_model_len = load.max_model_len;
             f.max_num_seqs = load.max_num_seqs;
             const VllmAccounting a = vllm_account(d.non_kv.dims, vllm_device_for(d, load), f, d.non_kv.era,
-                                                  ceil_div(s.weights_bytes_total, tp), false);
+                                                  d.weights_bytes_per_card, false);
             t.weights_bytes = a.weights_bytes;
             t.activation_bytes = a.torch_peak_bytes;
-            t.cudagraph_workspace_bytes = a.non_torch_bytes + (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);
+            // With a fixed KV pool (--kv-cache-memory-bytes) the graphs, captured after it, must fit the card too.
+            t.cudagraph_workspace_bytes =
+                a.non_torch_bytes + (a.cudagraph_subtracted || d.kv_cache_memory_bytes ? a.cudagraph_bytes : 0);
             t.budget_bytes = a.requested_bytes;
             t.tight_band_bytes = a.error_band_bytes;  // the card's own band (an estimated CUDA total widens it)
             break;

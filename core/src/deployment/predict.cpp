@@ -74,10 +74,12 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
     const ResolvedSettings& set = r.settings;
     const ModelSpec& m = *r.model;
     const KvFormat& f = *r.format;
-    if (set.gpus > set.tensor_parallel_size)
+    if (const int ranks = set.tensor_parallel_size * r.data_parallel_size; set.gpus > ranks)
         notes.push_back(std::to_string(set.gpus) + " GPUs but tensor_parallel_size " +
-                        std::to_string(set.tensor_parallel_size) + ": the other " +
-                        std::to_string(set.gpus - set.tensor_parallel_size) +
+                        std::to_string(set.tensor_parallel_size) +
+                        (r.data_parallel_size > 1 ? " × data_parallel_size " + std::to_string(r.data_parallel_size)
+                                                  : std::string()) +
+                        ": the other " + std::to_string(set.gpus - ranks) +
                         " GPU(s) are idle for this engine (run a second replica or raise TP)");
     const bool qwen_hybrid = set.family == "qwen3-next-hybrid";
     if (f.id == KvFormatId::turboquant_3bit_nc) {

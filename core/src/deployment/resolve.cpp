@@ -213,14 +213,19 @@ const ActivationFit* resolve_layers(int tp, bool tp_in_range, Deployment& r, Dia
     return activation;
 }
 
-/// GPUs in the box: `gpus`, 0 = one per TP rank; an error when fewer than the TP ranks.
-int resolve_gpus(const Scenario& s, bool tp_in_range, Diagnostics& d) {
+/// GPUs in the box: `gpus`, 0 = one per rank (TP × vLLM's data_parallel_size); an error when fewer than the ranks.
+int resolve_gpus(const Scenario& s, bool tp_in_range, EngineId engine, Diagnostics& d) {
     const int tp = s.tensor_parallel_size;
-    const int gpus = s.gpus == 0 ? tp : s.gpus;
-    if (s.gpus >= 0 && s.gpus <= kMaxTensorParallel && tp_in_range && gpus < tp)
+    const int dp = engine == EngineId::vllm && s.data_parallel_size >= 1 && s.data_parallel_size <= kMaxTensorParallel
+                       ? s.data_parallel_size
+                       : 1;
+    const int ranks = tp_in_range ? tp * dp : tp;
+    const int gpus = s.gpus == 0 ? ranks : s.gpus;
+    if (s.gpus >= 0 && s.gpus <= kMaxTensorParallel && tp_in_range && gpus < ranks)
         error(d, "gpus_below_tp", "gpus",
               "gpus = " + std::to_string(gpus) + " is fewer than tensor_parallel_size " + std::to_string(tp) +
-                  ": each TP rank needs its own GPU");
+                  (dp > 1 ? " × data_parallel_size " + std::to_string(dp) : std::string()) +
+                  ": each rank needs its own GPU");
     return gpus;
 }
 
@@ -423,18 +428,20 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     const int tp = s.tensor_parallel_size;
     const bool tp_in_range = tp >= 1 && tp <= kMaxTensorParallel;  // else check_scenario_fields said so
     const ActivationFit* activation = resolve_layers(tp, tp_in_range, r, d);
-    const int gpus = resolve_gpus(s, tp_in_range, d);
+    const int gpus = resolve_gpus(s, tp_in_range, r.engine, d);
     const std::int64_t vram = resolve_vram(s, r, d);
     if (kv_auto && r.model) resolve_auto_kv(r, d);
     const ResolvedWeights weights = r.model ? resolve_weights(s, *r.model, d) : ResolvedWeights{};
     const ResolvedDrafter drafter = resolve_drafter(s, r.model.get(), d);
     check_breakdown(s, r, d);
+    detail::check_vllm_flags(s, r, d);
 
     const bool failed = has_error(d);
     for (auto& x : d) diags.push_back(std::move(x));
     if (failed) return std::nullopt;
 
     fill_settings(s, *activation, weights, drafter, vram, gpus, r);
+    detail::resolve_vllm_flags(s, r, diags);
     derive_terms(s, *era, activation, drafter.drafter, r);
 
     Diagnostics plan_diags;

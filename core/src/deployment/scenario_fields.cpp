@@ -243,6 +243,35 @@ const std::vector<ScenarioField> kFields = {
                                 "gets (PyTorch before 0.21, FlashInfer from 0.21); flashinfer for the Docker "
                                 "images before 0.11.1; pytorch when the log says \"FlashInfer is not available\"",
      .choices = kVllmSamplers},
+    {.name = "enforce_eager", .group = "Serving", .type = FieldType::boolean,
+     .member = &Scenario::enforce_eager, .default_text = "false", .url_key = "eager", .cli_flag = "--enforce-eager",
+     .metavar = "", .help = "no CUDA graphs: their memory is 0 (from 0.21 the budget no longer subtracts their "
+                            "estimate, so the pool grows by it; before, graphs lived outside the budget)"},
+    {.name = "block_size", .group = "Serving", .type = FieldType::integer, .member = &Scenario::block_size,
+     .min = 1, .max = 256, .zero_means = "vLLM's default (16; hybrid and MLA backends may pick larger)",
+     .unit = "tokens per KV block", .default_text = "0 = vLLM's default", .url_key = "bs", .cli_flag = "--block-size",
+     .metavar = "TOKENS", .help = "KV block size: each request's blocks round up to it (vllm/config/cache.py "
+                                  "BlockSize: 1, 8, 16, 32, 64, 128, 256)"},
+    {.name = "kv_cache_memory_bytes", .group = "Serving", .type = FieldType::integer,
+     .member = &Scenario::kv_cache_memory_bytes, .min = 1, .max = kMaxGb * 1e9, .unit = "bytes per card",
+     .default_text = "unset (profiled)", .url_key = "kvb", .cli_flag = "--kv-cache-memory-bytes", .metavar = "BYTES",
+     .help = "the KV pool per card: vLLM skips the memory profile and gpu_memory_utilization; kvcalc checks the "
+             "rest still fits the card"},
+    {.name = "data_parallel_size", .group = "Serving", .type = FieldType::integer,
+     .member = &Scenario::data_parallel_size, .min = 1, .max = kMaxTensorParallel, .unit = "replicas",
+     .default_text = "1", .url_key = "dp", .cli_flag = "--data-parallel-size", .cli_aliases = {"-dp", "--dp-size"},
+     .metavar = "N", .help = "engine replicas of tensor_parallel_size cards each (cards = TP x DP); each holds the "
+                             "whole model unless --enable-expert-parallel"},
+    {.name = "enable_expert_parallel", .group = "Serving", .type = FieldType::boolean,
+     .member = &Scenario::enable_expert_parallel, .default_text = "false", .url_key = "ep",
+     .cli_flag = "--enable-expert-parallel", .cli_aliases = {"-ep"}, .metavar = "",
+     .help = "MoE: routed experts split whole over the TP x DP cards (expert weights / (TP x DP) per card); "
+             "attention and dense layers stay split by TP"},
+    {.name = "cpu_offload_gib", .group = "Serving", .type = FieldType::number,
+     .member = &Scenario::cpu_offload_gib, .min = 0, .max = kMaxGb, .unit = "GiB per card (vLLM reads the flag as GiB)",
+     .default_text = "0", .url_key = "cpu", .cli_flag = "--cpu-offload-gb", .cli_aliases = {"--cpu-offload-gib"},
+     .metavar = "GIB", .help = "weights per card kept in CPU memory: the card's weights drop by that much "
+                               "(vllm/config/offload.py; whole modules move, so vLLM may offload slightly more)"},
     // JSON only: too large for a link, read from a file by the CLI (--config PATH).
     {.name = "config_json", .group = "Model", .type = FieldType::text, .member = &Scenario::config_json,
      .unit = "text of a Hugging Face config.json", .default_text = "\"\"", .url_key = "", .cli_flag = "",

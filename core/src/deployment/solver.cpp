@@ -26,6 +26,17 @@ bool fits(const BudgetTerms& t, FitCriterion c) {
     return c == FitCriterion::boots || t.kv_requested_bytes <= t.available_for_kv_bytes;
 }
 
+// fits() at the optimistic end of the band: the non-KV terms tight_band_bytes larger than priced. The pool then
+// shrinks by the band (or, with a fixed pool, the card must hold the band besides it).
+bool fits_safe(const BudgetTerms& t, FitCriterion c) {
+    if (!fits(t, c)) return false;
+    const std::int64_t need = c == FitCriterion::boots ? t.kv_one_sequence_bytes : t.kv_requested_bytes;
+    if (t.kv_pool_fixed)
+        return t.available_for_kv_bytes >= need &&
+               sat_sub(t.budget_bytes, sat_add(t.fixed_bytes, t.available_for_kv_bytes)) >= t.tight_band_bytes;
+    return sat_sub(sat_sub(t.budget_bytes, t.fixed_bytes), need) >= t.tight_band_bytes;
+}
+
 // Largest x in [lo, hi] with pred(x), given pred(lo) and a monotone pred (true then false). Starts at `guess`,
 // gallops to bracket the boundary, then bisects.
 template <class Pred>
@@ -187,6 +198,19 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     while (out.value_rounded > 0 && !pred(out.value_rounded)) out.value_rounded -= 1024;
     if (out.value_rounded == 0) out.value_rounded = out.value;  // below 1024 tokens: the exact length is the answer
     out.ok = true;
+    // The safe length: the same search with the band taken off the pool, below the point answer.
+    auto safe = [&](std::int64_t len) { return fits_safe(terms(len), criterion); };
+    out.safe_band_bytes = terms(out.value).tight_band_bytes;
+    if (safe(out.value)) {
+        out.safe_value = out.value;
+    } else if (safe(1)) {
+        const double per_token = std::max(terms(out.value).kv_bytes_per_token, 1.0);
+        const double guess = static_cast<double>(out.value) - static_cast<double>(out.safe_band_bytes) / per_token;
+        out.safe_value = largest_true(1, out.value, to_guess(guess, 1, out.value), safe);
+    }
+    out.safe_value_rounded = out.safe_value / 1024 * 1024;
+    while (out.safe_value_rounded > 0 && !safe(out.safe_value_rounded)) out.safe_value_rounded -= 1024;
+    if (out.safe_value_rounded == 0) out.safe_value_rounded = out.safe_value;
     out.limiting_term = largest_term(terms(out.value));
     out.bound = out.value < hi                               ? "budget"
                 : limit > 0 && hi == limit                   ? "budget"
@@ -211,6 +235,11 @@ SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
     out.value = largest_true(1, kSeqsLimit, to_guess(per_seq > 0 ? room / per_seq : 1e18, 1, kSeqsLimit), pred);
     out.value_rounded = out.value;
     out.ok = true;
+    auto safe = [&](std::int64_t n) { return fits_safe(terms(n), FitCriterion::uncapped); };
+    out.safe_band_bytes = terms(out.value).tight_band_bytes;
+    if (safe(out.value)) out.safe_value = out.value;
+    else if (safe(1)) out.safe_value = largest_true(1, out.value, out.value, safe);
+    out.safe_value_rounded = out.safe_value;
     out.limiting_term = largest_term(terms(out.value));
     out.bound = out.value == kSeqsLimit ? "max_num_seqs_limit" : "budget";
     return out;
@@ -242,6 +271,23 @@ SolveResult solve_min_vram(const Deployment& d, const Load& load, FitCriterion c
     }
     out.value_rounded = ceil_div(out.value, kBytesPerGib) * kBytesPerGib;
     out.ok = true;
+    // The safe card: the smallest on which the band still fits beside the point estimate's demand.
+    auto unsafe = [&](std::int64_t v) {
+        Load at = load;
+        at.vram_bytes = v;
+        return !fits_safe(evaluate(d, at), criterion);
+    };
+    Load at_answer = load;
+    at_answer.vram_bytes = out.value;
+    out.safe_band_bytes = evaluate(d, at_answer).tight_band_bytes;
+    const std::int64_t safe_guess = out.value + to_guess(static_cast<double>(out.safe_band_bytes) / util, 0, kHi);
+    const std::int64_t safe = largest_true(out.value - 1, kHi, std::min(safe_guess, kHi) - 1, unsafe) + 1;
+    if (safe <= kHi) {
+        out.safe_value = safe;
+        out.safe_value_rounded = ceil_div(safe, kBytesPerGib) * kBytesPerGib;
+        while (out.safe_value_rounded > safe && out.safe_value_rounded <= kHi && unsafe(out.safe_value_rounded))
+            out.safe_value_rounded += kBytesPerGib;
+    }
     out.limiting_term = largest_term(t);
     out.bound = "budget";
     return out;

@@ -36,6 +36,17 @@ VllmDevice vllm_device_for(const Deployment& d, const Load& load);
 /// Fills t.activation_bytes, t.gdn_scratch_delta_bytes and t.cudagraph_workspace_bytes at `load`.
 void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
 
+/// Checks the vLLM memory flags of `s` against the resolved model and TP (vllm_flags.cpp): --block-size outside
+/// vLLM's list, TP × DP above kvcalc's 8 cards, flags another engine does not read (warnings), an offload larger
+/// than the weights.
+void check_vllm_flags(const Scenario& s, const Deployment& r, Diagnostics& diags);
+/// Copies the vLLM memory flags into `r` and sets r.weights_bytes_per_card (after fill_settings, before
+/// resolve_non_kv, which prices the weights on a card); a warning when the offload exceeds the weights.
+void resolve_vllm_flags(const Scenario& s, Deployment& r, Diagnostics& diags);
+/// Routed-expert share of the model's parameters (0 for dense models or when the count is unknown):
+/// layers × experts × 3 × hidden × moe_intermediate over num_parameters, at most 1.
+double routed_expert_share(const ModelSpec& m);
+
 /// "vllm, llama.cpp, sglang" for diagnostics.
 std::string engine_name_list();
 

@@ -62,7 +62,8 @@ void to_json(json& j, const Report& r) {
                   {"kv_one_sequence_bytes", t.kv_one_sequence_bytes},
                   {"kv_tokens_per_sequence", t.kv_tokens_per_sequence},
                   {"kv_bytes_per_token", t.kv_bytes_per_token},
-                  {"tight_band_bytes", t.tight_band_bytes}};
+                  {"tight_band_bytes", t.tight_band_bytes},
+                  {"kv_pool_fixed", t.kv_pool_fixed}};
     j["verdict"] = verdict_name(r.verdict);
     j["reason"] = r.reason;
     j["result_sentence"] = result_sentence(r);  // in GiB, what the page shows by default
@@ -121,7 +122,8 @@ void to_json(json& j, const Report& r) {
 
 void to_json(json& j, const SolveResult& r) {
     j = json{{"ok", r.ok}, {"value", r.value}, {"value_rounded", r.value_rounded}, {"limiting_term", r.limiting_term},
-             {"bound", r.bound}, {"diagnostics", r.diagnostics}};
+             {"bound", r.bound}, {"safe_value", r.safe_value}, {"safe_value_rounded", r.safe_value_rounded},
+             {"safe_band_bytes", r.safe_band_bytes}, {"diagnostics", r.diagnostics}};
 }
 
 const char* reserve_check_name(ReserveCheck c) {

@@ -55,6 +55,26 @@ struct Scenario {
     /// of that release gets, "flashinfer" (the Docker images before 0.11.1, VLLM_USE_FLASHINFER_SAMPLER=1),
     /// "pytorch" (no FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=0). vllm_sampler.h has the rules.
     std::string vllm_sampler;
+    // --- vLLM flags that change start-up memory (vLLM's names; vllm/engine/arg_utils.py EngineArgs) ---
+    /// --enforce-eager: no CUDA graphs are captured, so none are estimated or subtracted (config/vllm.py sets
+    /// cudagraph_mode NONE; gpu_model_runner.py profile_cudagraph_memory then returns 0).
+    bool enforce_eager = false;
+    /// --block-size: tokens per KV block (vllm/config/cache.py BlockSize: 1, 8, 16, 32, 64, 128, 256); every
+    /// request's blocks are rounded up to it. 0 = vLLM's default (16; hybrid and MLA backends may pick larger).
+    int block_size = 0;
+    /// --kv-cache-memory-bytes: the KV pool per card in bytes. vLLM skips the memory profile and ignores
+    /// gpu_memory_utilization (vllm/v1/worker/gpu_worker.py determine_available_memory). unset = profiled.
+    std::optional<std::int64_t> kv_cache_memory_bytes;
+    /// --data-parallel-size: engine replicas, each on its own tensor_parallel_size cards; without expert parallel
+    /// every replica holds the whole model (vllm/config/parallel.py ParallelConfig).
+    int data_parallel_size = 1;
+    /// --enable-expert-parallel: routed experts are split whole over the tensor_parallel_size ×
+    /// data_parallel_size cards instead of being tensor-sliced (vllm/model_executor/layers/fused_moe/config.py
+    /// FusedMoEParallelConfig.make: ep_size = dp_size × tp_size).
+    bool enable_expert_parallel = false;
+    /// --cpu-offload-gb: weights per card kept in CPU memory, in GiB (vllm/config/offload.py OffloadConfig
+    /// cpu_offload_gb "the space in GiB to offload to CPU, per GPU"; models/utils.py maybe_offload_to_cpu).
+    double cpu_offload_gib = 0.0;
     // --- speculative decoding ---
     std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
     std::string drafter;                       ///< drafter id from the model's list; wins over mtp

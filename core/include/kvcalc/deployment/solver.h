@@ -27,6 +27,13 @@ struct SolveResult {
     /// "max_model_len_limit" (2^27, predict's own limit),
     /// "max_num_seqs_limit", "tp_limit", "kv_cache_dtype" (no kernel for it on the card: nothing boots).
     std::string bound;
+    /// The safe answer: the largest length / count (smallest VRAM) that still fits when the non-KV terms are the
+    /// whole error band (BudgetTerms::tight_band_bytes, from the era's real logs) larger than the point estimate,
+    /// i.e. when kvcalc errs at its optimistic end. 0 when even the smallest does not; equal to value when the band
+    /// does not bind. safe_value_rounded is rounded as value_rounded (and safe as well).
+    std::int64_t safe_value = 0;
+    std::int64_t safe_value_rounded = 0;
+    std::int64_t safe_band_bytes = 0;  ///< the band the safe answer allows for, per card, at the answer
     Diagnostics diagnostics;
 };
 

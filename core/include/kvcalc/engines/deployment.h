@@ -183,6 +183,14 @@ struct Deployment {
     KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
     NonKvModel non_kv;
     std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
+    /// Weights on one card (bytes): the checkpoint split by TP, routed experts by TP × data_parallel_size
+    /// (vLLM always flattens MoE layers over the DP × TP cards), less --cpu-offload-gb (vllm_flags.cpp).
+    std::int64_t weights_bytes_per_card = 0;
+    /// --kv-cache-memory-bytes: the KV pool per card when set (vLLM skips the profile; the budget is the card).
+    std::optional<std::int64_t> kv_cache_memory_bytes;
+    int data_parallel_size = 1;            ///< --data-parallel-size: engine replicas of TP cards each
+    bool enable_expert_parallel = false;   ///< --enable-expert-parallel (how experts split, not how much)
+    std::int64_t cpu_offload_bytes = 0;    ///< --cpu-offload-gb × 2^30
     std::vector<std::string> plan_notes;   ///< e.g. the engine has no such KV format and a stand-in is priced
     /// tensor_parallel_options(*model) and the model's facts for display: per model, shared and immutable
     /// (computed once per catalog model), so that predict() does not rebuild them.

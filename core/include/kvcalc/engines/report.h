@@ -69,6 +69,9 @@ struct BudgetTerms {
     /// (the user's flag or vLLM's default for the card and load); 0 for the other engines.
     std::int64_t max_num_batched_tokens = 0;
     std::int64_t tight_band_bytes = kTightBandBytes;  ///< TIGHT when budget − demand is below this (the error band)
+    /// --kv-cache-memory-bytes: available_for_kv_bytes is the flag (vLLM allocates it whole, without a profile) and
+    /// budget_bytes is the card's CUDA total, which must hold it beside the fixed terms.
+    bool kv_pool_fixed = false;
 };
 
 /// One per-card term for display, in the order the budget subtracts them (rendered by a loop).

@@ -1,6 +1,7 @@
 // vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
 // start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
 #include "engines/deploy_internal.h"
@@ -29,9 +30,39 @@ namespace {
 VllmSettings settings_of(const Deployment& d) {
     VllmSettings vs;
     vs.tensor_parallel_size = d.settings.tensor_parallel_size;
+    if (d.non_kv.flags.block_size) vs.block_size = *d.non_kv.flags.block_size;
     vs.max_num_batched_tokens = vllm_batched_tokens(d, d.load());
     vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
     return vs;
+}
+
+// The shortest decimal that reads back as `x` ("7.5", "12"), as the user typed --cpu-offload-gb.
+std::string shortest_text(double x) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+
+// What the data-parallel, expert-parallel and fixed-pool flags change in the lines vLLM prints.
+void parallel_and_pool_notes(const Deployment& d, std::vector<std::string>& notes) {
+    const int tp = d.settings.tensor_parallel_size, dp = d.data_parallel_size;
+    if (dp > 1)
+        notes.push_back("data_parallel_size " + std::to_string(dp) + ": " + std::to_string(dp) +
+                        " engines (DP ranks) of " + std::to_string(tp) + (tp == 1 ? " card" : " cards") +
+                        " each print these lines; every engine has its own KV pool of this size per card" +
+                        (d.model->num_experts > 0
+                             ? std::string("; the MoE layers are split over all ") + std::to_string(tp * dp) +
+                                   " cards (FusedMoEParallelConfig: TP flattened across DP)"
+                             : std::string()));
+    if (d.enable_expert_parallel && d.model->num_experts > 0)
+        notes.push_back("enable_expert_parallel: EP size " + std::to_string(tp * dp) + " (TP × DP), each card holds " +
+                        std::to_string(d.model->num_experts / std::max(tp * dp, 1)) +
+                        " whole experts instead of a slice of every expert; the weights per card are the same");
+    if (d.kv_cache_memory_bytes)
+        notes.push_back("kv_cache_memory_bytes: vLLM prints \"reserved " +
+                        two_decimals_text(static_cast<double>(*d.kv_cache_memory_bytes) / static_cast<double>(kBytesPerGib)) +
+                        " GiB memory for KV Cache as specified by kv_cache_memory_bytes config and skipped memory "
+                        "profiling\" instead of \"Available KV cache memory\"");
 }
 
 }  // namespace
@@ -88,6 +119,7 @@ void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const 
     if (explain) {
         out.notes = plan.notes;
         vllm_pool_notes(pool, d.settings.tensor_parallel_size, out.notes);
+        parallel_and_pool_notes(d, out.notes);
     }
     if (plan.types.empty()) return;  // no KV cache: no cache lines to predict (the note says so)
     if (!vllm_dtype(d.format->id).exact) {
@@ -150,6 +182,18 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
         const VllmAccounting a = vllm_resolve_defaults(d.non_kv.device, f, d.non_kv.era, false);
         out.append(" \\\n  --max-num-batched-tokens ").append(std::to_string(a.max_num_batched_tokens));
     }
+    // The other flags that change memory, when set (vLLM's defaults otherwise).
+    if (d.data_parallel_size > 1)
+        out.append(" \\\n  --data-parallel-size ").append(std::to_string(d.data_parallel_size));
+    if (d.enable_expert_parallel) out.append(" \\\n  --enable-expert-parallel");
+    if (d.non_kv.flags.enforce_eager) out.append(" \\\n  --enforce-eager");
+    if (d.non_kv.flags.block_size)
+        out.append(" \\\n  --block-size ").append(std::to_string(*d.non_kv.flags.block_size));
+    if (d.kv_cache_memory_bytes)
+        out.append(" \\\n  --kv-cache-memory-bytes ").append(std::to_string(*d.kv_cache_memory_bytes));
+    if (d.cpu_offload_bytes > 0)
+        out.append(" \\\n  --cpu-offload-gb ")
+            .append(shortest_text(static_cast<double>(d.cpu_offload_bytes) / static_cast<double>(kBytesPerGib)));
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
         out.append(" \\\n  --speculative-config '{\"method\":\"").append(dr.method).append("\"");
