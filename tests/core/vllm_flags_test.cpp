@@ -138,7 +138,8 @@ TEST_SUITE("vllm flags") {
         const double w = static_cast<double>(one.settings.weights_bytes_total);
         CHECK(static_cast<double>(one.terms.weights_bytes - two.terms.weights_bytes) ==
               doctest::Approx(w * share / 2).epsilon(1e-6));
-        CHECK(two.settings.gpus == 2);
+        CHECK(two.settings.gpus == 2);  // TP 1 × DP 2 ranks, none idle
+        for (const auto& n : two.notes) CHECK(n.find("idle") == std::string::npos);
         CHECK(two.command.find("--data-parallel-size 2") != std::string::npos);
         // Expert parallel changes how the experts split, not how much of them each card holds.
         s.enable_expert_parallel = true;
