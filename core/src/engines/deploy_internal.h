@@ -36,6 +36,14 @@ VllmDevice vllm_device_for(const Deployment& d, const Load& load);
 /// Fills t.activation_bytes, t.gdn_scratch_delta_bytes and t.cudagraph_workspace_bytes at `load`.
 void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t);
 
+/// Resolves Scenario::measured into d.non_kv.measured (kvcalc's own terms at the measured boot, the log's terms
+/// split where it printed only their sum); warnings when the log's terms do not add up. No-op without it.
+Diagnostics resolve_measured(const Scenario& s, Deployment& d);
+
+/// Replaces the predicted non-KV terms in `t` (set by non_kv_terms at `load`) by the measured ones, each scaled
+/// by kvcalc's ratio between `load` and the measured boot; the budget from the measured total on the boot's card.
+void apply_measured(const Deployment& d, const Load& load, BudgetTerms& t);
+
 /// "vllm, llama.cpp, sglang" for diagnostics.
 std::string engine_name_list();
 
