@@ -31,6 +31,8 @@
 #include "kvcalc/io/url_codec.h"
 #include "kvcalc/io/startup_log.h"
 #include "kvcalc/io/startup_log_json.h"
+#include "kvcalc/io/startup_calibration.h"
+#include "kvcalc/io/startup_calibration_json.h"
 
 #ifndef KVCALC_VERSION
 #define KVCALC_VERSION "dev"
@@ -111,20 +113,33 @@ int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
     return kExitBadInput;
 }
 
-int run_predict(const kvcli::Options& o, const kvcalc::StartupLog* log = nullptr) {
-    const kvcalc::Report r = with_notes(o, kvcalc::predict(o.scenario));
+/// A start-up log beside the prediction: the scenario calibrated to it (the predicted report is the
+/// uncalibrated scenario's, for the comparison).
+struct LogContext {
+    const kvcalc::StartupLog* log = nullptr;
+    const kvcalc::StartupCalibration* calibration = nullptr;
+    const kvcalc::Report* predicted = nullptr;
+};
+
+int run_predict(const kvcli::Options& o, const LogContext& lc = {}) {
+    const kvcalc::Scenario& s = lc.calibration ? lc.calibration->scenario : o.scenario;
+    const kvcalc::Report r = with_notes(o, kvcalc::predict(s));
     if (!r.ok) return bad_report(o, r);
     if (o.json) {
         nlohmann::json j = r;
-        if (log) j["log"] = *log;
+        if (lc.log && lc.calibration) j["log"] = kvcalc::calibrated_log_json(*lc.log, *lc.calibration, lc.predicted, &r);
+        else if (lc.log) j["log"] = *lc.log;
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
             kvcli::print_report(os, r);
             if (o.kv_breakdown) kvcli::print_breakdown(os, r);
-            if (log) {
+            if (lc.log) {
                 os << "\n";
-                kvcli::print_startup_log(os, *log, o.log_path);
+                if (lc.calibration)
+                    kvcli::print_log_comparison(os, *lc.calibration,
+                                                kvcalc::compare_with_log(*lc.log, lc.predicted, &r));
+                kvcli::print_startup_log(os, *lc.log, o.log_path);
             }
         });
     }
@@ -304,9 +319,17 @@ int run_log(const kvcli::Options& o, bool scenario_given) {
     if (const std::string error = kvcli::read_log_text(o.log_path, text); !error.empty()) return bad_input(error);
     const kvcalc::StartupLog log = kvcalc::read_startup_log(text);
     print_diagnostics(log.diagnostics, Severity::warning);
-    if (scenario_given) {
+    // With a model (given, or named by the log and in the catalog): the scenario calibrated to the log.
+    const kvcalc::StartupCalibration c = kvcalc::calibrate_from_log(o.scenario, log, scenario_given);
+    const bool model_from_log = !c.filled.empty() && c.filled.front().rfind("model ", 0) == 0;
+    if (scenario_given || model_from_log) {
         if (!log.ok) return kExitBadInput;
-        return run_predict(o, &log);
+        print_diagnostics(c.diagnostics, Severity::warning);
+        // kvcalc's own prediction of the same boot: the log's settings, kvcalc's terms.
+        kvcalc::Scenario own = c.scenario;
+        own.measured.reset();
+        const kvcalc::Report predicted = kvcalc::predict(own);
+        return run_predict(o, {&log, &c, &predicted});
     }
     if (o.json) {
         std::cout << kvcalc::dump_safe(kvcalc::startup_log_document(log), 2) << "\n";

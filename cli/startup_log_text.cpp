@@ -63,4 +63,31 @@ void print_startup_log(std::ostream& os, const kvcalc::StartupLog& log, const st
     if (!log.ok) os << "Nothing is priced from this log: see the errors above.\n";
 }
 
+void print_log_comparison(std::ostream& os, const kvcalc::StartupCalibration& c,
+                          const std::vector<kvcalc::LogComparisonRow>& rows) {
+    if (!c.filled.empty()) {
+        os << "From the log:";
+        for (std::size_t i = 0; i < c.filled.size(); ++i) os << (i ? "; " : " ") << c.filled[i];
+        os << "\n";
+    }
+    os << (c.scenario.measured ? "Calibrated to the log (its measured terms price every answer above):\n"
+                               : "Beside the log (no measured terms used):\n");
+    if (rows.empty()) return;
+    const auto cell = [](const std::optional<double>& v, const std::string& unit) {
+        if (!v) return std::string("-");
+        char buf[40];
+        std::snprintf(buf, sizeof buf, unit == "GiB" ? "%.2f" : unit == "x" ? "%.2f" : "%.0f", *v);
+        return std::string(buf);
+    };
+    os << "  line  printed line                               printed     kvcalc  calibrated   difference\n";
+    for (const kvcalc::LogComparisonRow& r : rows) {
+        char buf[256];
+        const std::string diff = r.calibrated ? cell(*r.calibrated - r.printed, r.unit) : std::string("-");
+        std::snprintf(buf, sizeof buf, "  %4zu  %-40.40s %10s %10s %11s %12s %s\n", r.line, r.label.c_str(),
+                      cell(r.printed, r.unit).c_str(), cell(r.predicted, r.unit).c_str(),
+                      cell(r.calibrated, r.unit).c_str(), diff.c_str(), r.unit.c_str());
+        os << buf;
+    }
+}
+
 }  // namespace kvcli

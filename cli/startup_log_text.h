@@ -3,6 +3,7 @@
 #include <ostream>
 #include <string>
 
+#include "kvcalc/io/startup_calibration.h"
 #include "kvcalc/io/startup_log.h"
 
 namespace kvcli {
@@ -14,5 +15,10 @@ std::string read_log_text(const std::string& path, std::string& text);
 /// The facts, one a line: "line 42  available_kv_cache_gib = 21.35 GiB  (EngineCore_DP0)", after a header with
 /// the engine, version and the share of known lines read; diagnostics are printed by the caller.
 void print_startup_log(std::ostream& os, const kvcalc::StartupLog& log, const std::string& path);
+
+/// The settings taken from the log, then each printed line beside kvcalc's prediction without the log, the
+/// calibrated one, and the calibrated one's difference from the printed value.
+void print_log_comparison(std::ostream& os, const kvcalc::StartupCalibration& c,
+                          const std::vector<kvcalc::LogComparisonRow>& rows);
 
 }  // namespace kvcli

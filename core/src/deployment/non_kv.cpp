@@ -127,6 +127,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             break;
         }
     }
+    if (d.non_kv.measured) apply_measured(d, load, t);  // a calibrated scenario: the boot's terms, scaled
 }
 
 }  // namespace kvcalc::detail

@@ -443,6 +443,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     fill_settings(s, *activation, weights, drafter, vram, gpus, r);
     detail::resolve_vllm_flags(s, r, diags);
     derive_terms(s, *era, activation, drafter.drafter, r);
+    for (auto& x : detail::resolve_measured(s, r)) diags.push_back(std::move(x));
 
     Diagnostics plan_diags;
     r.plan = make_plan(r, plan_diags);

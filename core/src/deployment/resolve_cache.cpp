@@ -88,7 +88,7 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
                      enable_expert_parallel, cpu_offload_gib, mtp,
                      drafter, drafter_gb, num_speculative_tokens, include_draft_kv, draft_kv_gb, compressed_layers,
                      compression_ratio, compressed_head_dim, indexer_ratio_layers, indexer_compress_ratio,
-                     indexer_head_dim, indexer_format] = c;
+                     indexer_head_dim, indexer_format, measured] = c;
         (void)max_model_len;  // the load: a hit re-binds the deployment to it
         (void)max_num_seqs;
         // Cheap and most often changed first; config_json (kilobytes) and the inline model last.
@@ -98,8 +98,7 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
                         include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
                         indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
                         engine, weights_dtype, compose, weights_variant, vllm_version, vllm_sampler, drafter,
-                        indexer_format,
-                        config_json, model);
+                        indexer_format, measured, config_json, model);
     };
     const auto x = fields(key), y = fields(s);
     return all_same(x, y, std::make_index_sequence<std::tuple_size_v<decltype(x)>>{});

@@ -47,6 +47,14 @@ void resolve_vllm_flags(const Scenario& s, Deployment& r, Diagnostics& diags);
 /// layers × experts × 3 × hidden × moe_intermediate over num_parameters, at most 1.
 double routed_expert_share(const ModelSpec& m);
 
+/// Resolves Scenario::measured into d.non_kv.measured (kvcalc's own terms at the measured boot, the log's terms
+/// split where it printed only their sum); warnings when the log's terms do not add up. No-op without it.
+Diagnostics resolve_measured(const Scenario& s, Deployment& d);
+
+/// Replaces the predicted non-KV terms in `t` (set by non_kv_terms at `load`) by the measured ones, each scaled
+/// by kvcalc's ratio between `load` and the measured boot; the budget from the measured total on the boot's card.
+void apply_measured(const Deployment& d, const Load& load, BudgetTerms& t);
+
 /// "vllm, llama.cpp, sglang" for diagnostics.
 std::string engine_name_list();
 

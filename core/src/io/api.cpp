@@ -18,6 +18,9 @@
 #include "kvcalc/model/layer_cache.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/io/url_check.h"
+#include "kvcalc/io/startup_calibration.h"
+#include "kvcalc/io/startup_calibration_json.h"
+#include "kvcalc/io/startup_log.h"
 
 namespace kvcalc {
 
@@ -192,7 +195,33 @@ std::string action_curve(const json&, const Scenario& s, Diagnostics& d) {
 }
 
 /// The report, with the solvers when the request lists them ("solve").
-std::string action_predict(const json& req, const Scenario& s, Diagnostics& d, bool solving) {
+/// A request's "startup_log" (the text of an engine's start-up log): the scenario calibrated to it
+/// (startup_calibration.h) and the report's "log" object. nullopt without one; errors in `d`.
+struct LogRequest {
+    StartupLog log;
+    StartupCalibration calibration;
+};
+std::optional<LogRequest> read_log_request(const json& req, Scenario& s, Diagnostics& d) {
+    if (!req.contains("startup_log")) return std::nullopt;
+    const json& v = req["startup_log"];
+    if (!v.is_string()) {
+        d.push_back({Severity::error, "bad_type", "startup_log", "startup_log must be the log's text (a string)"});
+        return std::nullopt;
+    }
+    LogRequest out;
+    out.log = read_startup_log(v.get_ref<const std::string&>());
+    bool model_given = false;
+    for (const char* key : {"model", "model_id", "config", "config_json", "compose"}) model_given = model_given || req.contains(key);
+    out.calibration = calibrate_from_log(s, out.log, model_given);
+    for (const auto& x : out.log.diagnostics)
+        if (x.severity == Severity::error) d.push_back(x);
+    for (const auto& x : out.calibration.diagnostics) d.push_back(x);
+    s = out.calibration.scenario;
+    return out;
+}
+
+std::string action_predict(const json& req, const Scenario& s, Diagnostics& d, bool solving,
+                           const LogRequest* log = nullptr) {
     if (solving) {  // a bad solver name or criterion fails the request before anything is priced (no verdict)
         Diagnostics bad;
         check_solver_request(req, bad);
@@ -204,6 +233,12 @@ std::string action_predict(const json& req, const Scenario& s, Diagnostics& d, b
     Report report = predict(s);
     report.diagnostics.insert(report.diagnostics.begin(), d.begin(), d.end());
     json out = report;
+    if (log) {  // each printed line beside kvcalc's own prediction of the same boot and the calibrated one
+        Scenario own = s;
+        own.measured.reset();
+        const Report predicted = predict(own);
+        out["log"] = calibrated_log_json(log->log, log->calibration, &predicted, &report);
+    }
     if (solving) {
         Diagnostics sd;
         out["solvers"] = solvers_json(req, s, sd);
@@ -235,6 +270,8 @@ std::string evaluate(std::string_view text) {
     Diagnostics d;
     read_scenario(req, s, d);
     if (has_error(d)) return dump_safe(failure(d));
+    const std::optional<LogRequest> log = read_log_request(req, s, d);
+    if (has_error(d)) return dump_safe(failure(d));
     // "solve" and "criterion" steer the solvers: read by action solve, and by predict when "solve" is given.
     const bool solving = action == "solve" || (action == "predict" && req.contains("solve"));
     for (const char* key : {"solve", "criterion"})
@@ -244,7 +281,7 @@ std::string evaluate(std::string_view text) {
                                             "the solvers, and this request's action is " + action});
     if (action == "shop") return action_shop(req, s, d);
     if (action == "curve") return action_curve(req, s, d);
-    return action_predict(req, s, d, solving);
+    return action_predict(req, s, d, solving, log ? &*log : nullptr);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/engines/deployment.h"
 #include "kvcalc/deployment/input_limits.h"
+#include "kvcalc/io/startup_calibration_json.h"
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/model/layer_kinds.h"
@@ -164,7 +165,9 @@ json field_json(const ScenarioField& f, const Scenario& s) {
 }
 
 // Keys of an evaluate_json request that are not Scenario fields.
-bool is_request_key(const std::string& k) { return k == "action" || k == "solve" || k == "criterion"; }
+bool is_request_key(const std::string& k) {
+    return k == "action" || k == "solve" || k == "criterion" || k == "startup_log";
+}
 
 // Reads one run of layers; false when the model's layer cap was hit (the caller stops reading runs).
 bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, const std::string& path) {
@@ -417,6 +420,10 @@ void read_scenario(const json& j, Scenario& s, Diagnostics& d) {
             if (v.is_null()) s.config_json.clear();
             else if (v.is_object()) s.config_json = dump_safe(v);
             else type_error(d, "config", "a config.json object", v);
+        } else if (k == "measured") {  // a calibrated scenario's terms (startup_calibration_json.h)
+            MeasuredTerms m;
+            if (v.is_null()) s.measured.reset();
+            else if (read_measured_terms(v, m, d)) s.measured = m;
         } else if (const ScenarioField* f = find_scenario_field(k)) {
             read_field(*f, v, s, d);
         } else {
@@ -547,6 +554,7 @@ void to_json(json& j, const Scenario& s) {
         j[f.name] = field_json(f, s);
     }
     if (s.model) j["model"] = *s.model;
+    if (s.measured) j["measured"] = *s.measured;
     // The scenario is already expanded: "compose" is informational only (reading it would re-apply the preset).
     if (!s.compose.empty()) j["compose_source"] = s.compose;
 }

@@ -31,8 +31,23 @@ std::string version_after(std::string_view s, std::string_view key) {
     return std::string(s.substr(pos, end - pos));
 }
 
+/// The quoted value after `key` ("model='meta-llama/Llama-3.1-8B'" or "'model': 'x'"); "" when there is none.
+std::string quoted_after(std::string_view s, std::string_view key) {
+    const std::size_t at = s.find(key);
+    if (at == std::string_view::npos) return {};
+    std::size_t pos = at + key.size();
+    while (pos < s.size() && (s[pos] == ' ' || s[pos] == ':' || s[pos] == '=')) ++pos;
+    if (pos >= s.size() || (s[pos] != '\'' && s[pos] != '"')) return {};
+    const char quote = s[pos++];
+    const std::size_t end = s.find(quote, pos);
+    if (end == std::string_view::npos || end == pos || end - pos > 200) return {};
+    return std::string(s.substr(pos, end - pos));
+}
+
 /// The engine-config dump's keys that describe the scenario ("max_seq_len=131072, ... tensor_parallel_size=2").
 void read_config_dump(std::string_view s, Sink& sink) {
+    // The served model as given (a Hugging Face repo or a path): kvcalc's calibration looks it up in its catalog.
+    if (std::string model = quoted_after(s, "model="); !model.empty()) sink.word("model", std::move(model));
     take(s, "max_seq_len=", "max_model_len", sink);
     take(s, "tensor_parallel_size=", "tensor_parallel_size", sink);
     take(s, "pipeline_parallel_size=", "pipeline_parallel_size", sink);
@@ -192,6 +207,7 @@ LineResult read_vllm_line(std::string_view s, Sink& sink) {
     if (has(s, "Initial free memory") && has(s, "memory for KV Cache")) {
         take(s, "Initial free memory", "free_memory_on_startup_gib", sink);
         take(s, "reserved", "available_kv_cache_gib", sink);
+        sink.word("kv_cache_memory_bytes_given", "true");  // the pool is the flag's, not the profile's
         return known(true);
     }
     // 0.18+: CUDA-graph memory estimated in the profile, then measured at capture.

@@ -1,4 +1,5 @@
 // URL-state codec over the scenario field table (scenario_fields.h): keys, ranges and choices come from its rows.
+#include "kvcalc/io/startup_calibration_json.h"
 #include "kvcalc/io/url_codec.h"
 #include "kvcalc/base/echo.h"
 
@@ -134,6 +135,8 @@ std::string encode_query(const Scenario& s) {
         if (std::string_view(f->name) == "compose" && !is_preset_label(s)) continue;
         if (auto v = field_text(*f, s)) out += std::string("&") + f->url_key + "=" + percent_encode(*v);
     }
+    // A calibrated scenario carries the boot's measured terms, not its log (startup_calibration_json.h).
+    if (s.measured) out += "&mt=" + percent_encode(measured_terms_text(*s.measured));
     return out;
 }
 
@@ -244,6 +247,16 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
         const std::string& key = p.key;
         const std::string& value = p.value;
         if (is_reserved(key) || key == "v") continue;
+        if (key == "mt") {  // the measured start-up terms of a calibrated scenario
+            MeasuredTerms m;
+            Diagnostics bad;
+            if (parse_measured_terms_text(value, m, bad)) s.measured = m;
+            else
+                warn(diagnostics, "url_bad_value", "url.mt",
+                     "URL key 'mt' (measured start-up terms): " + (bad.empty() ? std::string() : bad.front().message) +
+                         "; read as absent (kvcalc's own terms)");
+            continue;
+        }
         const ScenarioField* row = nullptr;
         for (const ScenarioField* f : rows()) {
             if (key == f->url_key) row = f;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "kvcalc/base/measured_terms.h"
 #include "kvcalc/base/model_spec.h"
 
 namespace kvcalc {
@@ -90,6 +91,11 @@ struct Scenario {
     int indexer_compress_ratio = 4;
     int indexer_head_dim = 0;
     std::string indexer_format = "fp4";
+    // --- calibration ---
+    /// The terms a real boot printed (io/startup_calibration.h reads them from a start-up log): the budget
+    /// evaluates them instead of kvcalc's predictions, scaled by kvcalc's rules for what a change of settings
+    /// moves. vLLM only; nullopt = kvcalc's own prediction.
+    std::optional<MeasuredTerms> measured;
 
     /// Field-wise equality. resolve()'s cache keys on every field but the load (resolve_cache.cpp same_but_load
     /// names each one, so a field added here does not compile until it is part of the key).

@@ -119,6 +119,22 @@ struct SglangPlan {
 /// The chosen engine's per-card KV plan: one alternative per engine (EngineId order).
 using KvPlan = std::variant<VllmPlan, LlamaCppPlan, SglangPlan>;
 
+/// A calibrated deployment's terms (Scenario::measured) at the boot that printed them, beside kvcalc's own
+/// prediction of the same terms at that boot. evaluate() prices each term at a load as the measured value times
+/// kvcalc's ratio (its prediction at the load over its prediction at the boot), so a change moves a term only as
+/// far as kvcalc's rule says it moves (core/src/deployment/measured_terms.cpp; docs/STARTUP_LOGS.md).
+struct MeasuredAnchor {
+    std::int64_t cuda_total_bytes = 0;       ///< the boot's total, else the card's
+    std::int64_t weights_bytes = 0;          ///< per rank; holds the drafter's when `weights_hold_drafter`
+    bool weights_hold_drafter = false;       ///< "Model loading took" counts every model the worker loaded
+    std::int64_t activation_bytes = 0;       ///< torch peak at the boot (measured, or the log's remainder)
+    std::int64_t workspace_bytes = 0;        ///< non-torch + subtracted CUDA graphs at the boot
+    std::int64_t predicted_activation_bytes = 0;  ///< kvcalc's torch peak at the boot's settings
+    std::int64_t predicted_workspace_bytes = 0;   ///< kvcalc's non-torch + graphs at the boot's settings
+    std::optional<std::int64_t> available_kv_bytes;  ///< the pool the boot printed
+    bool kv_cache_memory_fixed = false;      ///< --kv-cache-memory-bytes: the pool is the flag's
+};
+
 /// Where the non-KV terms (weights' load buffers, activation, non-torch memory, CUDA graphs) come from. The seed
 /// families keep their fitted terms; other vLLM models use vLLM's start-up accounting (vllm/accounting.h);
 /// llama.cpp and SGLang model none. For vLLM the era, widths, card and flags are kept either way: vLLM's
@@ -139,6 +155,8 @@ struct NonKvModel {
     /// evaluation at that load asks for it, and vLLM's default takes a whole defaults resolution. 0 = not kept.
     std::int64_t batched_tokens = 0;
     Load batched_at;
+    /// Scenario::measured resolved against this deployment; nullopt = kvcalc's own terms.
+    std::optional<MeasuredAnchor> measured;
 };
 
 /// The text behind a deployment's ResolvedSettings views (model id, display name, family, weights variant, GPU id,
