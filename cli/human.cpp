@@ -131,13 +131,18 @@ void print_breakdown(std::ostream& out, const kvcalc::Report& r) {
     row(out, "cache/state subtotal", b.subtotal_bytes);
 
     out << "\nLayer cache buckets (identical layers merged)\n";
-    out << fmt("  %-16s %6s %16s %12s %12s  %s\n", "kind", "layers", "B/token/card", "fixed GB", "priced GB", "cache");
+    out << fmt("  %-16s %6s %14s %12s %8s %10s %12s  %s\n", "kind", "layers", "B/token/card", "page B", "tok/page",
+               "pages/req", "priced GB", "cache");
     for (const auto& k : r.buckets) {
-        out << fmt("  %-16s %6d %16.2f %12.2f %12.2f  ", std::string(k.kind).c_str(), k.layer_count, k.bytes_per_token_per_card,
-                   bytes_to_gb(k.fixed_bytes_per_card), bytes_to_gb(k.kv_bytes_per_card))
+        const kvcalc::EngineBucket& e = k.engine;
+        out << fmt("  %-16s %6d %14.2f %12lld %8s %10lld %12.2f  ", std::string(k.kind).c_str(), k.layer_count,
+                   e.bytes_per_token_per_card, static_cast<long long>(e.page_bytes),
+                   e.tokens_per_page > 0 ? std::to_string(e.tokens_per_page).c_str() : "state",
+                   static_cast<long long>(e.pages_per_request), bytes_to_gb(k.kv_bytes_per_card))
             << kvcalc::layer_shape_text(k.cache) << "\n";
     }
-    out << "  (priced: each kind's share of the requested KV as the engine allocates it, pages and blocks included)\n";
+    out << "  (as the engine allocates it: page = one layer's block, cell or state on one card; pages/req under the "
+           "engine's window rule; priced: the kind's share of the requested KV)\n";
 }
 
 void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult& s, const kvcalc::Report& at) {

@@ -1,7 +1,9 @@
-// Cache buckets: identical layer caches merged, one row per kind, with each row's share of the cache.
+// Cache buckets: identical layer caches merged, one row per kind, as the engine allocates them (its pages and
+// blocks), with each row's share of the cache.
 #include <algorithm>
 #include <cmath>
 
+#include "kvcalc/model/layer_kinds.h"
 #include "panels.h"
 #include "widgets.h"
 
@@ -9,14 +11,15 @@ namespace kvcalc::ui {
 
 namespace {
 
-const char* kind_label(std::string_view kind) {
-    if (kind == "full_attention") return "full attention";
-    if (kind == "sliding_window") return "sliding window";
-    if (kind == "chunked_local_attention") return "chunked local attention";
-    if (kind == "mla_latent") return "MLA latent";
-    if (kind == "recurrent_state") return "recurrent state";
-    if (kind == "none") return "no cache";
-    return kind.data();  // the core's kind names are static, NUL-terminated text
+/// "193 × 128 KB pages of 16 tokens" or "1 × 1.6 MB state": what one request holds in one layer, as the engine
+/// allocates it (the core's EngineBucket).
+std::string pages_text(const EngineBucket& e, ByteUnit u) {
+    if (e.page_bytes <= 0) return "—";
+    std::string out = format_count(e.pages_per_request) + " × " + format_bytes(e.page_bytes, u);
+    if (e.tokens_per_page > 1) out += " pages of " + format_count(e.tokens_per_page) + " tokens";
+    else if (e.tokens_per_page == 1) out += " cells";
+    else out += " state";
+    return out;
 }
 
 }  // namespace
@@ -44,7 +47,7 @@ void panel_buckets(App& app) {
     ImGui::TableSetupColumn("Kind", ImGuiTableColumnFlags_WidthStretch, 2.2f);
     ImGui::TableSetupColumn("Layers", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("B/token", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    if (!narrow) ImGui::TableSetupColumn("Fixed", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    if (!narrow) ImGui::TableSetupColumn("Pages", ImGuiTableColumnFlags_WidthStretch, 1.8f);
     ImGui::TableSetupColumn(u == ByteUnit::gib ? "Total GiB" : "Total GB", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     if (!narrow) ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthStretch, 1.6f);
     ImGui::TableHeadersRow();
@@ -52,14 +55,14 @@ void panel_buckets(App& app) {
         const CacheBucket& b = r.buckets[i];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(kind_label(b.kind));
+        ImGui::TextUnformatted(layer_kind_label(b.cache));
         ImGui::TableNextColumn();
         ImGui::Text("%d", b.layer_count);
         ImGui::TableNextColumn();
-        ImGui::Text("%.1f", b.bytes_per_token_per_card);
+        ImGui::Text("%.1f", b.engine.bytes_per_token_per_card);
         if (!narrow) {
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(b.fixed_bytes_per_card ? format_bytes(b.fixed_bytes_per_card, u).c_str() : "—");
+            ImGui::TextUnformatted(pages_text(b.engine, u).c_str());
         }
         ImGui::TableNextColumn();
         ImGui::Text("%.3f", in_unit(totals[i], u));
@@ -69,7 +72,7 @@ void panel_buckets(App& app) {
         } else {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (b.fixed_bytes_per_card) ImGui::TextDisabled("fixed %s", format_bytes(b.fixed_bytes_per_card, u).c_str());
+            if (b.engine.page_bytes) ImGui::TextDisabled("%s", pages_text(b.engine, u).c_str());
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();

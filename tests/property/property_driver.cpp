@@ -32,6 +32,7 @@
 #include "kvcalc/base/json_safety.h"
 #include "kvcalc/base/kv_format.h"
 #include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/io/url_codec.h"
@@ -161,10 +162,11 @@ class Gen {
                 if (s.model && !s.model->layers.empty()) {  // an inline model with one number broken
                     auto& l = s.model->layers[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(s.model->layers.size()) - 1))];
                     const int v = bad_i32();
-                    if (auto* a = std::get_if<kvcalc::FullAttention>(&l)) a->head_dim_k = v;
-                    else if (auto* w = std::get_if<kvcalc::SlidingWindow>(&l)) w->sliding_window = v;
-                    else if (auto* r = std::get_if<kvcalc::RecurrentState>(&l)) r->state_elements = v, r->conv_elements = 0;
-                    else l = kvcalc::MlaLatent{v, 0, 0};
+                    // One of the kind's own fields (the fact sheet's table); a layer without fields becomes a
+                    // latent of that width.
+                    const auto fields = kvcalc::layer_fields(l);
+                    if (fields.empty()) l = kvcalc::MlaLatent{v, 0, 0};
+                    else fields[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(fields.size()) - 1))].set(l, v);
                 } else {
                     s.max_model_len = 0;
                 }

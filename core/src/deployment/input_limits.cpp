@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <type_traits>
-#include <variant>
 
 namespace kvcalc {
 
@@ -45,46 +43,10 @@ struct Checker {
                  " (decimal GB, at most 1e6)");
     }
 
-    void attention(const std::string& at, int heads, int hk, int hv, int tensors) {
-        range(at + ".num_key_value_heads", heads, 1, kMaxModelHeads);
-        range(at + ".head_dim_k", hk, 1, kMaxModelDim);
-        range(at + ".head_dim_v", hv, 1, kMaxModelDim);
-        range(at + ".k_v_tensors", tensors, 1, 2, " (2 = K and V stored separately, 1 = K=V tied)");
-    }
-
     void layer(const std::string& at, const LayerCache& c) {
-        // The heads and dims of an attention layer, then each kind's own fields (one lambda per kind).
-        if (const auto h = layer_kv_heads(c)) attention(at, h->num_key_value_heads, h->head_dim_k, h->head_dim_v, h->k_v_tensors);
-        std::visit(
-            overloaded{
-                [](const NoCache&) {},
-                [](const FullAttention&) {},
-                [&](const SlidingWindow& x) {
-                    range(at + ".sliding_window", x.sliding_window, 1, kMaxModelTokens, " (tokens)");
-                },
-                [&](const ChunkedLocalAttention& x) {
-                    range(at + ".attention_chunk_size", x.attention_chunk_size, 1, kMaxModelTokens, " (tokens)");
-                },
-                [&](const MlaLatent& x) {
-                    // One latent of kv_lora_rank + qk_rope_head_dim elements per token: a 0-element latent
-                    // would be a 0-byte page, which the engine rules divide by.
-                    range(at + ".kv_lora_rank", x.kv_lora_rank, 1, kMaxModelDim,
-                          " (an mla_latent layer stores kv_lora_rank + qk_rope_head_dim elements per token)");
-                    range(at + ".qk_rope_head_dim", x.qk_rope_head_dim, 0, kMaxModelDim);
-                    range(at + ".index_head_dim", x.index_head_dim, 0, kMaxModelDim, " (0 = no indexer)");
-                },
-                [&](const RecurrentState& x) {
-                    range(at + ".state_elements", x.state_elements, 0, kMaxRecurrentElements);
-                    range(at + ".conv_elements", x.conv_elements, 0, kMaxRecurrentElements);
-                    if (x.state_elements >= 0 && x.conv_elements >= 0 && x.state_elements + x.conv_elements == 0)
-                        fail("bad_layer", at + ".state_elements",
-                             at + ": a recurrent_state layer needs state_elements + conv_elements ≥ 1 (both are 0)");
-                    range(at + ".num_heads", x.num_heads, 1, kMaxModelDim);
-                    range(at + ".state_dtype_bytes", x.state_dtype_bytes, 1, 8);
-                    range(at + ".conv_dtype_bytes", x.conv_dtype_bytes, 1, 8);
-                },
-            },
-            c);
+        // Each field of the layer's kind in its range (the fact sheet's table), then the rules between them.
+        for (const LayerField& f : layer_fields(c)) range(at + "." + f.name, f.get(c), f.min, f.max, f.range_note);
+        if (const auto p = layer_field_problem(c)) fail("bad_layer", at + "." + p->field, at + ": " + p->message);
     }
 
     void layers(const std::string& list, const std::vector<LayerCache>& v) {

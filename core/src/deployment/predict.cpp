@@ -262,7 +262,6 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     const Deployment& d = *dp;
     rep.diagnostics = check_load(d, load);
     if (has_error(rep.diagnostics)) return;
-    const int tp = d.settings.tensor_parallel_size;
     evaluate(d, load, rep.terms);
     if (too_large(rep.terms, load, rep.diagnostics)) return;
     rep.ok = true;
@@ -274,12 +273,7 @@ void fill_report(Report& rep, const Scenario& scenario, std::shared_ptr<const De
     rep.breakdown_estimates = scenario.include_draft_kv || scenario.compressed_layers > 0 ||
                               scenario.indexer_ratio_layers > 0;
     rep.breakdown = breakdown_for(scenario, d, load, rep.terms);
-    const PricedKv priced{rep.terms.kv_growing_requested_bytes, rep.terms.kv_sliding_requested_bytes,
-                          rep.terms.recurrent_state_requested_bytes};
-    if (d.buckets.rows.size() == d.groups.size())
-        cache_buckets(d.buckets, load.max_model_len, priced_requests(load), &priced, rep.buckets);
-    else
-        rep.buckets = cache_buckets(*d.model, d.groups, *d.format, tp, load.max_model_len, priced_requests(load), &priced);
+    engine_buckets(d, load, rep.terms, rep.buckets);
     rep.tp_options = d.tp_options.get();
     rep.calibrated = d.model->calibrated && d.non_kv.kind == NonKvModel::Kind::seed_fit;
     rep.error_band_bytes = d.non_kv.error_band_bytes;

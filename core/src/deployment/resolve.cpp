@@ -404,7 +404,6 @@ void derive_terms(const Scenario& s, VllmEra era, const ActivationFit* activatio
     if (drafter) r.drafter = *drafter;
     r.run_format = &engine_run_format(r.engine, *r.format);
     r.footprint = model_footprint(*r.model, r.groups, *r.format, tp);
-    r.buckets = bucket_template(*r.model, r.groups, *r.format, tp);
     r.kv_extra_tokens =
         drafter ? std::int64_t{drafter->kv_extra_tokens_per_speculative_token} * r.settings.num_speculative_tokens : 0;
     detail::resolve_non_kv(s, era, activation, r);

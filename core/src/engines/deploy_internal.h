@@ -65,6 +65,8 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
 void startup(const Deployment& d, const VllmPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);
 std::string command(const Deployment& d, const VllmPlan& p, const Load& load);
+/// Layer group `group` of d.groups as the plan allocates it at `load` (a buckets row, buckets.h).
+EngineBucket bucket(const Deployment& d, const VllmPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling vllm_spelling(KvFormatId id);
 /// vLLM's kv_cache_dtype auto (EngineInfo::resolve_auto_kv; vllm/kv_dtype.cpp cites the rule).
 AutoKvResolution vllm_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
@@ -117,6 +119,7 @@ void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, Budg
 void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
+EngineBucket bucket(const Deployment& d, const LlamaCppPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
 /// llama.cpp's default cache type, f16 (EngineInfo::resolve_auto_kv).
 AutoKvResolution llama_cpp_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
@@ -127,6 +130,7 @@ void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, Budget
 void startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
+EngineBucket bucket(const Deployment& d, const SglangPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling sglang_spelling(KvFormatId id);
 /// SGLang's kv_cache_dtype auto (EngineInfo::resolve_auto_kv; sglang/kv_dtype.cpp cites the rule).
 AutoKvResolution sglang_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,

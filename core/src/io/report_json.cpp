@@ -91,8 +91,11 @@ void to_json(json& j, const Report& r) {
     json buckets = json::array();
     for (const auto& x : r.buckets)
         buckets.push_back({{"kind", x.kind}, {"layer_count", x.layer_count}, {"cache", layer_cache_json(x.cache)},
-                           {"bytes_per_token_per_card", x.bytes_per_token_per_card},
-                           {"fixed_bytes_per_card", x.fixed_bytes_per_card},
+                           {"term", bucket_term_name(x.engine.term)},
+                           {"bytes_per_token_per_card", x.engine.bytes_per_token_per_card},
+                           {"page_bytes", x.engine.page_bytes},
+                           {"tokens_per_page", x.engine.tokens_per_page},
+                           {"pages_per_request", x.engine.pages_per_request},
                            {"kv_bytes_per_card", x.kv_bytes_per_card}});
     j["buckets"] = buckets;
     j["engine"] = r.engine;

@@ -190,57 +190,36 @@ bool read_layer(const json& j, std::vector<LayerCache>& layers, Diagnostics& d, 
                          " layers; a model has at most 10000"});
         return false;
     }
-    auto geti = [&](const char* k, int def) {
-        int v = def;
-        if (j.contains(k)) get_int(j[k], v, d, path + "." + k);
-        return v;
-    };
     std::optional<LayerCache> kind_layer = layer_of_json_name(kind);
     if (!kind_layer) {
         d.push_back({Severity::error, "bad_layer", path + ".kind",
                      "unknown layer kind " + text::quoted(kind) + ". Valid: " + layer_kind_json_names()});
         return true;
     }
+    // The kind's fields from the fact sheet's table (layer_json writes the same keys); their ranges are checked
+    // with the rest of the model (check_model_limits).
     LayerCache c = *kind_layer;
-    // An attention layer's heads and dims, then each kind's own keys (one lambda per kind; layer_json writes them).
-    int heads = 0, hk = 0, hv = 0, kvt = 2;
-    if (layer_kv_heads(c)) {
-        heads = geti("num_key_value_heads", 0), hk = geti("head_dim_k", geti("head_dim", 0));
-        hv = geti("head_dim_v", hk), kvt = geti("k_v_tensors", 2);
-        if (heads < 1 || hk < 1 || hv < 1 || (kvt != 1 && kvt != 2))
-            d.push_back({Severity::error, "bad_layer", path,
-                         path + ": num_key_value_heads and head dims must be ≥ 1 and k_v_tensors 1 or 2"});
+    for (const LayerField& f : layer_fields(c)) {
+        const char* key = f.name;
+        std::int64_t v = f.get(c);
+        if (!j.contains(key) && f.fallback) {
+            bool earlier = false;  // the fallback is an earlier field of the kind: its value
+            for (const LayerField& g : layer_fields(c)) {
+                if (&g == &f) break;
+                if (std::string_view(g.name) == f.fallback) v = g.get(c), earlier = true;
+            }
+            if (!earlier) key = f.fallback;
+        }
+        if (j.contains(key)) {
+            if (f.int32) {
+                int x = 0;
+                if (get_int(j[key], x, d, path + "." + key)) v = x;
+            } else {
+                get_int(j[key], v, d, path + "." + key);
+            }
+        }
+        f.set(c, v);
     }
-    auto window = [&](const char* key) {
-        std::int64_t w = 0;
-        if (j.contains(key)) get_int(j[key], w, d, path + "." + key);
-        if (w < 1) d.push_back({Severity::error, "bad_layer", path + "." + key, std::string(key) + " must be ≥ 1"});
-        return w;
-    };
-    std::visit(overloaded{
-                   [](NoCache&) {},
-                   [&](FullAttention& x) { x = FullAttention{heads, hk, hv, kvt}; },
-                   [&](SlidingWindow& x) { x = SlidingWindow{heads, hk, hv, kvt, window("sliding_window")}; },
-                   [&](ChunkedLocalAttention& x) {
-                       x = ChunkedLocalAttention{heads, hk, hv, kvt, window("attention_chunk_size")};
-                   },
-                   [&](MlaLatent& x) {
-                       x = MlaLatent{geti("kv_lora_rank", 0), geti("qk_rope_head_dim", 0), geti("index_head_dim", 0)};
-                   },
-                   [&](RecurrentState& r) {
-                       if (j.contains("state_elements"))
-                           get_int(j["state_elements"], r.state_elements, d, path + ".state_elements");
-                       if (j.contains("conv_elements"))
-                           get_int(j["conv_elements"], r.conv_elements, d, path + ".conv_elements");
-                       r.num_heads = geti("num_heads", 1);
-                       r.state_dtype_bytes = geti("state_dtype_bytes", 4);
-                       r.conv_dtype_bytes = geti("conv_dtype_bytes", 2);
-                       if (r.state_elements < 0 || r.conv_elements < 0 || r.num_heads < 1)
-                           d.push_back({Severity::error, "bad_layer", path,
-                                        path + ": elements must be ≥ 0 and num_heads ≥ 1"});
-                   },
-               },
-               c);
     layers.insert(layers.end(), static_cast<std::size_t>(count), c);
     return true;
 }
@@ -447,41 +426,11 @@ void from_json(const json& j, Scenario& s) {
 
 namespace {
 
-/// One layer cache → JSON with its "kind" tag; one lambda per alternative (no generic branch), so a new layer
-/// kind does not compile until it has a JSON form. read_layer() reads the same keys.
+/// One layer cache → JSON: its "kind" tag and the kind's fields (the fact sheet's table, which read_layer reads).
 json layer_json(const LayerCache& c) {
-    const char* kind = layer_kind_json_name(c);
-    auto attention = [&](int heads, int hk, int hv, int tensors) {
-        return json{{"kind", kind}, {"num_key_value_heads", heads}, {"head_dim_k", hk}, {"head_dim_v", hv},
-                    {"k_v_tensors", tensors}};
-    };
-    return std::visit(
-        overloaded{
-            [&](const NoCache&) { return json{{"kind", kind}}; },
-            [&](const FullAttention& x) {
-                return attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-            },
-            [&](const SlidingWindow& x) {
-                json o = attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                o["sliding_window"] = x.sliding_window;
-                return o;
-            },
-            [&](const ChunkedLocalAttention& x) {
-                json o = attention(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                o["attention_chunk_size"] = x.attention_chunk_size;
-                return o;
-            },
-            [&](const MlaLatent& x) {
-                return json{{"kind", kind}, {"kv_lora_rank", x.kv_lora_rank},
-                            {"qk_rope_head_dim", x.qk_rope_head_dim}, {"index_head_dim", x.index_head_dim}};
-            },
-            [&](const RecurrentState& x) {
-                return json{{"kind", kind}, {"state_elements", x.state_elements},
-                            {"conv_elements", x.conv_elements}, {"num_heads", x.num_heads},
-                            {"state_dtype_bytes", x.state_dtype_bytes}, {"conv_dtype_bytes", x.conv_dtype_bytes}};
-            },
-        },
-        c);
+    json o{{"kind", layer_kind_json_name(c)}};
+    for (const LayerField& f : layer_fields(c)) o[f.name] = f.get(c);
+    return o;
 }
 
 /// Layers as runs: consecutive identical entries become one object with "count".

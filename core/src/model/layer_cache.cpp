@@ -104,47 +104,37 @@ Diagnostics check_tensor_parallel(const ModelSpec& model, const std::vector<Laye
 }
 
 LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, int tp) {
+    // Bytes per token from the kind's facts (layer_kinds.h), then where they go by how the kind grows.
+    std::int64_t x400 = 0;
+    if (const auto h = layer_kv_heads(cache)) {
+        const std::int64_t dims = std::int64_t{h->head_dim_k} + (h->k_v_tensors == 2 ? h->head_dim_v : 0);
+        x400 = std::int64_t{kv_heads_per_rank(h->num_key_value_heads, tp)} * dims * format.bpe_x400;
+    } else if (const auto l = layer_mla_latent(cache)) {
+        x400 = (std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim) * format.bpe_x400;
+        if (l->index_head_dim > 0) {
+            // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent in fp8 with
+            // an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer adds its indexer key,
+            // fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
+            constexpr std::int64_t q = 128;
+            if (format.bpe_x400 == kBpeDenominator)
+                x400 = (std::int64_t{l->kv_lora_rank} + l->kv_lora_rank / q * 4 + 2LL * l->qk_rope_head_dim) *
+                       kBpeDenominator;
+            x400 += (l->index_head_dim + (l->index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+        }
+    }
     LayerFootprint f;
-    auto attention_x400 = [&](int heads, int head_dim_k, int head_dim_v, int tensors) {
-        const std::int64_t dims = std::int64_t{head_dim_k} + (tensors == 2 ? head_dim_v : 0);
-        return std::int64_t{kv_heads_per_rank(heads, tp)} * dims * format.bpe_x400;
-    };
-    std::visit(overloaded{
-                   [](const NoCache&) {},
-                   [&](const FullAttention& x) {
-                       f.growing_x400_per_token =
-                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                   },
-                   [&](const SlidingWindow& x) {
-                       f.window_x400_per_token =
-                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                       f.window_tokens = x.sliding_window;
-                   },
-                   [&](const ChunkedLocalAttention& x) {
-                       // Priced like a window of one chunk: what a sequence keeps once it is past its first chunk.
-                       f.window_x400_per_token =
-                           attention_x400(x.num_key_value_heads, x.head_dim_k, x.head_dim_v, x.k_v_tensors);
-                       f.window_tokens = x.attention_chunk_size;
-                   },
-                   [&](const MlaLatent& x) {
-                       f.growing_x400_per_token = (std::int64_t{x.kv_lora_rank} + x.qk_rope_head_dim) * format.bpe_x400;
-                       if (x.index_head_dim > 0) {
-                           // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent
-                           // in fp8 with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer
-                           // adds its indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
-                           constexpr std::int64_t q = 128;
-                           if (format.bpe_x400 == kBpeDenominator)
-                               f.growing_x400_per_token =
-                                   (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
-                           f.growing_x400_per_token +=
-                               (x.index_head_dim + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
-                       }
-                   },
-                   [&](const RecurrentState& x) {
-                       f.state_bytes_per_sequence = recurrent_state_bytes_per_rank(x, tp);
-                   },
-               },
-               cache);
+    switch (layer_cache_growth(cache)) {
+        case CacheGrowth::none: break;
+        case CacheGrowth::per_token: f.growing_x400_per_token = x400; break;
+        // Chunked local attention is priced like a window of one chunk: what a sequence keeps past its first chunk.
+        case CacheGrowth::windowed:
+            f.window_x400_per_token = x400;
+            f.window_tokens = layer_window_tokens(cache);
+            break;
+        case CacheGrowth::per_sequence:
+            if (const auto r = layer_recurrent_state(cache)) f.state_bytes_per_sequence = recurrent_state_bytes_per_rank(*r, tp);
+            break;
+    }
     return f;
 }
 

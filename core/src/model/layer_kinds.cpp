@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <type_traits>
 #include <variant>
 
 namespace kvcalc {
@@ -25,6 +26,64 @@ template <class A>
 KvHeads heads_of(const A& a) {
     return {a.num_key_value_heads, a.head_dim_k, a.head_dim_v, a.k_v_tensors};
 }
+
+/// A LayerField over member `M` of kind `K`: get and set through the variant, no effect on another kind.
+template <class K, class T, T K::*M>
+constexpr LayerField field(const char* name, const char* fallback, std::int64_t min, std::int64_t max,
+                           const char* note = "") {
+    return {name,
+            fallback,
+            min,
+            max,
+            note,
+            std::is_same_v<T, int>,
+            [](const LayerCache& c) -> std::int64_t {
+                const K* k = std::get_if<K>(&c);
+                return k ? static_cast<std::int64_t>(k->*M) : 0;
+            },
+            [](LayerCache& c, std::int64_t v) {
+                if (K* k = std::get_if<K>(&c)) k->*M = static_cast<T>(v);
+            }};
+}
+
+/// The four fields of a grouped-query attention kind (full, sliding, chunked), then `extra`.
+template <class K, std::size_t N>
+constexpr std::array<LayerField, 4 + N> attention_fields(std::array<LayerField, N> extra) {
+    std::array<LayerField, 4 + N> out{
+        field<K, int, &K::num_key_value_heads>("num_key_value_heads", nullptr, 1, kMaxModelHeads),
+        field<K, int, &K::head_dim_k>("head_dim_k", "head_dim", 1, kMaxModelDim),
+        field<K, int, &K::head_dim_v>("head_dim_v", "head_dim_k", 1, kMaxModelDim),
+        field<K, int, &K::k_v_tensors>("k_v_tensors", nullptr, 1, 2, " (2 = K and V stored separately, 1 = K=V tied)"),
+    };
+    for (std::size_t i = 0; i < N; ++i) out[4 + i] = extra[i];
+    return out;
+}
+
+constexpr auto kFullFields = attention_fields<FullAttention>(std::array<LayerField, 0>{});
+constexpr auto kSlidingFields = attention_fields<SlidingWindow>(std::array{
+    field<SlidingWindow, std::int64_t, &SlidingWindow::sliding_window>("sliding_window", nullptr, 1, kMaxModelTokens,
+                                                                       " (tokens)")});
+constexpr auto kChunkedFields = attention_fields<ChunkedLocalAttention>(
+    std::array{field<ChunkedLocalAttention, std::int64_t, &ChunkedLocalAttention::attention_chunk_size>(
+        "attention_chunk_size", nullptr, 1, kMaxModelTokens, " (tokens)")});
+// One latent of kv_lora_rank + qk_rope_head_dim elements per token: a 0-element latent would be a 0-byte page,
+// which the engine rules divide by.
+constexpr std::array kMlaFields{
+    field<MlaLatent, int, &MlaLatent::kv_lora_rank>(
+        "kv_lora_rank", nullptr, 1, kMaxModelDim,
+        " (an mla_latent layer stores kv_lora_rank + qk_rope_head_dim elements per token)"),
+    field<MlaLatent, int, &MlaLatent::qk_rope_head_dim>("qk_rope_head_dim", nullptr, 0, kMaxModelDim),
+    field<MlaLatent, int, &MlaLatent::index_head_dim>("index_head_dim", nullptr, 0, kMaxModelDim, " (0 = no indexer)"),
+};
+constexpr std::array kRecurrentFields{
+    field<RecurrentState, std::int64_t, &RecurrentState::state_elements>("state_elements", nullptr, 0,
+                                                                         kMaxRecurrentElements),
+    field<RecurrentState, std::int64_t, &RecurrentState::conv_elements>("conv_elements", nullptr, 0,
+                                                                        kMaxRecurrentElements),
+    field<RecurrentState, int, &RecurrentState::num_heads>("num_heads", nullptr, 1, kMaxModelDim),
+    field<RecurrentState, int, &RecurrentState::state_dtype_bytes>("state_dtype_bytes", nullptr, 1, 8),
+    field<RecurrentState, int, &RecurrentState::conv_dtype_bytes>("conv_dtype_bytes", nullptr, 1, 8),
+};
 
 }  // namespace
 
@@ -168,6 +227,19 @@ std::int64_t layer_window_tokens(const LayerCache& cache) {
                       cache);
 }
 
+std::optional<MlaLatent> layer_mla_latent(const LayerCache& cache) {
+    using R = std::optional<MlaLatent>;
+    return std::visit(overloaded{
+                          [](const NoCache&) -> R { return std::nullopt; },
+                          [](const FullAttention&) -> R { return std::nullopt; },
+                          [](const SlidingWindow&) -> R { return std::nullopt; },
+                          [](const ChunkedLocalAttention&) -> R { return std::nullopt; },
+                          [](const MlaLatent& l) -> R { return l; },
+                          [](const RecurrentState&) -> R { return std::nullopt; },
+                      },
+                      cache);
+}
+
 std::optional<RecurrentState> layer_recurrent_state(const LayerCache& cache) {
     using R = std::optional<RecurrentState>;
     return std::visit(overloaded{
@@ -234,6 +306,39 @@ std::string layer_shape_text(const LayerCache& cache) {
                               static_cast<long long>(r.state_elements), static_cast<long long>(r.conv_elements),
                               r.num_heads);
                 return std::string(buf);
+            },
+        },
+        cache);
+}
+
+std::span<const LayerField> layer_fields(const LayerCache& cache) {
+    using S = std::span<const LayerField>;
+    return std::visit(overloaded{
+                          [](const NoCache&) { return S{}; },
+                          [](const FullAttention&) { return S{kFullFields}; },
+                          [](const SlidingWindow&) { return S{kSlidingFields}; },
+                          [](const ChunkedLocalAttention&) { return S{kChunkedFields}; },
+                          [](const MlaLatent&) { return S{kMlaFields}; },
+                          [](const RecurrentState&) { return S{kRecurrentFields}; },
+                      },
+                      cache);
+}
+
+std::optional<LayerFieldProblem> layer_field_problem(const LayerCache& cache) {
+    using R = std::optional<LayerFieldProblem>;
+    return std::visit(
+        overloaded{
+            [](const NoCache&) -> R { return std::nullopt; },
+            [](const FullAttention&) -> R { return std::nullopt; },
+            [](const SlidingWindow&) -> R { return std::nullopt; },
+            [](const ChunkedLocalAttention&) -> R { return std::nullopt; },
+            [](const MlaLatent&) -> R { return std::nullopt; },
+            [](const RecurrentState& r) -> R {
+                if (r.state_elements >= 0 && r.conv_elements >= 0 && r.state_elements + r.conv_elements == 0)
+                    return LayerFieldProblem{
+                        "state_elements",
+                        "a recurrent_state layer needs state_elements + conv_elements ≥ 1 (both are 0)"};
+                return std::nullopt;
             },
         },
         cache);

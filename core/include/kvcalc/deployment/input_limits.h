@@ -8,24 +8,16 @@
 
 #include "kvcalc/base/diagnostic.h"
 #include "kvcalc/base/model_spec.h"
+#include "kvcalc/model/layer_kinds.h"  // kMaxModelHeads, kMaxModelDim, kMaxModelTokens, kMaxRecurrentElements
 
 namespace kvcalc {
 
 /// Most layers a model may have (model.layers, and model.parallel_caches separately): the config.json reader's
 /// num_hidden_layers limit. A published model has at most a few hundred.
 inline constexpr std::int64_t kMaxModelLayers = 10000;
-/// KV heads, attention heads and linear-attention heads per layer: 1..100,000 (the reader's limit).
-inline constexpr std::int64_t kMaxModelHeads = 100000;
-/// Head dims, widths, MLA ranks: 1..1,000,000 elements (the reader's limit).
-inline constexpr std::int64_t kMaxModelDim = 1000000;
-/// State or conv elements of one recurrent layer per sequence: at most 2^40 (a real Mamba-2 layer has ~10^6).
-/// With ≤ 8 bytes per element and ≤ 2 × 10,000 layers a sequence's state stays below 2^57 bytes.
-inline constexpr std::int64_t kMaxRecurrentElements = std::int64_t{1} << 40;
 /// linear_num_value_heads × linear_value_head_dim (value channels) at most 2^32, and × linear_key_head_dim at
 /// most 2^40: keeps the GDN prefill scratch (≤ 2^21 chunks of 64 tokens) below 2^63.
 inline constexpr std::int64_t kMaxLinearChannels = std::int64_t{1} << 32;
-/// Tokens in a sliding window or max_position_embeddings: 1..10^9 (the reader's limit).
-inline constexpr std::int64_t kMaxModelTokens = 1000000000;
 /// Checkpoint and drafter sizes: finite, at most 10^6 decimal GB (the same bound as weights_gb).
 inline constexpr double kMaxModelGb = 1e6;
 /// Measured growing-KV bytes per token override: 1..2^36.

@@ -196,8 +196,7 @@ struct Deployment {
         bool gpu_memory_utilization = false;  ///< llama.cpp / SGLang: 0.90
     } assumed;
     std::vector<LayerGroup> groups;        ///< group_layers(*model)
-    ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (cache buckets, breakdown)
-    BucketTemplate buckets;                ///< bucket_template(*model, groups, *format, TP): the buckets table's rows
+    ModelFootprint footprint;              ///< kvcalc's per-layer view at this TP (breakdown layout, load bound)
     KvPlan plan;                           ///< the engine's per-card layer plan: prices every KV byte
     NonKvModel non_kv;
     std::int64_t kv_extra_tokens = 0;      ///< MTP positions added to every request
@@ -267,6 +266,11 @@ StartupPrediction startup_lines(const Deployment& deployment, const Load& load, 
 /// The same into `out`, which must be a default StartupPrediction (predict() fills its new Report's in place).
 void startup_lines(const Deployment& deployment, const Load& load, const BudgetTerms& terms, bool explain,
                    StartupPrediction& out);
+
+/// The buckets table at `load` into `out`: one row per layer group (group_layers order) as the engine's plan
+/// allocates it (page bytes, tokens per page, pages per request under the engine's window rule), each holding its
+/// share of `terms`' requested KV (share_priced_kv), so the rows add up to terms.kv_requested_bytes.
+void engine_buckets(const Deployment& deployment, const Load& load, const BudgetTerms& terms, BucketList& out);
 
 /// The command that starts this deployment (`vllm serve …`, `llama-server …`, `python -m sglang.launch_server …`)
 /// in the engine's own flag and dtype spelling; a format the engine does not have is left out with a `#` warning

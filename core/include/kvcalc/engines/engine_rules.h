@@ -79,6 +79,9 @@ struct VllmPlan {
     /// own accounting of a model without a drafter.
     std::int64_t extra_tokens = 0;
     std::int64_t kv_bytes_per_token = 0;     ///< growing (full / MLA) layers, per rank, unpadded
+    /// Per layer group the plan was built from (group_layers order): the index of its type in `types`, -1 for a
+    /// group that keeps nothing (the buckets table reads each group's page and blocks from it).
+    std::vector<int> group_type;
     std::vector<std::string> notes;          ///< rounding, page alignment
     Diagnostics diagnostics;                 ///< errors (bad TP, unknown dtype, no cache layers) make it unusable
 };
@@ -92,6 +95,13 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
 /// `max_num_batched_tokens` > 0 replaces the plan's value (it may depend on the card, see below).
 std::int64_t vllm_blocks_per_request(const VllmPlan& plan, std::int64_t max_model_len,
                                      std::int64_t max_num_batched_tokens = 0);
+
+/// Blocks one request of `max_model_len` tokens holds in one layer of type `type` (one of plan.types): full
+/// cdiv(len + extra_tokens, block); sliding cdiv(min(window − 1 + max_num_batched_tokens, len), block) + 1; chunked
+/// cdiv(min(chunk + max_num_batched_tokens, len), block); Mamba 1 (2 in align mode). `max_num_batched_tokens` > 0
+/// replaces the plan's value.
+std::int64_t vllm_type_blocks(const VllmPlan& plan, const VllmLayerType& type, std::int64_t max_model_len,
+                              std::int64_t max_num_batched_tokens = 0);
 
 /// Pool bytes one request of `max_model_len` tokens needs on one rank: blocks × page × group_size
 /// (kv_cache_utils.py estimate_max_model_len_from_groups / get_max_concurrency_for_kv_cache_config). vLLM
@@ -161,6 +171,19 @@ struct LlamaCppKvPrediction {
 };
 LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& model, const LlamaCppSettings& settings);
 
+/// One layer cache of `model` as predict_llama_cpp_kv allocates it: the bytes of one cell (K + V of one token of
+/// one stream) and the cells of one stream, from the non-SWA cache or (swa) the SWA cache; for a recurrent layer
+/// the bytes of one sequence's f32 state and conv (llama-memory-recurrent.cpp), cells_per_stream 1. All 0 for a
+/// layer that keeps nothing or unknown cache types.
+struct LlamaCppLayerCells {
+    std::int64_t cell_bytes = 0;
+    std::int64_t cells_per_stream = 0;
+    bool swa = false;
+    bool recurrent = false;
+};
+LlamaCppLayerCells llama_cpp_layer_cells(const ModelSpec& model, const LlamaCppSettings& settings,
+                                         const LayerCache& layer);
+
 // ---------------------------------------------------------------- SGLang
 
 /// SGLang settings that change the KV pool.
@@ -179,6 +202,15 @@ struct SglangKvPrediction {
     std::vector<std::string> notes;
     Diagnostics diagnostics;
 };
+/// One layer cache in SGLang's pools on one rank: bytes per token in the token pool (K + V, MLA latent and
+/// indexer), or for a recurrent layer the bytes of one request's state (kept outside the token pool). 0 for a
+/// layer that keeps nothing, an unknown dtype or heads TP cannot split.
+struct SglangLayerCell {
+    std::int64_t token_bytes = 0;
+    std::int64_t state_bytes_per_request = 0;
+};
+SglangLayerCell sglang_layer_cell(const LayerCache& layer, const SglangSettings& settings);
+
 /// Bytes one MLA layer keeps per token in SGLang's pool at `kv_bytes` per element (1 = fp8, 2 = bf16). Plain MLA:
 /// (kv_lora_rank + qk_rope_head_dim) × kv_bytes (MLATokenToKVPool). With a sparse-attention indexer (DeepSeek
 /// V3.2, NSATokenToKVPool in python/sglang/srt/mem_cache/memory_pool.py) the fp8 store keeps the latent in fp8

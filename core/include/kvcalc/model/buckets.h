@@ -1,26 +1,46 @@
-// "Hybrid-layer cache buckets": identical per-card layer caches merged with a count.
+// "Hybrid-layer cache buckets": identical per-card layer caches merged with a count, each priced as the engine's
+// plan allocates it (page bytes, pages per request under the engine's window rule) and holding its share of the
+// KV the verdict prices.
 #pragma once
 #include <cstdint>
-#include <string>
 #include <string_view>
 #include <vector>
 
 #include "kvcalc/base/inline_list.h"
-#include "kvcalc/base/kv_format.h"
-#include "kvcalc/model/layer_cache.h"
 #include "kvcalc/base/model_spec.h"
+#include "kvcalc/model/layer_cache.h"
 
 namespace kvcalc {
+
+/// Which priced KV term a bucket's bytes belong to (BudgetTerms' requested growing, sliding and state).
+enum class BucketTerm {
+    none,     ///< the engine keeps nothing for these layers
+    growing,  ///< full attention and MLA, and windowed layers an engine prices at full length
+    sliding,  ///< sliding-window and chunked layers the engine keeps a window of
+    state,    ///< recurrent state, one page per request whatever its length
+};
+
+/// The term's id in the report (BudgetTerms' term ids): "kv_growing", "kv_sliding", "recurrent_state", "none".
+const char* bucket_term_name(BucketTerm term);
+
+/// One group of identical layers as the chosen engine allocates it on one card, from the engine's plan
+/// (vLLM: its KV cache spec after page-size unification; llama.cpp: its cells; SGLang: its token pool cells).
+struct EngineBucket {
+    BucketTerm term = BucketTerm::none;
+    std::int64_t page_bytes = 0;         ///< one page of one layer on one card (a vLLM block, a llama.cpp or SGLang cell, a state)
+    std::int64_t tokens_per_page = 0;    ///< tokens a page holds; 0 = one page per request (recurrent state)
+    std::int64_t pages_per_request = 0;  ///< pages one request holds in one layer under the engine's rule
+    double bytes_per_token_per_card = 0; ///< the engine's bytes per token of all the group's layers on one card (0 for state)
+};
 
 /// One row of the buckets table: `layer_count` layers with the same LayerCache value.
 struct CacheBucket {
     std::string_view kind;                  ///< static text: layer_kind_json_name (layer_kinds.h)
     LayerCache cache;                       ///< the catalog value (TP=1 facts)
     int layer_count = 0;
-    double bytes_per_token_per_card = 0.0;  ///< growing bytes per token per sequence on one card (exact rational)
-    std::int64_t fixed_bytes_per_card = 0;  ///< sliding window or recurrent state at the scenario's length/seqs
-    /// This bucket's share of the KV the verdict prices on one card (the engine's plan: vLLM's padded pages and
-    /// blocks, llama.cpp's cells, SGLang's pool); the buckets of a report add up to BudgetTerms::kv_requested_bytes.
+    EngineBucket engine;                    ///< how the engine allocates these layers (its plan)
+    /// This bucket's share of the KV the verdict prices on one card; the buckets of a report add up to
+    /// BudgetTerms::kv_requested_bytes.
     std::int64_t kv_bytes_per_card = 0;
 };
 
@@ -35,36 +55,10 @@ struct PricedKv {
     std::int64_t state_bytes = 0;
 };
 
-/// Groups model.layers (first-appearance order). Uses max_model_len for sliding windows shorter than the window
-/// and max_num_seqs for recurrent state. Requires a valid tp.
-BucketList cache_buckets(const ModelSpec& model, const KvFormat& format, int tp,
-                        std::int64_t max_model_len, std::int64_t max_num_seqs);
-
-/// Same, from groups already made by group_layers(model). With `priced`, each bucket's kv_bytes_per_card is its
-/// share of what the engine priced: the growing bytes go to the full-attention and MLA buckets, the sliding bytes
-/// to the sliding and chunked ones (when the engine priced no sliding term, e.g. SGLang or vLLM without the
-/// hybrid manager, they share the growing bytes by bytes per token), the state to the recurrent ones, each in
-/// proportion to the bucket's own bytes (exact when a kind has one layer spec), the rounding to the last. The
-/// shares add up to the three inputs exactly.
-BucketList cache_buckets(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format, int tp,
-                        std::int64_t max_model_len, std::int64_t max_num_seqs, const PricedKv* priced = nullptr);
-
-/// The load-independent part of the buckets of one model × format × TP: the rows (kind, cache, count, growing bytes
-/// per token) and each row's per-card footprint. A Deployment keeps one, so that predict() only prices the load.
-struct BucketTemplate {
-    std::vector<CacheBucket> rows;            ///< kv_bytes_per_card and fixed_bytes_per_card are 0 here
-    std::vector<LayerFootprint> footprints;   ///< per row: one layer's footprint on one card (layer_footprint)
-};
-
-/// bucket_template() for groups made by group_layers(model). Requires a valid tp.
-BucketTemplate bucket_template(const ModelSpec& model, const std::vector<LayerGroup>& groups, const KvFormat& format,
-                               int tp);
-
-/// cache_buckets() from a template: the same rows at max_model_len and max_num_seqs (and `priced` shares).
-BucketList cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
-                        const PricedKv* priced = nullptr);
-/// The same, written into `out` (predict() fills its Report's list in place, without a second copy).
-void cache_buckets(const BucketTemplate& tmpl, std::int64_t max_model_len, std::int64_t max_num_seqs,
-                   const PricedKv* priced, BucketList& out);
+/// Shares the priced terms over rows whose `engine` the engine's plan filled: each term goes to the rows of its
+/// BucketTerm in proportion to page_bytes × pages_per_request × layer_count (a term with one row takes it whole),
+/// the rounding to the last; a term without rows of its kind goes to the growing rows (every row, weighted at
+/// least 1, when none grows). The shares add up to the three inputs exactly.
+void share_priced_kv(const PricedKv& priced, BucketList& rows);
 
 }  // namespace kvcalc

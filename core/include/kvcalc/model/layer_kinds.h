@@ -1,12 +1,14 @@
 // The layer kinds' fact sheet: every fact that depends on which LayerCache alternative a layer holds (its names,
 // the heads tensor parallelism splits, its attention shape, the weights its projections hold, its state, what a
-// front end shows). Each fact is one exhaustive std::visit in layer_kinds.cpp, one lambda per alternative and no
+// front end shows, the numbers it stores with their JSON keys and valid ranges). Each fact is one exhaustive
+// std::visit in layer_kinds.cpp, one lambda per alternative and no
 // generic branch, so a new alternative does not compile until every fact says what it means for it. Other files
 // ask these functions instead of testing the variant themselves; an engine's own per-kind spec (page bytes, most
 // bytes per request) lives in that engine's rules.cpp, also one exhaustive visit.
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,6 +90,9 @@ int layer_rotary_head_dim(const LayerCache& cache);
 /// Tokens a windowed layer keeps per sequence at most (sliding_window, attention_chunk_size); 0 otherwise.
 std::int64_t layer_window_tokens(const LayerCache& cache);
 
+/// The latent of an MLA layer; nullopt otherwise.
+std::optional<MlaLatent> layer_mla_latent(const LayerCache& cache);
+
 /// The recurrent state of a recurrent layer; nullopt otherwise.
 std::optional<RecurrentState> layer_recurrent_state(const LayerCache& cache);
 
@@ -97,6 +102,45 @@ std::vector<std::pair<const char*, std::string>> layer_config_facts(const LayerC
 
 /// One line a person reads for the layer's cache shape, e.g. "8 KV heads x 128/128 dims, K+V, window 1024".
 std::string layer_shape_text(const LayerCache& cache);
+
+/// KV heads, attention heads and linear-attention heads per layer: 1..100,000 (the config.json reader's limit).
+inline constexpr std::int64_t kMaxModelHeads = 100000;
+/// Head dims, widths, MLA ranks: 1..1,000,000 elements (the config.json reader's limit).
+inline constexpr std::int64_t kMaxModelDim = 1000000;
+/// State or conv elements of one recurrent layer per sequence: at most 2^40 (a real Mamba-2 layer has ~10^6).
+/// With ≤ 8 bytes per element and ≤ 2 × 10,000 layers a sequence's state stays below 2^57 bytes.
+inline constexpr std::int64_t kMaxRecurrentElements = std::int64_t{1} << 40;
+/// Tokens in a sliding window, an attention chunk or max_position_embeddings: 1..10^9 (the reader's limit).
+inline constexpr std::int64_t kMaxModelTokens = 1000000000;
+
+/// One number a layer kind stores: its model-JSON key, what the reader takes when the key is absent, and its
+/// valid range. The JSON form (scenario_json.cpp: layer_json, read_layer) and the input ranges (input_limits.cpp:
+/// check_model_limits) walk a kind's fields instead of naming the kind. The ranges keep every engine's per-layer
+/// bytes far below 2^63 (docs/RELIABILITY.md).
+struct LayerField {
+    const char* name;        ///< JSON key and the diagnostic field's tail, e.g. "sliding_window"
+    /// When `name` is absent from a layer object: the value of this earlier field of the same kind, or else this
+    /// other JSON key ("head_dim" for head_dim_k); nullptr = the value in a default layer of the kind.
+    const char* fallback;
+    std::int64_t min, max;   ///< valid range, inclusive
+    const char* range_note;  ///< appended to an out-of-range message, e.g. " (tokens)"; "" for none
+    bool int32;              ///< the member is an int: the JSON reader wants a 32-bit integer
+    std::int64_t (*get)(const LayerCache&);    ///< the field's value (0 for a layer of another kind)
+    void (*set)(LayerCache&, std::int64_t);    ///< sets it (no effect on a layer of another kind)
+};
+
+/// The fields of the layer's kind, in the order the reader reads and the limits check them (a NoCache has none).
+std::span<const LayerField> layer_fields(const LayerCache& cache);
+
+/// A rule between a kind's fields that no single range states: the field to name and the reason.
+struct LayerFieldProblem {
+    const char* field;    ///< one of layer_fields' names
+    const char* message;  ///< follows "<path>: "
+};
+
+/// Why the layer's fields, each inside its range, still make no layer (a recurrent state of 0 + 0 elements);
+/// nullopt when they do.
+std::optional<LayerFieldProblem> layer_field_problem(const LayerCache& cache);
 
 /// How many layers of one kind a list holds, with the kind's label.
 struct LayerKindCount {

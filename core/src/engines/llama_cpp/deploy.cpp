@@ -44,6 +44,25 @@ void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, Budg
     t.block_tokens = p.settings.flash_attn ? 256 : 32;
 }
 
+EngineBucket bucket(const Deployment& d, const LlamaCppPlan& p, const Load& load, std::size_t group) {
+    LlamaCppSettings ls = p.settings;  // as buffers() sizes them at this load
+    ls.n_seq_max = static_cast<int>(load.max_num_seqs);
+    ls.n_ctx = (load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs;
+    const LayerGroup& g = d.groups[group];
+    const LlamaCppLayerCells c = llama_cpp_layer_cells(*d.model, ls, g.cache);
+    EngineBucket b;
+    if (c.cell_bytes <= 0) return b;
+    b.term = c.recurrent ? BucketTerm::state : c.swa ? BucketTerm::sliding : BucketTerm::growing;
+    b.page_bytes = c.cell_bytes;
+    b.pages_per_request = c.cells_per_stream;  // one stream per sequence (no --kv-unified)
+    if (!c.recurrent) {
+        b.tokens_per_page = 1;
+        // Layer split: the cards share the layers, so one card holds 1/cards of them on average.
+        b.bytes_per_token_per_card = static_cast<double>(c.cell_bytes) * g.count / d.settings.tensor_parallel_size;
+    }
+    return b;
+}
+
 void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms&,
              bool explain, StartupPrediction& out) {
     LlamaCppKvPrediction b = buffers(d, p, load);

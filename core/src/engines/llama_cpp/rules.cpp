@@ -77,7 +77,34 @@ CellSpec cell_spec(const LayerCache& c, const ElemFormat& fk, const ElemFormat& 
         c);
 }
 
+/// Cells of one stream of the non-SWA cache: the stream's share of -c, padded (llama-kv-cache.cpp).
+std::int64_t stream_cells(const LlamaCppSettings& s) {
+    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
+    return pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
+}
+
+/// Cells of one stream of the SWA cache for a window (llama-kv-cache-iswa.cpp): the window of every sequence it
+/// serves plus one ubatch, padded, at most the full stream; --swa-full sizes it like the full one.
+std::int64_t swa_stream_cells(const LlamaCppSettings& s, std::int64_t window) {
+    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
+    const std::int64_t full = stream_cells(s);
+    return s.swa_full ? full : std::min(full, pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+}
+
 }  // namespace
+
+LlamaCppLayerCells llama_cpp_layer_cells(const ModelSpec& m, const LlamaCppSettings& s, const LayerCache& layer) {
+    ElemFormat fk, fv;
+    if (!ggml_format(s.cache_type_k, fk) || !ggml_format(s.cache_type_v, fv) || s.n_ctx <= 0 || s.n_seq_max <= 0 ||
+        s.n_ubatch <= 0)
+        return {};
+    const CellSpec sp = cell_spec(layer, fk, fv, llama_cpp_uses_swa(m.model_type));
+    if (sp.recurrent)
+        return {sat_mul(sp.recurrent->state_elements + sp.recurrent->conv_elements, 4), 1, false, true};
+    if (!sp.keeps_kv) return {};
+    if (sp.window > 0) return {sp.k + sp.v, swa_stream_cells(s, sp.window), true, false};
+    return {sp.k + sp.v, stream_cells(s), false, false};
+}
 
 LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSettings& s) {
     LlamaCppKvPrediction p;
@@ -93,10 +120,9 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
                                  "n_ctx, n_seq_max and n_ubatch must be positive"});
         return p;
     }
-    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
     // Without --kv-unified every sequence gets its own stream of n_ctx / n_seq_max cells.
     const std::int64_t streams = s.kv_unified ? 1 : s.n_seq_max;
-    const std::int64_t cells_per_stream = pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
+    const std::int64_t cells_per_stream = stream_cells(s);
     const bool swa = llama_cpp_uses_swa(m.model_type);
     p.streams = static_cast<int>(streams);
     // llama_memory_recurrent: r (conv) and s (SSM) tensors of n_embd_r() / n_embd_s() values per layer per
@@ -117,10 +143,7 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         const std::int64_t k = sp.k, v = sp.v, window = sp.window;
         if (window > 0) {
             // --swa-full keeps the separate SWA cache but sizes it like the full one.
-            const std::int64_t cells =
-                s.swa_full ? cells_per_stream
-                           : std::min(cells_per_stream,
-                                      pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+            const std::int64_t cells = swa_stream_cells(s, window);
             ++p.swa_layers;
             p.swa_cells = cells;
             // Saturating (checked_math.h): predict() rejects a total at or above kMaxBytes by name.

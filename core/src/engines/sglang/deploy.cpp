@@ -42,6 +42,25 @@ void price_kv(const Deployment& d, const SglangPlan& p, const Load& load, Budget
     t.block_tokens = 1;
 }
 
+EngineBucket bucket(const Deployment& d, const SglangPlan& p, const Load& load, std::size_t group) {
+    const LayerGroup& g = d.groups[group];
+    const SglangLayerCell c = sglang_layer_cell(g.cache, p.settings);
+    EngineBucket b;
+    if (c.state_bytes_per_request > 0) {
+        b.term = BucketTerm::state;
+        b.page_bytes = c.state_bytes_per_request;
+        b.pages_per_request = 1;
+    } else if (c.token_bytes > 0 && p.cell_size_bytes > 0) {
+        // One token pool of single-token pages; windowed layers too keep the whole length (no SWA pool split).
+        b.term = BucketTerm::growing;
+        b.page_bytes = c.token_bytes;
+        b.tokens_per_page = 1;
+        b.pages_per_request = load.max_model_len + d.kv_extra_tokens;
+        b.bytes_per_token_per_card = static_cast<double>(c.token_bytes) * g.count;
+    }
+    return b;
+}
+
 void startup(const Deployment& d, const SglangPlan& p, const Load& load, const BudgetTerms& t,
              bool explain, StartupPrediction& out) {
     if (explain) out.engine_rules = SglangKvPrediction{}.engine_rules;

@@ -6,6 +6,8 @@
 
 #include "engines/engine_common.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/model/layer_cache.h"
+#include "kvcalc/model/layer_kinds.h"
 
 namespace kvcalc {
 
@@ -58,14 +60,29 @@ CellSpec cell_spec(const LayerCache& c, int tp_size, int bytes, Diagnostics& d) 
         c);
 }
 
+/// Bytes per element of SGLang's --kv-cache-dtype; 0 for an unknown name.
+int element_bytes(const SglangSettings& s) {
+    if (s.kv_cache_dtype == "auto") return s.model_dtype_bytes;
+    if (s.kv_cache_dtype == "bf16" || s.kv_cache_dtype == "bfloat16" || s.kv_cache_dtype == "fp16") return 2;
+    if (s.kv_cache_dtype == "fp8_e4m3" || s.kv_cache_dtype == "fp8_e5m2") return 1;
+    return 0;
+}
+
 }  // namespace
+
+SglangLayerCell sglang_layer_cell(const LayerCache& layer, const SglangSettings& s) {
+    const int bytes = element_bytes(s);
+    if (bytes == 0) return {};
+    Diagnostics d;
+    const CellSpec sp = cell_spec(layer, s.tp_size, bytes, d);
+    if (has_error(d)) return {};
+    const auto state = layer_recurrent_state(layer);
+    return {sp.k + sp.v, sp.recurrent && state ? recurrent_state_bytes_per_rank(*state, s.tp_size) : 0};
+}
 
 SglangKvPrediction predict_sglang_kv(const ModelSpec& m, const SglangSettings& s, std::int64_t available) {
     SglangKvPrediction p;
-    int bytes = 0;
-    if (s.kv_cache_dtype == "auto") bytes = s.model_dtype_bytes;
-    else if (s.kv_cache_dtype == "bf16" || s.kv_cache_dtype == "bfloat16" || s.kv_cache_dtype == "fp16") bytes = 2;
-    else if (s.kv_cache_dtype == "fp8_e4m3" || s.kv_cache_dtype == "fp8_e5m2") bytes = 1;
+    const int bytes = element_bytes(s);
     if (bytes == 0) {
         p.diagnostics.push_back({Severity::error, "unknown_kv_cache_dtype", "kv_cache_dtype",
                                  "SGLang kv_cache_dtype " + text::quoted(s.kv_cache_dtype) +

@@ -97,6 +97,27 @@ void price_kv(const Deployment& d, const VllmPlan& p, const Load& load, BudgetTe
         if (ty.kind == VllmLayerType::Kind::full) t.block_tokens = std::max<std::int64_t>(t.block_tokens, ty.block);
 }
 
+EngineBucket bucket(const Deployment& d, const VllmPlan& p, const Load& load, std::size_t group) {
+    if (group >= p.group_type.size() || p.group_type[group] < 0) return {};
+    const VllmLayerType& t = p.types[static_cast<std::size_t>(p.group_type[group])];
+    EngineBucket b;
+    // The page every block is charged at (vllm_request_bytes): the unified page, which t.page equals unless the
+    // types' pages are not multiples of each other (the plan's note says vLLM may reject such a model).
+    b.page_bytes = p.page_size_bytes;
+    b.pages_per_request = vllm_type_blocks(p, t, load.max_model_len, vllm_batched_tokens(d, load));
+    switch (t.kind) {
+        case VllmLayerType::Kind::full: b.term = BucketTerm::growing; break;
+        case VllmLayerType::Kind::sliding:
+        case VllmLayerType::Kind::chunked: b.term = BucketTerm::sliding; break;
+        case VllmLayerType::Kind::mamba: b.term = BucketTerm::state; break;
+    }
+    if (b.term != BucketTerm::state) {
+        b.tokens_per_page = t.block;
+        b.bytes_per_token_per_card = static_cast<double>(t.bytes) * d.groups[group].count;
+    }
+    return b;
+}
+
 void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const BudgetTerms& t,
              bool explain, StartupPrediction& out) {
     // V0 (0.8 and older) printed the same pool lines from its block manager; kvcalc prices them with V1's rules.

@@ -170,10 +170,14 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
         return p;
     }
     const bool fp8 = f.num == 1 && f.den == 1 && f.scale_bytes_per_head == 0;
+    std::vector<std::optional<Spec>> specs;  // per group, to find its type once unify() has sorted them
+    specs.reserve(groups.size());
     for (const auto& g : groups) {
-        const std::optional<Spec> sp = layer_spec(g.cache, s, f, fp8, p.diagnostics);
+        std::optional<Spec> sp = layer_spec(g.cache, s, f, fp8, p.diagnostics);
         // A layer that stores 0 bytes keeps nothing; as a type it would be a 0-byte page that unify() divides by.
-        if (!sp || sp->bytes <= 0) continue;
+        if (sp && sp->bytes <= 0) sp.reset();
+        specs.push_back(sp);
+        if (!sp) continue;
         auto it = std::find_if(p.types.begin(), p.types.end(), [&](const VllmLayerType& t) {
             return t.kind == sp->kind && t.bytes == sp->bytes && t.window == sp->window;
         });
@@ -187,6 +191,12 @@ VllmPlan make_vllm_plan(const std::vector<LayerGroup>& groups, const VllmSetting
         return p;
     }
     unify(p, s.block_size);
+    p.group_type.assign(groups.size(), -1);
+    for (std::size_t i = 0; i < groups.size(); ++i)
+        for (std::size_t t = 0; specs[i] && t < p.types.size(); ++t)
+            if (p.types[t].kind == specs[i]->kind && p.types[t].bytes == specs[i]->bytes &&
+                p.types[t].window == specs[i]->window)
+                p.group_type[i] = static_cast<int>(t);
     int layers = 0, max_count = 0;
     for (const auto& t : p.types) layers += t.layers;
     int min_count = layers;
@@ -211,6 +221,10 @@ std::int64_t vllm_blocks_per_request(const VllmPlan& p, std::int64_t max_len, st
     std::int64_t blocks = 0;
     for (const auto& t : p.types) blocks = sat_add(blocks, sat_mul(t.groups, blocks_for(t, max_len, p, batched)));
     return blocks;
+}
+
+std::int64_t vllm_type_blocks(const VllmPlan& p, const VllmLayerType& t, std::int64_t max_len, std::int64_t batched) {
+    return blocks_for(t, max_len, p, batched > 0 ? batched : p.max_num_batched_tokens);
 }
 
 std::int64_t vllm_request_bytes(const VllmPlan& p, std::int64_t max_len, std::int64_t batched) {
