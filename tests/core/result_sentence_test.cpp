@@ -122,8 +122,8 @@ TEST_SUITE("result_sentence") {
     }
 
     TEST_CASE("a cache dtype the card has no kernel for is a FAIL in the core's own words") {
-        Scenario s = llama_8b("rtx-3090", 8192);
-        s.kv_cache_dtype = "fp8_e4m3";  // sm_86: no fp8 e4m3 KV kernel
+        Scenario s = llama_8b("t4", 8192);
+        s.kv_cache_dtype = "fp8_e4m3";  // sm_75: no fp8 e4m3 KV kernel
         const Report r = predict(s);
         REQUIRE(r.ok);
         CHECK(r.verdict == Verdict::fail);

@@ -83,6 +83,14 @@ TEST_SUITE("vllm accounting") {
         CHECK(kvcalc::parse_vllm_version("0.17-0.20") == VllmEra::v0_17);
         CHECK_FALSE(kvcalc::parse_vllm_version("banana").has_value());
         CHECK_FALSE(kvcalc::parse_vllm_version("0.").has_value());
+        // Nightly and source wheels (PEP 440: rcN, .postN, .devN, +local), as `vllm --version` prints them.
+        CHECK(kvcalc::parse_vllm_version("0.29.1rc1.dev17+g3a9c1e2") == VllmEra::v0_21);
+        CHECK(kvcalc::parse_vllm_version("0.10.2.dev2+gc39a5e8.d20250912") == VllmEra::v0_9);
+        CHECK(kvcalc::parse_vllm_version("0.19.1.dev5") == VllmEra::v0_17);
+        CHECK(kvcalc::vllm_version_note("0.29.1rc1.dev17+g3a9c1e2").has_value());  // newer than any checked release
+        CHECK_FALSE(kvcalc::parse_vllm_version("0.19rc").has_value());
+        CHECK_FALSE(kvcalc::parse_vllm_version("0.19.dev").has_value());
+        CHECK_FALSE(kvcalc::parse_vllm_version("0.19.1+").has_value());
         CHECK(kvcalc::vllm_era_ids() == "V0, 0.9-0.11.0, 0.11.1-0.16, 0.17-0.20, 0.21+");
         // gpu_memory_utilization default: 0.90, then 0.92 from v0.21.0 (vllm/config/cache.py, #40465).
         CHECK(kvcalc::vllm_era_rules(VllmEra::v0_17).default_gpu_memory_utilization == 0.90);
@@ -276,12 +284,67 @@ TEST_SUITE("vllm accounting") {
                                             kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090")), f,
                                             kvcalc::VllmEra::v0_17, m.weights / 2);
         CHECK(gib(h.non_torch_bytes) == doctest::Approx(2.13));  // 2.06-2.21 GiB in the v0.19 H100 logs
-        CHECK(gib(r.non_torch_bytes) == doctest::Approx(0.55));
+        // PCIe: no fusion, few NCCL channels: the TP 1 value plus 0.10 GiB per extra rank.
+        CHECK(gib(r.non_torch_bytes) == doctest::Approx(0.35));
         // The forward term splits the MLP by TP; the sampler's logits are full-vocabulary on every rank.
         CHECK(h.forward_bytes < kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
                                                      kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")),
                                                      kvcalc::VllmServeFlags{8192}, kvcalc::VllmEra::v0_17, m.weights)
                                     .forward_bytes);
+    }
+
+    TEST_CASE("non-torch memory grows with the ranks where the snapshot precedes NCCL init, faster over NVLink") {
+        const Model m = read(kLlama8b);
+        auto non_torch = [&](const char* gpu, int tp, kvcalc::VllmEra era) {
+            kvcalc::VllmServeFlags f;
+            f.max_model_len = 8192;
+            f.tensor_parallel_size = tp;
+            return gib(kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec), kvcalc::vllm_device(*kvcalc::find_gpu(gpu)),
+                                            f, era, m.weights / tp)
+                           .non_torch_bytes);
+        };
+        using kvcalc::VllmEra;
+        // V0, 2 × RTX 4090 over PCIe: non_torch_memory 0.25 GiB (vllm-project/vllm issue #13061).
+        CHECK(non_torch("rtx-4090", 2, VllmEra::v0) == doctest::Approx(0.25));
+        // V0, 8 × A100 40 GB over NVLink: a reported boot printed 2.10 GiB; 0.15 + 7 × 0.28.
+        CHECK(non_torch("a100-40gb", 8, VllmEra::v0) == doctest::Approx(2.11));
+        CHECK(non_torch("a100-40gb", 8, VllmEra::v0) > non_torch("a100-40gb", 2, VllmEra::v0));
+        // After #25359 (0.11) NCCL init is outside the budget: H100 TP 2 0.55 GiB (llm-d-benchmark 87ab01be).
+        CHECK(non_torch("h100-80gb", 2, VllmEra::v0_11) == doctest::Approx(0.55));
+        // v0.19 H100 TP 4 keeps the fusion workspace's ≈ 2.1 GiB: Llama-3.1-8B TP 4 logs 4.02 GiB of peak +
+        // non-torch (tests/data/real_cases/vllm-v019-h100-llama31-8b-instruct.json).
+        CHECK(non_torch("h100-80gb", 4, VllmEra::v0_17) == doctest::Approx(2.13));
+        CHECK(kvcalc::find_gpu("a100-40gb")->nvlink);
+        CHECK_FALSE(kvcalc::find_gpu("l4")->nvlink);
+        CHECK_FALSE(kvcalc::find_gpu("rtx-3090")->nvlink);
+    }
+
+    TEST_CASE("mxfp4 experts load padded (Mxfp4MoEMethod.create_weights): gpt-oss weights as vLLM logs them") {
+        const char* gptoss120b = R"({"architectures":["GptOssForCausalLM"],"model_type":"gpt_oss","hidden_size":2880,
+             "intermediate_size":2880,"num_local_experts":128,"num_experts_per_tok":4,"num_hidden_layers":36,
+             "num_attention_heads":64,"num_key_value_heads":8,"head_dim":64,"vocab_size":201088,
+             "max_position_embeddings":131072,"sliding_window":128,"tie_word_embeddings":false,
+             "torch_dtype":"bfloat16","quantization_config":{"quant_method":"mxfp4"}})";
+        const Model m = read(gptoss120b);
+        const auto dims = kvcalc::vllm_profile_dims(m.spec);
+        REQUIRE(dims.mxfp4_experts);
+        auto weights = [&](const char* gpu, int tp) {
+            kvcalc::VllmServeFlags f;
+            f.max_model_len = 16384;
+            f.tensor_parallel_size = tp;
+            return gib(kvcalc::vllm_account(dims, kvcalc::vllm_device(*kvcalc::find_gpu(gpu)), f, kvcalc::VllmEra::v0_11,
+                                            m.weights / tp)
+                           .weights_bytes);
+        };
+        // H100 (Triton path), TP 1: the log's 64.38 GiB (tests/data/real_cases/vllm-h100-gptoss-120b-16k.json).
+        CHECK(std::fabs(weights("h100-80gb", 1) - 64.38) <= 0.15);
+        // A100 (Marlin, expert width 720 → 768, hidden 2880 → 3072), TP 4: "Model loading took 17.2217 GiB"
+        // (tests/data/real_cases/vllm-gptoss-120b-a100-tp4-u08.json).
+        CHECK(std::fabs(weights("a100-80gb", 4) - 17.22) <= 0.15);
+        // Padding only: the checkpoint's own bytes are estimate_weights'.
+        CHECK(kvcalc::vllm_mxfp4_padding_bytes(dims, kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")), 1) > 0);
+        CHECK(kvcalc::vllm_mxfp4_padding_bytes(kvcalc::vllm_profile_dims(read(kLlama8b).spec),
+                                               kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")), 1) == 0);
     }
 
     TEST_CASE("printed GPU KV cache size follows the version (kv_cache_utils.py, PR #41069)") {
@@ -301,6 +364,10 @@ TEST_SUITE("vllm accounting") {
         CHECK(gib(h100->cuda_total_bytes) == doctest::Approx(79.19));
         CHECK_FALSE(h100->cuda_total_estimated);
         CHECK(gib(kvcalc::find_gpu("rtx-3090")->cuda_total_bytes) == doctest::Approx(23.58));
+        // RTX 5090: deviceQuery's 33677180928 bytes (31.36 GiB); a vLLM 2 × 5090 log prints "Free memory on device
+        // (30.27/31.4 GiB)" (noonghunna/club-3090 issue #1087).
+        CHECK(kvcalc::find_gpu("rtx-5090")->cuda_total_bytes == 33677180928LL);
+        CHECK_FALSE(kvcalc::find_gpu("rtx-5090")->cuda_total_estimated);
         int logged = 0;
         for (const auto& g : kvcalc::gpu_catalog()) {
             INFO(g.id);
@@ -312,7 +379,7 @@ TEST_SUITE("vllm accounting") {
             const bool ecc = g.id == "t4" || g.id == "l4" || g.id == "l40s";
             CHECK(std::fabs(gib(kvcalc::estimate_cuda_total_bytes(g.vram_bytes, ecc)) - gib(g.cuda_total_bytes)) <= 0.2);
         }
-        CHECK(logged == 10);
+        CHECK(logged == 11);
     }
 }
 

@@ -187,8 +187,8 @@ void end_to_end_section(std::ostream& out, const std::vector<std::filesystem::pa
         << "| quantity | n | mean abs error | max abs error |\n|---|---|---|---|\n"
         << "| weights | " << weights_err.summary().substr(2) << "\n\n"
         << "Refusal predicted correctly in " << refusals_right << " of " << refusals << " runs. Runs outside the band the\n"
-        << "Report states: " << (outside_band.empty() ? std::string("none") : outside_band) << " (their weights are\n"
-        << "mispriced from config.json: REAL_CASES.md gives the reasons).\n\n";
+        << "Report states: " << (outside_band.empty() ? std::string("none") : outside_band)
+        << (outside_band.empty() ? "." : " (REAL_CASES.md gives the reasons).") << "\n\n";
 }
 
 void real_log_section(std::ostream& out, const std::vector<std::filesystem::path>& files, bool& ok) {

@@ -80,17 +80,18 @@ void check_weights(RunChecks& rc, const HfConfig& cfg, const json& settings) {
 }
 
 // The start-up split predicted from what the user typed (gpu, vllm_version and the flags in `settings`), against
-// the log's torch peak, non-torch, CUDA-graph estimate and available KV memory. Only for runs naming a catalog
-// GPU. Torch peak within 0.1 GiB; available KV within the error band vllm_account states for the path.
-void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& config_text, const json& st,
+// the log's weights (vLLM's "weights memory": the checkpoint plus what vLLM builds or pads at load), torch peak,
+// non-torch, CUDA-graph estimate and available KV memory. Only for runs naming a catalog GPU (false otherwise).
+// Torch peak within 0.1 GiB; available KV within the error band vllm_account states for the path.
+bool check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& config_text, const json& st,
                       const json& run) {
     const GpuSpec* gpu = find_gpu(str(st, "gpu"));
-    if (!gpu) return;
+    if (!gpu) return false;
     const auto era = parse_vllm_version(str(st, "vllm_version"));
     if (!era) {
         rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_version",
                                       "unknown vllm_version \"" + str(st, "vllm_version") + "\". Valid: " + vllm_era_ids()});
-        return;
+        return true;
     }
     ModelSpec spec = cfg.spec;
     copy_profile_widths(cfg.arch, config_text, spec);
@@ -105,7 +106,7 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     if (!sampler) {
         rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_sampler",
                                       "unknown vllm_sampler \"" + str(st, "vllm_sampler") + "\". Valid: " + vllm_sampler_ids()});
-        return;
+        return true;
     }
     f.sampler = *sampler;
     const WeightsEstimate w = estimate_weights(count_parameters(cfg.spec, cfg.arch), cfg.arch, str(st, "weights_dtype", "auto"));
@@ -115,6 +116,9 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     // max_model_len-long profile fit within 0.2 / 0.15 (reference/vllm-startup-accounting.md §3.2, §8.4).
     const VllmProfileDims dims = vllm_profile_dims(spec);
     const double peak_tol = dims.num_experts > 0 || dims.multimodal ? 0.2 : (*era == VllmEra::v0 ? 0.15 : 0.1);
+    if (rc.measured.contains("weights_gib"))
+        rc.add("weights_gib", static_cast<double>(a.weights_bytes) / kGiB,
+               rc.measured["weights_gib"].get<double>() * num(st, "weights_tolerance", 0.02));
     rc.add("torch_peak_gib", static_cast<double>(a.torch_peak_bytes) / kGiB, peak_tol);
     rc.add("non_torch_gib", static_cast<double>(a.non_torch_bytes) / kGiB, 0.25);
     rc.add("cudagraph_estimate_gib", static_cast<double>(a.cudagraph_bytes) / kGiB, 0.15);
@@ -122,6 +126,7 @@ void check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     if (std::isfinite(avail))
         rc.add_value("available_kv_e2e_gib", avail, static_cast<double>(a.available_kv_bytes) / kGiB,
                      static_cast<double>(a.error_band_bytes) / kGiB);
+    return true;
 }
 
 void run_vllm(RunChecks& rc, const HfConfig& cfg, const std::string& config_text, const json& run) {
@@ -169,8 +174,7 @@ void run_vllm(RunChecks& rc, const HfConfig& cfg, const std::string& config_text
     rc.add("refuses_to_start", p.refuses_to_start ? 1.0 : 0.0, 0.0);
     const double est = num(rc.measured, "estimated_max_model_len");
     rc.add("estimated_max_model_len", static_cast<double>(p.estimated_max_model_len), est * rel + block);
-    check_weights(rc, cfg, st);
-    check_accounting(rc, cfg, config_text, st, run);
+    if (!check_accounting(rc, cfg, config_text, st, run)) check_weights(rc, cfg, st);
 }
 
 void run_llama_cpp(RunChecks& rc, const HfConfig& cfg, const json& run) {

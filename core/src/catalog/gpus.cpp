@@ -45,11 +45,21 @@ const CudaTotal kCudaTotals[] = {
     {"l4", 22.05, "vLLM log \"Free memory on device (19.77/22.05 GiB)\" (pytorch/pytorch issue #175666)"},
     {"l40s", 44.52056884765625,
      "vLLM log total_gpu_memory 44.52056884765625 GiB on a 48 GB ECC card (vllm-project/vllm issue #14011)"},
+    {"rtx-5090", 33677180928.0 / 1073741824.0,
+     "deviceQuery RTX 5090: 33677180928 bytes (aikitoria/open-gpu-kernel-modules issue #1)"},
     {"a100-40gb", 42298834944.0 / 1073741824.0,
      "deviceQuery A100-SXM4-40GB: 42298834944 bytes (bottlerocket-os/bottlerocket PR #3873)"},
     {"h100-80gb", 79.19, "vLLM v0.19 H100 logs, total 79.19 GiB (jgchn/llm-d-planner d3121e0; "
                          "reference/vllm-startup-accounting.md §8.1)"},
 };
+
+// Parts sold on NVLink / NVSwitch boards (SXM, HGX, the NVL pairs): NVIDIA data-center datasheets. Every other
+// NVIDIA card here is PCIe-only in multi-card servers.
+bool nvlink_part(const std::string& id) {
+    for (const char* x : {"v100-32gb", "a100-40gb", "a100-80gb", "h100-80gb", "h100-nvl", "h200", "b200", "b300"})
+        if (id == x) return true;
+    return false;
+}
 
 // AMD cards: the LLVM target vLLM's ROCm platform reads (vllm/platforms/rocm.py: MI300X and MI325X are CDNA3
 // gfx942; AMD's ROCm "LLVM targets" table: Radeon RX 7900 XTX is RDNA3 gfx1100).
@@ -123,6 +133,7 @@ std::vector<GpuSpec> build() {
         g.architecture = r.arch;
         g.aliases = r.aliases;
         g.source = r.source;
+        g.nvlink = nvlink_part(g.id);
         for (const auto& a : kAmdTargets) {
             if (g.id != a.id) continue;
             g.vendor = GpuVendor::amd;

@@ -19,6 +19,9 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     if (!engine_info(d.engine).accounts_non_kv) return;  // Kind::none
     m.dims = vllm_profile_dims(*d.model);
     if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
+    // vLLM pads mxfp4 experts at load; a given checkpoint size or another weights dtype is priced as given.
+    if (s.weights_gb || (!s.weights_dtype.empty() && s.weights_dtype != "auto" && s.weights_dtype != "mxfp4"))
+        m.dims.mxfp4_experts = false;
     m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(d.settings.vram_bytes);
     // The flags that are not the load; bind_non_kv sets max_model_len and max_num_seqs at each load.
     VllmServeFlags& f = m.flags;

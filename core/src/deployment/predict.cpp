@@ -95,6 +95,10 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
         // Measured on single-card Qwen 3.6 boots (the project's measured boots, docs/ACCURACY.md).
         notes.push_back("on one card, prompts above 50K tokens can run out of memory in the DeltaNet forward pass "
                         "even when the cache fits: the activation peak grows with the prompt");
+    if (r.engine == EngineId::vllm || r.engine == EngineId::sglang) {
+        const KvFormat& run = r.run_format ? *r.run_format : f;
+        if (std::string b = kv_format_backend_note(run, load.gpu ? load.gpu : r.gpu); !b.empty()) notes.push_back(std::move(b));
+    }
     // The rule is evaluate()'s (the verdict is already FAIL when it does not run); the sentence is the core's.
     if (!t.kv_dtype_runs || !t.kv_dtype_support_known)
         notes.push_back(kv_hardware_sentence(r, load.gpu ? load.gpu : r.gpu) +

@@ -36,8 +36,9 @@ constexpr EngineInfo kEngines[] = {
      .stop_text = {.no_cache_memory = "vLLM loads the weights, then stops: \"No available memory for the cache blocks\"",
                    .fixed_terms = "the fixed terms",
                    .fp8_e4m3_no_kernel =
-                       "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: Triton has no "
-                       "fp8 e4m3 type below sm_89 (\"type fp8e4nv not supported in this architecture\")"}},
+                       "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: no attention "
+                       "backend stores fp8 e4m3 below sm_80 (FlashInfer's start at sm_80, Triton's at sm_89: \"type "
+                       "fp8e4nv not supported in this architecture\")"}},
     {.id = EngineId::llama_cpp,
      .name = "llama.cpp",
      .display_name = "llama.cpp",

@@ -13,9 +13,11 @@ const std::vector<KvFormat>& kv_formats() {
         {KvFormatId::fp16, "fp16", 800, "2", 0, 0, ""},
         {KvFormatId::bf16, "bf16", 800, "2", 0, 0, ""},
         {KvFormatId::fp8_e5m2, "fp8_e5m2", 400, "1", 0, 0, ""},
-        {KvFormatId::fp8_e4m3, "fp8_e4m3", 400, "1", 89, 0,
-         "fp8_e4m3 needs sm_89 or newer; the Triton path on Ampere (sm_86: 3090, A5000) has no e4m3 kernel — use "
-         "fp8_e5m2 or int8_per_token_head there"},
+        // sm_80-88 run it only through FlashInfer's attention kernels (kv_format_backend_note); Triton's e4m3
+        // type needs sm_89 (vllm-project/vllm issue #26431).
+        {KvFormatId::fp8_e4m3, "fp8_e4m3", 400, "1", 80, 0,
+         "fp8_e4m3 needs sm_80 or newer (FlashInfer's attention kernels; Triton's from sm_89) — use fp8_e5m2 or "
+         "int8_per_token_head there"},
         // 1 byte + an amortised per-token-head scale ≈ 1%: 101/100 (vLLM PR #40391/#42102).
         {KvFormatId::int8_per_token_head, "int8_per_token_head", 404, "101/100", 0, 0, ""},
         // 4 bits + one group scale per 32 elements: 1/2 + 1/16 = 9/16.
@@ -97,6 +99,17 @@ int indexer_bpe_x400(std::string_view name) {
     if (name == "fp8_e5m2" || name == "fp8_e4m3" || name == "int8") return 400;
     if (name == "fp4" || name == "int4") return 200;
     return -1;
+}
+
+std::string kv_format_backend_note(const KvFormat& format, const GpuSpec* card) {
+    if (format.id != KvFormatId::fp8_e4m3 || !card || card->vendor != GpuVendor::nvidia) return {};
+    if (card->sm_x10 < 80 || card->sm_x10 >= 89) return {};
+    return "fp8_e4m3 KV on " + card->display_name + " (sm_" + std::to_string(card->sm_x10) +
+           ") runs through FlashInfer's attention backend: FlashAttention 2 stores no fp8 cache, so vLLM's backend "
+           "selector moves to FLASHINFER (Qwen3.6-27B-FP8 boots with --kv-cache-dtype fp8 on 2 × RTX 3090: "
+           "noonghunna/club-3090 PR #594). A model vLLM puts on the Triton backend instead (FlashInfer not installed, attention sinks) stops "
+           "there: Triton has no e4m3 type below sm_89 (\"type fp8e4nv not supported\", vllm-project/vllm issue "
+           "#26431); if the start-up log names TRITON_ATTN, use fp8_e5m2";
 }
 
 bool kv_format_runs_on(const KvFormat& format, int sm_x10) {

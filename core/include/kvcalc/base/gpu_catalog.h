@@ -30,6 +30,9 @@ struct GpuSpec {
     /// true when no public log gave the total and estimate_cuda_total_bytes() supplied it.
     bool cuda_total_estimated = true;
     std::string cuda_total_source;     ///< the log that printed it, or the estimate rule
+    /// Multi-card servers of this part join the cards by NVLink / NVSwitch (SXM and HGX boards); false for
+    /// PCIe-only parts (GeForce, L4, L40S, T4, A10). vLLM's non-torch and CUDA-graph memory at TP ≥ 2 depend on it.
+    bool nvlink = false;
 };
 
 /// CUDA-visible total of a card with `vram_bytes` of memory when no log gives it:

@@ -65,6 +65,9 @@ int indexer_bpe_x400(std::string_view name);
 /// True when `format` has a kernel on a card of compute capability `sm_x10` (e.g. 86 for sm_86); 0 means the
 /// card is unknown, which runs only formats without a hardware requirement. Source: seed 000 KV-format table.
 bool kv_format_runs_on(const KvFormat& format, int sm_x10);
+/// The attention-backend caveat of a format that runs on `card` through one backend only: fp8_e4m3 on sm_80-88
+/// (FlashInfer yes, Triton no: vllm-project/vllm issue #26431). Empty when there is none or the card is unknown.
+std::string kv_format_backend_note(const KvFormat& format, const GpuSpec* card);
 
 /// Whether a KV format has a kernel on a card, as far as kvcalc's sources say.
 enum class KvSupport { runs, does_not_run, not_known };

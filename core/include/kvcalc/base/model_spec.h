@@ -190,6 +190,8 @@ struct ModelSpec {
     /// Vision tower + projector parameters (config.json `vision_config`), outside num_parameters and the
     /// language model's weights estimate; vLLM loads them too (vllm/accounting.h encoder_parameters).
     std::int64_t encoder_parameters = 0;
+    /// The routed experts ship as mxfp4 (quantization_config.quant_method "mxfp4", gpt-oss).
+    bool mxfp4_experts = false;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).
     bool operator==(const ModelSpec&) const = default;

@@ -27,23 +27,31 @@ bool at_least(VllmEra e, VllmEra from) { return static_cast<int>(e) >= static_ca
 
 // Non-torch increase during load + profile (gpu_worker.py: memory_profiling non_torch_increase, measured from the
 // start-up snapshot). Values from the published logs (reference/vllm-startup-accounting.md §6):
-//   0.17+: 0.24-0.27 GiB at TP 1; 2.06-2.21 GiB at TP ≥ 2 on H100, where the FlashInfer all-reduce + RMSNorm
-//          fusion workspace is set up inside the profile (config/vllm.py enable_allreduce_rms_fusion: TP > 1 on
-//          sm 90 / sm 100-family only); other cards keep the older ≈0.55 GiB (guess).
-//   0.11-0.16: 0.13-0.14 GiB at TP 1, 0.54-0.55 GiB at TP 2 (NCCL init is outside the budget since #25359).
-//   0.9-0.10: snapshot before NCCL init: 0.02 GiB at TP 1 (24 GB v0.10.2 log); TP ≥ 2 adds NCCL init (guess 0.6).
-//   V0: 0.01-0.20 GiB at TP 1 (v0.7 logs); 0.25 GiB at TP 2 (2 × RTX 4090, vllm issue #13061).
+//   0.17+: 0.24-0.27 GiB at TP 1; 2.06-2.21 GiB at TP 2 and TP 4 on H100 (v0.19 Llama-3.1-8B TP 2 / 4: 3.96 / 4.02
+//          GiB of peak + non-torch), where the FlashInfer all-reduce + RMSNorm fusion workspace is set up inside the
+//          profile (config/vllm.py enable_allreduce_rms_fusion: TP > 1 on sm 90 / sm 100-family, NVLink parts).
+//   0.11-0.16: 0.13-0.14 GiB at TP 1, 0.54-0.55 GiB at TP 2 on H100 (NCCL init is outside the budget since #25359;
+//          the lazily connected NVLink channel buffers stay inside).
+//   V0 and 0.9-0.10: the snapshot is taken before NCCL init, so each rank's P2P buffers to its peers count. They
+//          grow with the ranks and the channels the link opens: 0.25 GiB on 2 × RTX 4090 over PCIe (vllm issue
+//          #13061, 0.15 at TP 1 + 0.10 per extra rank), 2.10 GiB on 8 × A100 40 GB over NVLink (0.15 + 0.28 per
+//          extra rank).
+//   PCIe cards from 0.11 keep the TP 1 value plus the PCIe per-rank term (guess: no NVLink log).
 std::int64_t non_torch(VllmEra era, int tp, const VllmDevice& d) {
-    const bool multi = tp > 1;
+    const double peers = static_cast<double>(std::max(tp, 1) - 1);
+    const double per_peer = d.nvlink ? 0.28 : 0.10;
     switch (era) {
-        case VllmEra::v0: return gib(multi ? 0.25 : 0.15);  // TP 2: 0.25 GiB (vllm issue #13061)
-        case VllmEra::v0_9: return gib(multi ? 0.60 : 0.05);
-        case VllmEra::v0_11: return gib(multi ? 0.55 : 0.135);
+        case VllmEra::v0: return gib(0.15 + per_peer * peers);
+        case VllmEra::v0_9: return gib(0.05 + per_peer * peers);
+        case VllmEra::v0_11:
+            if (tp <= 1) return gib(0.135);
+            return gib(d.nvlink ? 0.55 : 0.135 + 0.10 * peers);
         case VllmEra::v0_17:
         case VllmEra::v0_21: {
-            if (!multi) return gib(0.25);
-            const bool fusion = d.sm_x10 == 90 || (d.sm_x10 >= 100 && d.sm_x10 < 110);
-            return gib(fusion ? 2.13 : 0.55);
+            if (tp <= 1) return gib(0.25);
+            const bool fusion = d.nvlink && (d.sm_x10 == 90 || (d.sm_x10 >= 100 && d.sm_x10 < 110));
+            if (fusion) return gib(2.13);
+            return gib(d.nvlink ? 0.55 : 0.25 + 0.10 * peers);
         }
     }
     return 0;
@@ -52,15 +60,20 @@ std::int64_t non_torch(VllmEra era, int tp, const VllmDevice& d) {
 // CUDA-graph memory as profile_cudagraph_memory (gpu_model_runner.py) estimates it: the largest capture of each
 // mode plus (graphs − 1) × the second capture. Fitted on the v0.19 H100 "Estimated CUDA graph memory" lines at
 // 51 + 51 graphs: 0.235 GiB + 0.0152 GiB per layer (Llama-8B 0.72 vs 0.84 logged, Qwen2.5-7B 0.66 vs 0.61,
-// granite-8B 0.84 vs 0.74); per graph ≈ 0.152 MiB per layer, ×3 at TP ≥ 2 (Llama-8B TP 2: 1.69 logged).
-// MLA's FULL capture is ≈ 520 MiB instead of ≈ 200 (guess: +0.3 GiB).
-std::int64_t cudagraph_estimate(const VllmProfileDims& m, const VllmAccounting& a, int tp) {
+// granite-8B 0.84 vs 0.74). Tensor parallelism leaves it about where TP 1 has it: v0.19 H100 TP 2 / 4 print
+// Qwen2.5-7B 0.61 / 0.69, phi-4 0.84 (TP 2), Mixtral 0.82 / 0.96, Llama-8B 1.69 / 0.57, Qwen3-30B-A3B 1.26
+// (TP 4); the same formula at every TP. MLA's FULL capture is ≈ 520 MiB instead of ≈ 200 (guess: +0.3 GiB).
+// Fused-MoE layers add ≈ 0.24 GiB to the first captures (v0.19 H100: Qwen3-30B-A3B 1.24 / 1.26 at TP 1 / 4 vs
+// 0.96 for its 48 dense-formula layers, Mixtral 0.82 / 0.96 at TP 2 / 4 vs 0.72).
+std::int64_t cudagraph_estimate(const VllmProfileDims& m, const VllmAccounting& a) {
     const int graphs = a.cudagraph_capture_sizes + a.full_cudagraphs;
     if (graphs <= 0) return 0;
-    const double per_graph_gib = 0.0152 / 100.0 * static_cast<double>(std::max(m.num_hidden_layers, 1)) * (tp > 1 ? 3.0 : 1.0);
-    const double first = m.mla ? 0.535 : 0.235;
+    const double per_graph_gib = 0.0152 / 100.0 * static_cast<double>(std::max(m.num_hidden_layers, 1));
+    const double first = (m.mla ? 0.535 : 0.235) + (m.num_experts > 0 ? 0.24 : 0.0);
     return gib(first + per_graph_gib * static_cast<double>(std::max(graphs - 2, 0)));
 }
+
+std::int64_t round_up(std::int64_t x, std::int64_t to) { return (x + to - 1) / to * to; }
 
 }  // namespace
 
@@ -87,7 +100,26 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
     const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
     d.rope_cache_bytes = bytes(static_cast<double>(m.max_position_embeddings) * rotary * d.activation_bytes);
     d.encoder_weights_bytes = bytes(static_cast<double>(m.encoder_parameters) * d.activation_bytes);
+    d.mxfp4_experts = m.mxfp4_experts && m.num_experts > 0;
     return d;
+}
+
+std::int64_t vllm_mxfp4_padding_bytes(const VllmProfileDims& m, const VllmDevice& device, int tensor_parallel_size) {
+    if (!m.mxfp4_experts || m.num_experts <= 0 || m.hidden_size <= 0) return 0;
+    const std::int64_t width = m.moe_intermediate_size > 0 ? m.moe_intermediate_size : m.intermediate_size;
+    if (width <= 0) return 0;
+    const std::int64_t ie = width / std::max(tensor_parallel_size, 1);  // intermediate_size_per_partition
+    // Mxfp4MoEMethod.create_weights: FlashInfer (sm_100 family) 256, Triton (sm_90+) 64, Marlin (older) 128; ROCm
+    // pads like FlashInfer. The Triton path's logged weights also carry hidden_size to a multiple of 256.
+    const bool sm100 = device.sm_x10 >= 100 && device.sm_x10 < 110;
+    const std::int64_t align = device.rocm || sm100 ? 256 : device.sm_x10 >= 90 ? 64 : 128;
+    const std::int64_t hp = round_up(m.hidden_size, 256), ip = round_up(ie, align);
+    // w13 (2 i × h) + w2 (h × i) at 4 bits plus one e8m0 scale per 32 weights, and bf16 biases (2 i + h).
+    auto expert = [](double h, double i) { return 3.0 * h * i * (17.0 / 32.0) + (2.0 * i + h) * 2.0; };
+    const double per_layer = static_cast<double>(m.num_experts) *
+                             (expert(static_cast<double>(hp), static_cast<double>(ip)) -
+                              expert(static_cast<double>(m.hidden_size), static_cast<double>(ie)));
+    return bytes(per_layer * static_cast<double>(std::max(m.num_hidden_layers, 0)));
 }
 
 void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, ModelSpec& m) {
@@ -96,6 +128,7 @@ void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, 
     m.intermediate_size = a.intermediate_size;
     m.moe_intermediate_size = a.moe_intermediate_size;
     m.rotary_dim = a.kv_lora_rank > 0 ? a.qk_rope_head_dim : 0;
+    m.mxfp4_experts = a.quant_method == "mxfp4";
     m.multimodal = false;
     for (const auto& name : a.architectures) {
         if (name.find("ConditionalGeneration") != std::string::npos || name.find("VL") != std::string::npos ||
@@ -112,6 +145,7 @@ VllmDevice vllm_device(const GpuSpec& g) {
     d.name = g.display_name;
     d.sm_x10 = g.sm_x10;
     d.rocm = g.architecture.rfind("cdna", 0) == 0 || g.architecture.rfind("rdna", 0) == 0;
+    d.nvlink = g.nvlink;
     return d;
 }
 
@@ -144,8 +178,10 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
     a.requested_bytes = static_cast<std::int64_t>(
         std::ceil(a.gpu_memory_utilization * static_cast<double>(device.cuda_total_bytes)));
     // Weights: DeviceMemoryProfiler around load_model = torch-allocated bytes after load, buffers included.
+    // mxfp4 experts load padded (vllm_mxfp4_padding_bytes).
     a.weights_bytes = bytes(static_cast<double>(weights_bytes_per_rank) + static_cast<double>(m.rope_cache_bytes) +
-                            static_cast<double>(m.encoder_weights_bytes) / static_cast<double>(tp));
+                            static_cast<double>(m.encoder_weights_bytes) / static_cast<double>(tp) +
+                            static_cast<double>(vllm_mxfp4_padding_bytes(m, device, static_cast<int>(tp))));
 
     // Sampler: _dummy_sampler_run computes logits for one row per dummy request, R = min(max_num_seqs, T)
     // (_dummy_run splits T tokens into min(T, max_num_seqs) requests), all-gathered to the full vocabulary on every
@@ -174,7 +210,7 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
 
     a.non_torch_bytes = non_torch(era, static_cast<int>(tp), device);
     // determine_available_memory profiles CUDA graphs on CUDA only ("Skip on ROCm/HIP/XPU"): 0 on AMD cards.
-    a.cudagraph_bytes = rules.v1_engine && !device.rocm ? cudagraph_estimate(m, a, static_cast<int>(tp)) : 0;
+    a.cudagraph_bytes = rules.v1_engine && !device.rocm ? cudagraph_estimate(m, a) : 0;
     a.cudagraph_subtracted = rules.cudagraph_estimate_subtracted && a.cudagraph_bytes > 0;
     a.available_kv_bytes = a.requested_bytes - a.weights_bytes - a.torch_peak_bytes - a.non_torch_bytes -
                            (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);

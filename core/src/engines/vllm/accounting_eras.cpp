@@ -54,8 +54,10 @@ bool contains_a100(std::string_view name) {
 }
 
 // A vLLM release as its tags and wheels spell it (v prefix already dropped): MAJOR.MINOR (a release series,
-// "0.19"), MAJOR.MINOR.PATCH or a fourth number ("0.10.1.1"), then optionally rcN, .postN or +local
-// ("0.19.0rc1", "0.8.5.post1", "0.6.3+cu118"). "0.19" → (0, 19, 0). false for anything else ("0.19.1.2.3").
+// "0.19"), MAJOR.MINOR.PATCH or a fourth number ("0.10.1.1"), then PEP 440 suffixes as the nightly and source
+// wheels carry them: rcN, .postN and .devN in that order, each at most once ("0.19.0rc1", "0.8.5.post1",
+// "0.29.1rc1.dev17"), and a +local label ("0.6.3+cu118", "0.29.1rc1.dev17+g3a9c1e2"). "0.19" → (0, 19, 0).
+// false for anything else ("0.19.1.2.3", "0.19rc", "0.19.dev").
 bool major_minor(const std::string& s, int& major, int& minor, int* patch = nullptr) {
     std::size_t i = 0;
     auto digits = [&](int& out) {
@@ -78,11 +80,14 @@ bool major_minor(const std::string& s, int& major, int& minor, int* patch = null
     minor = parts[1];
     if (patch) *patch = parts[2];
     int ignored = 0;
-    if (s.compare(i, 2, "rc") == 0) i += 2;
-    else if (s.compare(i, 5, ".post") == 0) i += 5;
-    else if (i < s.size() && s[i] == '+') return i + 1 < s.size();
-    else return i == s.size();
-    return digits(ignored) && i == s.size();
+    for (const char* suffix : {"rc", ".post", ".dev"}) {
+        const std::size_t len = std::char_traits<char>::length(suffix);
+        if (s.compare(i, len, suffix) != 0) continue;
+        i += len;
+        if (!digits(ignored)) return false;
+    }
+    if (i < s.size() && s[i] == '+') return i + 1 < s.size();
+    return i == s.size();
 }
 
 std::string with_count(const char* name, std::int64_t v, const std::string& why) {

@@ -71,6 +71,8 @@ struct VllmProfileDims {
     int num_hidden_layers = 0;               ///< CUDA-graph memory grows with the piecewise splits (one per layer)
     std::int64_t rope_cache_bytes = 0;       ///< cos/sin buffer built at load (counted in vLLM's weights)
     std::int64_t encoder_weights_bytes = 0;  ///< vision tower + projector in the model dtype, sharded by TP
+    /// Routed experts stored as mxfp4 (gpt-oss): vLLM pads their shapes at load (vllm_mxfp4_padding_bytes).
+    bool mxfp4_experts = false;
     int activation_bytes = 2;                ///< model dtype bytes (bf16 / fp16)
 };
 
@@ -125,6 +127,10 @@ struct VllmDevice {
     std::string name;                     ///< for the "a100" test in get_batch_defaults
     int sm_x10 = 0;                       ///< compute capability × 10 (allreduce fusion on 90 / 100-family)
     bool rocm = false;                    ///< AMD card: vLLM skips the CUDA-graph memory profile there
+    /// The card's parts join by NVLink (GpuSpec::nvlink): NCCL opens many P2P channels and vLLM's custom
+    /// all-reduce registers its buffers in every CUDA graph; PCIe cards run few channels and no custom all-reduce
+    /// past two ranks (custom_all_reduce.py).
+    bool nvlink = false;
 };
 /// A catalog card → VllmDevice (cuda_total from GpuSpec::cuda_total_bytes).
 VllmDevice vllm_device(const GpuSpec& gpu);
@@ -180,6 +186,14 @@ void vllm_resolve_defaults_into(const VllmDevice& device, const VllmServeFlags& 
 /// `explain` = false skips the text (assumed_defaults, band_basis, sources) so solvers can call it per step.
 VllmAccounting vllm_account(const VllmProfileDims& dims, const VllmDevice& device, const VllmServeFlags& flags,
                             VllmEra era, std::int64_t weights_bytes_per_rank, bool explain = true);
+
+/// The extra bytes per rank vLLM's mxfp4 MoE method allocates over the checkpoint's own expert shapes
+/// (vllm/model_executor/layers/quantization/mxfp4.py Mxfp4MoEMethod.create_weights and the Triton swizzle):
+/// hidden_size padded to a multiple of 256 and each rank's expert width (intermediate_size / TP) to 64 (Triton,
+/// sm_90+), 128 (Marlin, older cards) or 256 (FlashInfer, sm_100 family); 4.25 bits per weight plus bf16 biases.
+/// Checked on gpt-oss-20b / 120b H100 logs (13.47 / 64.38 GiB at TP 1, 3.63 GiB at TP 4) and the A100 TP 4
+/// Marlin boot (17.22 GiB). 0 when `dims.mxfp4_experts` is false.
+std::int64_t vllm_mxfp4_padding_bytes(const VllmProfileDims& dims, const VllmDevice& device, int tensor_parallel_size);
 
 /// The "GPU KV cache size: N tokens" line (kv_cache_utils.py _report_kv_cache_config): before #41069
 /// num_blocks // num_groups × block_size; from 0.21 ⌊max_concurrency × max_model_len⌋. V0 prints no such line:
