@@ -38,12 +38,12 @@ std::string read_fragment() {
     return hash;
 }
 
-void write_location(const std::string& query, const std::string& fragment) {
+void write_location(const std::string& query, const std::string& fragment, bool push) {
     val location = val::global("location");
     std::string url = location["pathname"].as<std::string>();
     if (!query.empty()) url += "?" + query;
     if (!fragment.empty()) url += "#" + fragment;
-    val::global("history").call<void>("replaceState", val::null(), std::string(""), url);
+    val::global("history").call<void>(push ? "pushState" : "replaceState", val::null(), std::string(""), url);
 }
 
 void report_frames_drawn(long frames) { val::global("window").set("kvcalcFramesDrawn", static_cast<double>(frames)); }
@@ -92,6 +92,10 @@ void text_input_begin(unsigned session, const char* inputmode, const std::string
 
 void text_input_end() {
     if (has_bridge()) bridge().call<void>("textEnd");
+}
+
+void report_content_height(float css_px) {
+    if (has_bridge()) bridge().call<void>("reportHeight", static_cast<double>(css_px));
 }
 
 bool copy_text(const std::string& text) {
