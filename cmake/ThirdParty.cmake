@@ -69,8 +69,10 @@ if(KVCALC_UI)
     target_include_directories(kvcalc_sdl2 SYSTEM INTERFACE "${KVCALC_SDL2_WASM_PREFIX}/include/SDL2"
                                                             "${KVCALC_SDL2_WASM_PREFIX}/include")
     target_link_libraries(kvcalc_sdl2 INTERFACE "${KVCALC_SDL2_WASM_PREFIX}/lib/libSDL2.a")
-    # The OpenGL3 backend assumes WebGL1 under emscripten unless told it is ES3 (WebGL2).
-    target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)
+    # The OpenGL3 backend assumes WebGL1 under emscripten unless told it is ES3 (WebGL2). The page never opens
+    # Dear ImGui's metrics/debug window and has no file system (-sFILESYSTEM=0, no imgui.ini): both compiled out.
+    target_compile_definitions(kvcalc_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_METRICS_WINDOW
+                                                   IMGUI_DISABLE_FILE_FUNCTIONS)
   else()
     find_package(SDL2 REQUIRED)
     find_package(OpenGL REQUIRED)

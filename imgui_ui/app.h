@@ -77,6 +77,7 @@ struct UiState {
     std::string model_status;    ///< last paste / Hub fetch message
     bool model_status_is_error = false;
     std::string model_note;      ///< which serving settings a model change reset and which it kept
+    std::string model_note_settings;  ///< serving_settings_key() when the note was written; the note goes when it differs
     std::map<std::string, std::string> clamp_notes;  ///< field → "value was out of range, set to …" (visible)
     std::map<std::string, std::string> pending_notes;  ///< field → why typed text was refused, shown when it is left
     std::map<std::string, double> edit_start;         ///< field → its value when the current edit began
@@ -86,6 +87,8 @@ struct UiState {
     ShopSort shop_sort = ShopSort::verdict;
     bool shop_sort_descending = true;
     bool shop_all_counts = false;  ///< show every card count, not only the smallest that passes per GPU
+    /// Shop at the scenario's tensor_parallel_size only (the CLI's `--shop --tp N`), not at 1, 2, 4 and 8 cards.
+    bool shop_pin_tp = false;
     std::string copied_note;     ///< "Link copied" etc., shown next to the share buttons
     std::map<std::string, Hitbox> hitboxes;
     std::map<std::string, std::string> drawn_text;  ///< wrapped text as this frame drew it, line breaks included (tests)
@@ -99,6 +102,9 @@ struct UiState {
     bool scroll_to_result = false;    ///< phones: the sticky verdict was tapped
     std::string announced;            ///< last text handed to the aria-live region
     ScrollAnchor anchor;              ///< see ScrollAnchor; empty at_change = none
+    std::string written_url;          ///< query and fragment as last written to the address bar
+    double url_changed_ms = -1e9;     ///< when written_url last changed (now_ms)
+    bool replace_next_url = true;     ///< the next write replaces the entry (a load, or Back / Forward)
     std::string sticky_line;          ///< phones: the verdict line as the sticky bar shows it this frame
     bool sticky_clipped = false;      ///< even its narrowest wording is wider than the bar
 };
@@ -112,7 +118,8 @@ struct Derived {
     SolveResult max_len, max_seqs, min_gpus;  ///< max_len: the longest that boots (one full request)
     SolveResult max_len_all;                  ///< the longest at which all max_len_seqs sequences fit at once
     std::int64_t max_len_seqs = 0;            ///< the resolved max_num_seqs those two answers are for
-    std::vector<ShopRow> shop;
+    std::vector<ShopRow> shop;               ///< the whole sweep, every GPU × count, in buy order
+    int shop_pinned_tp = 0;                  ///< the one count the sweep priced (UiState::shop_pin_tp), 0 = 1/2/4/8
     std::vector<CurvePoint> curve;
     std::int64_t budget_bytes = 0;       ///< per card, for the curve's budget line
     double recompute_ms = 0.0;           ///< last recompute, predict + solvers + sweep
@@ -134,8 +141,10 @@ struct App {
 /// Reads the page's query string (scenario + reserved keys) into `app`; warnings go to app.url_warnings.
 void load_from_url(App& app);
 
-/// Writes the scenario and the reserved keys (embed, theme, unit) to the query string.
-void write_url(const App& app);
+/// Writes the scenario and the reserved keys (embed, theme, unit) to the query string. A change after a quiet
+/// moment is a new history entry (Back returns to the settings before it); changes in quick succession (a slider
+/// drag, typing) update that entry, and a page opened or returned to through history replaces its own.
+void write_url(App& app);
 
 /// The query string describing the app's state (scenario + theme/unit; embed=1 only when `with_embed`).
 std::string current_query(const App& app, bool with_embed = false);

@@ -89,6 +89,13 @@ std::string state_json(const App& app) {
     nlohmann::json shop = nlohmann::json::array();
     for (const ShopRow& r : shop_rows_in_order(app)) shop.push_back(shop_row_json(r));
     j["shop_rows"] = shop;
+    const ShopHeadlines head = shop_headlines(d.shop);
+    nlohmann::json heads = nlohmann::json::object();
+    if (head.least_vram_pass) heads["least_vram_pass"] = shop_row_json(*head.least_vram_pass);
+    if (head.least_vram_boots) heads["least_vram_boots"] = shop_row_json(*head.least_vram_boots);
+    if (head.fewest_cards) heads["fewest_cards"] = shop_row_json(*head.fewest_cards);
+    j["shop_headlines"] = heads;
+    j["shop_pinned_tp"] = d.shop_pinned_tp;
     nlohmann::json boxes = nlohmann::json::object();
     for (const auto& [name, b] : app.ui.hitboxes) boxes[name] = box_json(b);
     j["hitboxes"] = boxes;
@@ -150,7 +157,20 @@ std::string current_query(const App& app, bool with_embed) {
     return encode_query(app.scenario) + reserved_keys(app, with_embed);
 }
 
-void write_url(const App& app) { write_location(current_query(app, true), share_fragment(app)); }
+void write_url(App& app) {
+    // Changes less than this apart are one step for Back (a drag, a typed number, a burst of taps).
+    constexpr double kHistoryStepMs = 1500;
+    const std::string query = current_query(app, true);
+    const std::string fragment = share_fragment(app);
+    const std::string url = query + "#" + fragment;
+    const double now = now_ms();
+    if (url == app.ui.written_url && !app.ui.replace_next_url) return;
+    const bool push = !app.ui.replace_next_url && now - app.ui.url_changed_ms >= kHistoryStepMs;
+    write_location(query, fragment, push);
+    app.ui.written_url = url;
+    app.ui.url_changed_ms = now;
+    app.ui.replace_next_url = false;
+}
 
 void sync_host(App& app) {
     if (app.url_dirty) {
@@ -170,6 +190,13 @@ bool poll_host(App& app) {
     if (m.kind.empty()) return false;
     if (take_text_message(app.ui, m)) return true;
     if (take_nav_message(m.kind, m.text)) return true;
+    if (m.kind == "location") {  // Back or Forward: the entry's settings, written back as they are
+        app.url_warnings.clear();
+        app.ui.model_note.clear();
+        load_from_url(app);
+        app.ui.replace_next_url = true;
+        return true;
+    }
     if (m.kind == "error") {
         app.ui.model_status = m.text;
         app.ui.model_status_is_error = true;

@@ -57,6 +57,7 @@ bool apply_config_text(App& app, const std::string& text, const std::string& sou
     spec.display_name = repo.empty() ? "Pasted config.json (" + model_type + ")" : repo;
     spec.source = from_hub ? "huggingface.co/" + source + " config.json" : "pasted config.json";
     app.ui.model_note = switch_model(app.scenario, std::move(spec), true, from_link);
+    app.ui.model_note_settings = serving_settings_key(app.scenario);
     app.ui.pasted_config = compact;
     app.ui.pasted_source = source;
     app.ui.model_status = (from_link ? "Read the config.json this link carries." : "Read config.json from " + source +

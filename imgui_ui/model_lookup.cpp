@@ -104,15 +104,20 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
     s.weights_gb.reset();
     if (keep_settings) return {};
     std::string kept, reset;
+    // max_num_seqs is the workload (how many users), not the model's: it stays, as a pasted quantized checkpoint of
+    // the same model is the usual reason to switch.
+    const std::int64_t seqs = s.max_num_seqs;
     apply_engine_defaults(s);
-    reset = "max_num_seqs, gpu_memory_utilization and kv_cache_dtype (" + s.kv_cache_dtype + ")";
+    s.max_num_seqs = seqs;
+    reset = "gpu_memory_utilization and kv_cache_dtype (" + s.kv_cache_dtype + ")";
+    if (seqs > 0) kept = "max_num_seqs " + count_text(seqs);
     if (!tp.empty() && std::find(tp.begin(), tp.end(), s.tensor_parallel_size) == tp.end()) {
         reset += ", tensor_parallel_size " + std::to_string(tp.front()) + " (" + std::to_string(s.tensor_parallel_size) +
                  " does not split its heads)";
         s.tensor_parallel_size = tp.front();
         s.gpus = 0;
     } else {
-        kept = "tensor_parallel_size " + std::to_string(s.tensor_parallel_size);
+        kept += (kept.empty() ? "" : ", ") + std::string("tensor_parallel_size ") + std::to_string(s.tensor_parallel_size);
     }
     if (max_len > 0 && s.max_model_len > max_len) {
         reset += ", max_model_len " + count_text(max_len) + " (its maximum; " + count_text(s.max_model_len) +
@@ -124,6 +129,11 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
     }
     return name + ": serving settings set to vLLM's defaults (" + reset + ")" +
            (kept.empty() ? "." : "; kept " + kept + ".");
+}
+
+std::string serving_settings_key(const Scenario& s) {
+    return std::to_string(s.tensor_parallel_size) + "|" + std::to_string(s.max_model_len) + "|" +
+           std::to_string(s.max_num_seqs) + "|" + s.kv_cache_dtype + "|" + std::to_string(s.gpu_memory_utilization);
 }
 
 void set_catalog_gpu(Scenario& s, const std::string& gpu_id) {

@@ -44,6 +44,10 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
 /// Chooses a catalog GPU: sets `gpu` and clears the two custom VRAM fields.
 void set_catalog_gpu(Scenario& s, const std::string& gpu_id);
 
+/// The serving settings a model change's note talks about (tensor_parallel_size, max_model_len, max_num_seqs,
+/// kv_cache_dtype, gpu_memory_utilization) as one string: once the user changes one, the note is out of date.
+std::string serving_settings_key(const Scenario& s);
+
 /// Chooses a custom VRAM figure per card in GiB (`in_gib`) or decimal GB: sets that field, clears `gpu` and the other.
 void set_custom_vram(Scenario& s, double value, bool in_gib);
 

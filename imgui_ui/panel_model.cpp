@@ -66,6 +66,7 @@ bool panel_model(App& app) {
         if (ImGui::Selectable(m.display_name.c_str(), selected, 0,
                               ImVec2(0, app.ui.touch_layout ? ImGui::GetFrameHeight() : 0)) && !selected) {
             app.ui.model_note = switch_model(s, m, false);
+            app.ui.model_note_settings = serving_settings_key(s);
             app.ui.pasted_config.clear();
             app.ui.clamp_notes.clear();
             changed = true;
@@ -80,6 +81,7 @@ bool panel_model(App& app) {
         ImGui::PopTextWrapPos();
     }
     ImGui::EndChild();
+    if (!app.ui.model_note.empty() && app.ui.model_note_settings != serving_settings_key(s)) app.ui.model_note.clear();
     if (!app.ui.model_note.empty()) {
         text_dim(app.ui.model_note);
     }

@@ -4,6 +4,7 @@
 
 #include "keyboard_nav.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/engines/deployment.h"
 #include "panels.h"
 #include "text_export.h"
 #include "widgets.h"
@@ -20,7 +21,7 @@ void invalid_banner(const App& app) {
                    detail.empty() ? "unknown error" : detail);
 }
 
-void term_table(const App& app) {
+void term_table(App& app) {
     const Report& r = app.report;
     const ByteUnit u = app.ui.unit;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
@@ -56,7 +57,11 @@ void term_table(const App& app) {
     }
     if (r.terms.kv_requested_bytes != r.terms.kv_granted_bytes)  // all KV, as the verdict and its sentence count it
         row("KV requested (all sequences)", r.terms.kv_requested_bytes, false);
-    row("Total vLLM reserves", r.terms.total_bytes, true);
+    // The engine the scenario runs (llama.cpp and SGLang reserve too, by their own rules).
+    const EngineInfo* engine = find_engine(r.engine);
+    const std::string total = "Total " + std::string(engine ? engine->display_name : "engine") + " reserves";
+    app.ui.drawn_text["result_total_label"] = total;
+    row(total.c_str(), r.terms.total_bytes, true);
     row("Budget (utilization × VRAM)", r.terms.budget_bytes, true);
     row("VRAM per card", r.settings.vram_bytes, false);
     ImGui::EndTable();
@@ -64,7 +69,7 @@ void term_table(const App& app) {
 
 /// What the engine prints at start-up, as the core predicts it from the per-rank KV room (Report::startup,
 /// engine_rules.h): vLLM's available KV memory, KV cache size in tokens, maximum concurrency, or its refusal.
-void startup_numbers(const App& app) {
+void startup_numbers(App& app) {
     const StartupPrediction& st = app.report.startup;
     if (!st.available && !st.refuses_to_start) {
         for (const std::string& n : st.notes) ImGui::TextDisabled("%s", n.c_str());
@@ -76,7 +81,13 @@ void startup_numbers(const App& app) {
         text_wrapped(line, st.refuses_to_start && line == st.refusal ? verdict_color(Verdict::fail, app.ui.dark_theme) : 0);
     for (const std::string& n : st.notes) text_dim(n);
     ImGui::Unindent();
-    text_dim(st.engine_rules + "; KV per token per rank: " + format_count(st.kv_bytes_per_token) + " B");
+    // An engine that stops before it sizes the cache prints no per-token figure; the terms still have one.
+    const std::int64_t per_token = st.kv_bytes_per_token > 0 ? st.kv_bytes_per_token
+                                                             : std::llround(app.report.terms.kv_bytes_per_token);
+    const std::string rules =
+        st.engine_rules + (per_token > 0 ? "; KV per token per rank: " + format_count(per_token) + " B" : std::string());
+    text_dim(rules);
+    app.ui.drawn_text["startup_rules"] = rules;
 }
 
 }  // namespace

@@ -24,6 +24,17 @@ std::string row_text(const App& app, const ShopRow& r) {
            " in all), largest context " + (r.max_model_len > 0 ? format_count(r.max_model_len) : "none");
 }
 
+/// A tap on a row or a headline: the scenario becomes that row's (its card, tensor_parallel_size = its card count),
+/// so the verdict shown next is the row's own.
+bool open_shop_row(App& app, const ShopRow& r) {
+    if (!r.valid) return false;
+    set_catalog_gpu(app.scenario, r.gpu_id);
+    app.scenario.tensor_parallel_size = r.cards;
+    app.scenario.gpus = 0;
+    app.scenario.compose.clear();
+    return true;
+}
+
 }  // namespace
 
 bool panel_shopping(App& app) {
@@ -32,19 +43,29 @@ bool panel_shopping(App& app) {
         return false;
     }
     const std::vector<ShopRow> rows = shop_rows_in_order(app);
-    // Rows come in buy order: the first PASS is the least VRAM that passes, the first TIGHT the least that boots.
-    const ShopRow* pass = nullptr;
-    const ShopRow* boots = nullptr;
-    for (const ShopRow& r : rows) {
-        if (!r.valid || !r.runs) continue;
-        if (!pass && r.verdict == Verdict::pass) pass = &r;
-        if (!boots && r.verdict == Verdict::tight) boots = &r;
-    }
-    if (pass) text_wrapped("Least VRAM that passes: " + row_text(app, *pass) + ".");
-    else text_wrapped("No catalog GPU passes at up to 8 cards: shorten max_model_len or lower max_num_seqs.");
-    if (boots && (!pass || gpu_catalog()[boots->gpu_index].vram_bytes * boots->cards <
-                               gpu_catalog()[pass->gpu_index].vram_bytes * pass->cards))
-        text_wrapped("Least VRAM that boots (TIGHT): " + row_text(app, *boots) + ".");
+    bool changed = false;
+    // The headlines come from the whole sweep (the core's shop_headlines), not from the one row per GPU below: a GPU
+    // that passes at 2 cards may boot at 1. Each opens its row, as a tap on the table does.
+    const ShopHeadlines head = shop_headlines(app.derived.shop);
+    auto headline = [&](const char* hitbox, const std::string& what, const std::optional<ShopRow>& r) {
+        if (!r) return;
+        const std::string text = break_at_spaces(what + row_text(app, *r) + ".", ImGui::GetContentRegionAvail().x);
+        if (ImGui::Selectable(text.c_str(), false)) changed |= open_shop_row(app, *r);
+        record_hitbox(app.ui, hitbox);
+        app.ui.drawn_text[hitbox] = text;
+    };
+    headline("shop_head_pass", "Least VRAM that passes: ", head.least_vram_pass);
+    if (!head.least_vram_pass)
+        text_wrapped("No catalog GPU passes at " +
+                     (app.derived.shop_pinned_tp > 0 ? std::to_string(app.derived.shop_pinned_tp) + (app.derived.shop_pinned_tp == 1 ? " card" : " cards")
+                                                     : std::string("up to 8 cards")) +
+                     ": shorten max_model_len or lower max_num_seqs.");
+    headline("shop_head_boots", "Least VRAM that boots (TIGHT): ", head.least_vram_boots);
+    if (head.fewest_cards && app.derived.shop_pinned_tp == 0)
+        headline("shop_head_fewest",
+                 std::string(head.fewest_cards->verdict == Verdict::pass ? "Fewest cards that pass: "
+                                                                         : "Fewest cards that boot: "),
+                 head.fewest_cards);
     const ResolvedSettings& set = app.report.settings;  // as the verdict resolved them ("auto (bf16)", 256)
     if (app.report.ok)
         text_dim("At max_model_len " + format_count(set.max_model_len) + ", max_num_seqs " +
@@ -56,12 +77,20 @@ bool panel_shopping(App& app) {
              "budget. FAIL: vLLM refuses to start, or the card has no kernel for the kv_cache_dtype. * = a limit of "
              "the card's generation (hover or tap the row).");
     if (ImGui::Checkbox("every card count", &app.ui.shop_all_counts)) {}
-    help_marker(app.ui, "Off: each GPU once, at the fewest cards that pass. On: 1, 2, 4 and 8 cards of each, sortable.");
+    record_hitbox(app.ui, "shop_all_counts");
+    help_marker(app.ui, "Off: each GPU once, at the fewest cards that pass. On: every card count of each, sortable.");
+    const std::string pin = "only tensor_parallel_size " + std::to_string(app.scenario.tensor_parallel_size);
+    if (ImGui::Checkbox(pin.c_str(), &app.ui.shop_pin_tp)) {
+        app.dirty = true;  // the sweep's card counts change
+        changed = true;
+    }
+    record_hitbox(app.ui, "shop_pin_tp");
+    help_marker(app.ui, "On: every GPU at the tensor_parallel_size set above only (kvcalc --shop --tp N). Off: each GPU "
+                        "at 1, 2, 4 and 8 cards.");
     // No inner scrolling: the column (or the phone's page) scrolls through the rows, so a wheel or a swipe over the
     // table never gets stuck in it.
     const ImGuiTableFlags flags = (app.ui.shop_all_counts ? ImGuiTableFlags_Sortable : 0) | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    bool changed = false;
     if (!ImGui::BeginTable("##shop", 4, flags)) return false;
     const std::string vram_header = std::string(unit_name(app.ui.unit)) + " total";
     // Width weights so every header fits in a third of a desktop or a phone's width; the GPU column says "2× …".
@@ -88,12 +117,7 @@ bool panel_shopping(App& app) {
             const std::string name = break_at_spaces(
                 std::to_string(r.cards) + "× " + short_gpu_name(g) + (caveat.empty() ? "" : " *"),
                 ImGui::GetContentRegionAvail().x);
-            if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && possible) {
-                set_catalog_gpu(app.scenario, g.id);
-                app.scenario.tensor_parallel_size = r.cards;
-                app.scenario.gpus = 0;
-                changed = true;
-            }
+            if (ImGui::Selectable(name.c_str(), false, ImGuiSelectableFlags_None) && possible) changed |= open_shop_row(app, r);
             if (!caveat.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", caveat.c_str());
             else if (!r.runs && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.note.c_str());
             if (i == 0) record_hitbox(app.ui, "shop_first_row");
@@ -114,7 +138,6 @@ bool panel_shopping(App& app) {
         }
     }
     ImGui::EndTable();
-    if (changed) app.scenario.compose.clear();
     return changed;
 }
 

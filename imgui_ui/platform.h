@@ -26,8 +26,10 @@ std::string page_url();
 /// The page's fragment without the leading '#', or "" on a desktop.
 std::string read_fragment();
 
-/// Replaces the page's query string and fragment in place (history.replaceState); no-op on a desktop.
-void write_location(const std::string& query, const std::string& fragment);
+/// Sets the page's query string and fragment: a new history entry (history.pushState) when `push`, else in place
+/// (history.replaceState). Back and Forward come back through take_host_message() as kind "location". No-op on a
+/// desktop.
+void write_location(const std::string& query, const std::string& fragment, bool push);
 
 /// Mirrors the result as plain text for screen readers (the page writes it to its aria-live region once the
 /// text has been stable for a moment, so a slider drag is not read out step by step) and sets the page title.
@@ -51,6 +53,10 @@ void text_input_end();
 
 /// Reports how many frames have been drawn, for the idle test (window.kvcalcFramesDrawn).
 void report_frames_drawn(long frames);
+
+/// The embed view's content height in CSS px: the page posts it to the parent window when it changes
+/// ({type: "kvcalc-embed-height", height}), so a host page can size the iframe to it. No-op on a desktop.
+void report_content_height(float css_px);
 
 /// Tells the shell page that the app is up (hides the loading bar).
 void notify_ready();

@@ -13,7 +13,7 @@ ViewSize host_view_size() { return {0, 0}; }
 std::string read_query_string() { return {}; }
 std::string page_url() { return {}; }
 std::string read_fragment() { return {}; }
-void write_location(const std::string&, const std::string&) {}
+void write_location(const std::string&, const std::string&, bool) {}
 void announce_result(const std::string&, const std::string&) {}
 void announce_focus(const std::string&) {}
 void leave_canvas(int) {}
@@ -29,6 +29,7 @@ void mark_startup(const char*) {}
 void publish_state(const std::string&, double) {}
 bool copy_text(const std::string& text) { return SDL_SetClipboardText(text.c_str()) == 0; }
 void open_url(const std::string&) {}
+void report_content_height(float) {}
 bool request_hf_config(const std::string&) { return false; }
 bool show_paste_overlay() { return false; }
 HostMessage take_host_message() { return {}; }

@@ -1,14 +1,83 @@
-// Browser glue: canvas size, devicePixelRatio, URL, aria-live mirror. Everything through emscripten::val.
+// Browser glue: canvas size, devicePixelRatio, URL, aria-live mirror, the page's bridge (web/bridge.js). Plain
+// EM_JS functions: strings go in as UTF-8 pointers and come back malloc'ed, so the page needs no embind runtime.
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 #include <emscripten/html5.h>
-#include <emscripten/val.h>
+
+#include <cstdlib>
 
 #include "platform.h"
 
+// JS side. A returned char* is malloc'ed UTF-8 (owned by the caller, see take()); 0 = none.
+// clang-format off
+EM_JS(char*, kv_js_string, (int which), {
+    var s = which == 0 ? location.search : which == 1 ? location.origin + location.pathname
+          : which == 2 ? location.hash : location.pathname;
+    var n = lengthBytesUTF8(s) + 1, p = _malloc(n);
+    stringToUTF8(s, p, n);
+    return p;
+});
+EM_JS(void, kv_js_write_location, (const char* url, int push), {
+    history[push ? "pushState" : "replaceState"](null, "", UTF8ToString(url));
+});
+EM_JS(void, kv_js_set_number, (const char* name, double value), { window[UTF8ToString(name)] = value; });
+EM_JS(void, kv_js_ready, (), { if (typeof window.kvcalcReady === "function") window.kvcalcReady(); });
+EM_JS(void, kv_js_mark, (const char* name), {
+    if (!window.kvcalcStartup) window.kvcalcStartup = {};
+    window.kvcalcStartup[UTF8ToString(name)] = performance.now();
+});
+EM_JS(void, kv_js_publish, (const char* json, double ms), {
+    window.kvcalcState = JSON.parse(UTF8ToString(json));
+    window.kvcalcRecomputeMs = ms;
+});
+EM_JS(int, kv_js_has_bridge, (), { return typeof window.kvcalcBridge === "object" ? 1 : 0; });
+// Calls kvcalcBridge[method] with up to three string arguments and two numbers, as the method takes them.
+EM_JS(void, kv_js_call, (const char* method, int argc, const char* a, const char* b, const char* c, double x, double y), {
+    var bridge = window.kvcalcBridge;
+    if (typeof bridge !== "object") return;
+    var m = UTF8ToString(method);
+    if (argc == 0) bridge[m]();
+    else if (argc == 1) bridge[m](UTF8ToString(a));
+    else if (argc == 2) bridge[m](UTF8ToString(a), UTF8ToString(b));
+    else if (argc == -1) bridge[m](x);
+    else if (argc == 5) bridge[m](x, UTF8ToString(a), UTF8ToString(b), y, Number(UTF8ToString(c)));
+});
+// The oldest message of kvcalcBridge.inbox as kind \0 text \0 source in one malloc'ed block, 0 when none.
+EM_JS(char*, kv_js_take_message, (int* size), {
+    var bridge = window.kvcalcBridge;
+    if (typeof bridge !== "object" || bridge.inbox.length == 0) return 0;
+    var m = bridge.inbox.shift();
+    var parts = [String(m.kind), String(m.text), String(m.source)];
+    var n = 0;
+    for (var i = 0; i < 3; i++) n += lengthBytesUTF8(parts[i]) + 1;
+    var p = _malloc(n), at = p;
+    for (var i = 0; i < 3; i++) { stringToUTF8(parts[i], at, n - (at - p)); at += lengthBytesUTF8(parts[i]) + 1; }
+    HEAP32[size >> 2] = n;
+    return p;
+});
+// clang-format on
+
 namespace kvcalc::ui {
 
-using emscripten::val;
+namespace {
+
+/// Takes ownership of a malloc'ed string from the JS side.
+std::string take(char* p) {
+    if (!p) return {};
+    std::string out(p);
+    std::free(p);
+    return out;
+}
+
+bool has_bridge() { return kv_js_has_bridge() != 0; }
+
+void call(const char* method) { kv_js_call(method, 0, "", "", "", 0, 0); }
+void call(const char* method, const std::string& a) { kv_js_call(method, 1, a.c_str(), "", "", 0, 0); }
+void call(const char* method, const std::string& a, const std::string& b) {
+    kv_js_call(method, 2, a.c_str(), b.c_str(), "", 0, 0);
+}
+
+}  // namespace
 
 float device_pixel_ratio() {
     const double dpr = emscripten_get_device_pixel_ratio();
@@ -22,106 +91,82 @@ ViewSize host_view_size() {
 }
 
 std::string read_query_string() {
-    std::string search = val::global("location")["search"].as<std::string>();
+    std::string search = take(kv_js_string(0));
     if (!search.empty() && search[0] == '?') search.erase(0, 1);
     return search;
 }
 
-std::string page_url() {
-    val location = val::global("location");
-    return location["origin"].as<std::string>() + location["pathname"].as<std::string>();
-}
+std::string page_url() { return take(kv_js_string(1)); }
 
 std::string read_fragment() {
-    std::string hash = val::global("location")["hash"].as<std::string>();
+    std::string hash = take(kv_js_string(2));
     if (!hash.empty() && hash[0] == '#') hash.erase(0, 1);
     return hash;
 }
 
-void write_location(const std::string& query, const std::string& fragment) {
-    val location = val::global("location");
-    std::string url = location["pathname"].as<std::string>();
+void write_location(const std::string& query, const std::string& fragment, bool push) {
+    std::string url = take(kv_js_string(3));  // location.pathname
     if (!query.empty()) url += "?" + query;
     if (!fragment.empty()) url += "#" + fragment;
-    val::global("history").call<void>("replaceState", val::null(), std::string(""), url);
+    kv_js_write_location(url.c_str(), push ? 1 : 0);
 }
 
-void report_frames_drawn(long frames) { val::global("window").set("kvcalcFramesDrawn", static_cast<double>(frames)); }
+void report_frames_drawn(long frames) { kv_js_set_number("kvcalcFramesDrawn", static_cast<double>(frames)); }
 
-void notify_ready() {
-    val hook = val::global("window")["kvcalcReady"];
-    if (hook.typeOf().as<std::string>() == "function") hook();
-}
+void notify_ready() { kv_js_ready(); }
 
 double now_ms() { return emscripten_get_now(); }
 
-void mark_startup(const char* name) {
-    val window = val::global("window");
-    if (window["kvcalcStartup"].isUndefined()) window.set("kvcalcStartup", val::object());
-    window["kvcalcStartup"].set(name, val::global("performance").call<double>("now"));
-}
+void mark_startup(const char* name) { kv_js_mark(name); }
 
-void publish_state(const std::string& json, double recompute_ms) {
-    val window = val::global("window");
-    window.set("kvcalcState", val::global("JSON").call<val>("parse", json));
-    window.set("kvcalcRecomputeMs", recompute_ms);
-}
+void publish_state(const std::string& json, double recompute_ms) { kv_js_publish(json.c_str(), recompute_ms); }
 
-namespace {
-/// window.kvcalcBridge (web/bridge.js), or undefined when the page has none.
-val bridge() { return val::global("window")["kvcalcBridge"]; }
-bool has_bridge() { return bridge().typeOf().as<std::string>() == "object"; }
-}  // namespace
+void announce_result(const std::string& text, const std::string& title) { call("announce", text, title); }
 
-void announce_result(const std::string& text, const std::string& title) {
-    if (has_bridge()) bridge().call<void>("announce", text, title);
-}
+void announce_focus(const std::string& text) { call("announceFocus", text); }
 
-void announce_focus(const std::string& text) {
-    if (has_bridge()) bridge().call<void>("announceFocus", text);
-}
-
-void leave_canvas(int direction) {
-    if (has_bridge()) bridge().call<void>("leaveCanvas", direction);
-}
+void leave_canvas(int direction) { kv_js_call("leaveCanvas", -1, "", "", "", direction, 0); }
 
 void text_input_begin(unsigned session, const char* inputmode, const std::string& text, int sel_start, int sel_end) {
-    if (has_bridge())
-        bridge().call<void>("textBegin", static_cast<double>(session), std::string(inputmode), text, sel_start, sel_end);
+    const std::string end = std::to_string(sel_end);
+    kv_js_call("textBegin", 5, inputmode, text.c_str(), end.c_str(), static_cast<double>(session), sel_start);
 }
 
-void text_input_end() {
-    if (has_bridge()) bridge().call<void>("textEnd");
-}
+void text_input_end() { call("textEnd"); }
+
+void report_content_height(float css_px) { kv_js_call("reportHeight", -1, "", "", "", css_px, 0); }
 
 bool copy_text(const std::string& text) {
     if (!has_bridge()) return false;
-    bridge().call<void>("copy", text);
+    call("copy", text);
     return true;
 }
 
-void open_url(const std::string& url) {
-    if (has_bridge()) bridge().call<void>("open", url);
-}
+void open_url(const std::string& url) { call("open", url); }
 
 bool request_hf_config(const std::string& hf_id) {
     if (!has_bridge()) return false;
-    bridge().call<void>("fetchHfConfig", hf_id);
+    call("fetchHfConfig", hf_id);
     return true;
 }
 
 bool show_paste_overlay() {
     if (!has_bridge()) return false;
-    bridge().call<void>("showPaste");
+    call("showPaste");
     return true;
 }
 
 HostMessage take_host_message() {
-    if (!has_bridge()) return {};
-    val inbox = bridge()["inbox"];
-    if (inbox["length"].as<int>() == 0) return {};
-    val m = inbox.call<val>("shift");
-    return {m["kind"].as<std::string>(), m["text"].as<std::string>(), m["source"].as<std::string>()};
+    int size = 0;
+    char* p = kv_js_take_message(&size);
+    if (!p) return {};
+    HostMessage m;
+    m.kind = p;
+    const char* text = p + m.kind.size() + 1;
+    m.text = text;
+    m.source = text + m.text.size() + 1;
+    std::free(p);
+    return m;
 }
 
 }  // namespace kvcalc::ui

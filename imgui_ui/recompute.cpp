@@ -29,7 +29,10 @@ bool recompute_if_dirty(App& app) {
             d.budget_bytes = curve.budget_bytes;
         }
     }
-    d.shop = shopping(app.scenario, gpu_catalog(), default_shop_counts());
+    // A pinned tensor_parallel_size is the one count priced, as `kvcalc --shop --tp N` does.
+    d.shop_pinned_tp = app.ui.shop_pin_tp ? app.scenario.tensor_parallel_size : 0;
+    d.shop = shopping(app.scenario, gpu_catalog(),
+                      d.shop_pinned_tp > 0 ? std::vector<int>{d.shop_pinned_tp} : default_shop_counts());
     d.recompute_ms = now_ms() - t0;
     app.url_dirty = true;
     return true;

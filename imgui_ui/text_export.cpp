@@ -117,7 +117,10 @@ std::string announcement(const App& app) {
         if (d.max_seqs.ok) out += " Largest max_num_seqs at full length: " + format_count(d.max_seqs.value) + ".";
         if (d.min_gpus.ok) out += " Fewest GPUs: " + std::to_string(d.min_gpus.value) + ".";
     }
-    for (const Diagnostic& w : app.url_warnings) out += " Link problem: " + w.message;
+    const std::size_t shown = std::min(app.url_warnings.size(), kUrlWarningsShown);
+    for (std::size_t i = 0; i < shown; ++i) out += " Link problem: " + app.url_warnings[i].message;
+    if (app.url_warnings.size() > shown)
+        out += " And " + std::to_string(app.url_warnings.size() - shown) + " more link problems.";
     for (const auto& [field, note] : app.ui.clamp_notes) out += " " + field + ": " + note;
     return out;
 }
@@ -170,7 +173,8 @@ std::string page_folder(const std::string& page_url) {
 
 std::string embed_snippet(const std::string& folder_url, const std::string& query) {
     return "<iframe src=\"" + folder_url + "embed.html?" + query +
-           "\" width=\"520\" height=\"420\" style=\"border:0\" title=\"kvcalc: will it fit?\" loading=\"lazy\"></iframe>";
+           "\" style=\"width:100%;max-width:520px;height:420px;border:0\" title=\"kvcalc: will it fit?\" "
+           "loading=\"lazy\"></iframe>";
 }
 
 }  // namespace kvcalc::ui

@@ -1,5 +1,6 @@
 // The result as text: the aria-live sentence, a Markdown table, the `vllm serve` line, an embed snippet.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ std::string serve_command_text(const App& app);
 
 /// Folder of a page URL ("https://x/kvcalc/embed.html" → "https://x/kvcalc/").
 std::string page_folder(const std::string& page_url);
+
+/// How many of a link's problems the page lists (and the screen-reader text reads) before it gives a count.
+inline constexpr std::size_t kUrlWarningsShown = 5;
 
 /// An <iframe> snippet showing this scenario's result from embed.html.
 std::string embed_snippet(const std::string& folder_url, const std::string& query);

@@ -137,8 +137,21 @@
     });
   }
 
+  // The embed view's height, for a host page that sizes its iframe to it (docs/EMBEDDING.md). Only the number
+  // leaves the frame; whole CSS px, and only when it changed.
+  let reportedHeight = 0;
+  function reportHeight(px) {
+    const h = Math.ceil(px);
+    if (window.parent === window || h <= 0 || h === reportedHeight) return;
+    reportedHeight = h;
+    window.kvcalcEmbedHeight = h;
+    window.parent.postMessage({ type: 'kvcalc-embed-height', height: h }, '*');
+  }
+
   window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste,
-    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas };
+    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight };
+  // Back / Forward between the app's own history entries (app_state.cpp write_url): the app reads the address again.
+  window.addEventListener('popstate', () => deliver('location', location.search, 'history'));
   function wire() { wirePasteOverlay(); wireKeyboard(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();

@@ -261,4 +261,28 @@ TEST_SUITE("predict") {
         t.weights_dtype = "fp8";  // qwen3.6-27b is a seed model with its own variants
         CHECK(has_diag(predict(t), "weights_dtype_unsupported", "weights_dtype"));
     }
+
+    TEST_CASE("when the weights alone overflow the budget, the largest term is the weights, not the KV asked for") {
+        // The UI test's task 1 in bf16: Qwen3 32B (Qwen/Qwen3-32B, 32.8 B parameters, about 65.5 GB of bf16) on one
+        // RTX 5090 (32 GiB): 8 sequences of 32,768 tokens ask 64 GiB of KV (262,144 B per token), more than the
+        // weights, but vLLM stops while it loads the weights and never sizes a KV pool.
+        Scenario s;
+        s.model_id = "qwen3-32b";
+        s.gpu = "rtx-5090";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 8;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.verdict == Verdict::fail);
+        CHECK(r.terms.kv_requested_bytes == 8LL * 32768 * 262144);
+        CHECK(r.terms.kv_requested_bytes > r.terms.weights_bytes);
+        CHECK(r.terms.fixed_bytes > r.terms.budget_bytes);
+        CHECK(r.limiting_term == "weights");
+        // When the fixed terms fit, the KV asked for is still the largest term (the 4-bit checkpoint).
+        s.weights_dtype = "int4";
+        const Report q = predict(s);
+        REQUIRE(q.ok);
+        CHECK(q.terms.fixed_bytes < q.terms.budget_bytes);
+        CHECK(q.limiting_term == "kv_growing");
+    }
 }

@@ -49,6 +49,22 @@ TEST_SUITE("result_sentence") {
         CHECK_FALSE(contains(result_sentence(r), "vLLM"));
     }
 
+    TEST_CASE("llama.cpp allocates every -np slot at start-up: the FAIL names all slots' KV, not one sequence's") {
+        // -c is max_num_seqs × max_model_len cells (llama-context.cpp: n_ctx for n_seq_max); 2 slots of 65,536
+        // tokens at 131,072 B per token are 16 GiB (17.18 GB), which one slot alone (8 GiB) is not.
+        Scenario s = llama_8b("rtx-4090", 65536);
+        s.engine = "llama.cpp";
+        s.max_num_seqs = 2;
+        const Report r = predict(s);
+        REQUIRE(r.ok);
+        REQUIRE(r.verdict == Verdict::fail);
+        const std::string text = result_sentence(r);
+        CHECK(contains(text, "but the cache for 2 slots of 65,536 tokens (-np 2, -c 131,072) needs 16.00 GiB: "
+                             "llama.cpp cannot allocate it at start-up."));
+        CHECK_FALSE(contains(text, "one 65,536-token sequence"));
+        CHECK(contains(r.reason, "but the cache of all 2 -np slots (-c = max_num_seqs × max_model_len) needs 17.18 GB"));
+    }
+
     TEST_CASE("vLLM's default max_num_seqs is a cap: the sentence prices one request and reports concurrency") {
         const Report r = predict(llama_8b("h100-80gb", 32768));
         REQUIRE(r.ok);

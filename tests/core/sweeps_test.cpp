@@ -179,4 +179,61 @@ TEST_SUITE("GPU shopping") {
         const int tp = g["value"].get<int>();
         CHECK((tp == 1 || tp == 3));
     }
+
+    TEST_CASE("the headlines come from every GPU x count: a GPU that passes at 2 cards still boots at 1") {
+        // The UI test's task 1: Qwen3 32B at 4 bits, max_model_len 32,768, max_num_seqs 8. Qwen3-32B's config.json
+        // (64 layers x 8 KV heads x head_dim 128 x K+V x 2 B) keeps 262,144 B per token, so one 32K request is 8 GiB
+        // and all 8 are 64 GiB. One RTX 5090 (32 GiB) boots with one request; it passes only at 4 cards, so one row
+        // per GPU shows it at 4 and a headline taken from those rows named 4x RTX 3080 10GB (40 GiB) instead.
+        Scenario s;
+        s.model_id = "qwen3-32b";
+        s.weights_dtype = "int4";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 8;
+        const std::vector<ShopRow> rows = shopping(s, gpu_catalog(), default_shop_counts());
+        const ShopRow& one_5090 = row_of(rows, "rtx-5090", 1);
+        CHECK(one_5090.verdict == Verdict::tight);
+        const ShopHeadlines head = shop_headlines(rows);
+        REQUIRE(head.least_vram_boots.has_value());
+        CHECK(head.least_vram_boots->gpu_id == "rtx-5090");  // 32 GiB, as 2x 16 GiB cards: the fewer cards first
+        CHECK(head.least_vram_boots->cards == 1);
+        CHECK(head.least_vram_boots->total_vram_bytes == 32LL << 30);
+        // Best row per GPU, as the table shows it: the first TIGHT there has more VRAM than the headline's.
+        const std::vector<ShopRow> best = best_row_per_gpu(rows);
+        const auto first_tight = std::find_if(best.begin(), best.end(), [](const ShopRow& r) {
+            return r.valid && r.runs && r.verdict == Verdict::tight;
+        });
+        REQUIRE(first_tight != best.end());
+        CHECK(first_tight->total_vram_bytes > head.least_vram_boots->total_vram_bytes);
+        // Least VRAM that passes: one H100 NVL (94 GiB) holds the 64 GiB of KV next to ~18 GiB of weights.
+        REQUIRE(head.least_vram_pass.has_value());
+        CHECK(head.least_vram_pass->gpu_id == "h100-nvl");
+        CHECK(head.least_vram_pass->cards == 1);
+        CHECK(head.least_vram_pass->verdict == Verdict::pass);
+        REQUIRE(head.fewest_cards.has_value());
+        CHECK(head.fewest_cards->cards == 1);
+        CHECK(head.fewest_cards->verdict == Verdict::pass);
+        CHECK(head.fewest_cards->gpu_id == "h100-nvl");
+        // Each headline is the row a tap opens: predict() on that card at that TP gives the same verdict.
+        Scenario opened = s;
+        opened.gpu = "rtx-5090";
+        opened.tensor_parallel_size = 1;
+        CHECK(predict(opened).verdict == Verdict::tight);
+    }
+
+    TEST_CASE("a pinned tensor_parallel_size prices every GPU at that count only, headlines too") {
+        Scenario s;
+        s.model_id = "qwen3-32b";
+        s.weights_dtype = "int4";
+        s.max_model_len = 32768;
+        s.max_num_seqs = 8;
+        const std::vector<ShopRow> rows = shopping(s, gpu_catalog(), {2});
+        for (const ShopRow& r : rows) CHECK(r.cards == 2);
+        const ShopHeadlines head = shop_headlines(rows);
+        REQUIRE(head.least_vram_boots.has_value());
+        CHECK(head.least_vram_boots->cards == 2);
+        CHECK(head.least_vram_boots->total_vram_bytes == 32LL << 30);  // 2x 16 GiB cards
+        REQUIRE(head.least_vram_pass.has_value());
+        CHECK(head.least_vram_pass->cards == 2);
+    }
 }

@@ -173,9 +173,11 @@ std::string_view largest_term(const BudgetTerms& t) {
         {"cudagraph_workspace", t.cudagraph_workspace_bytes},
         {"drafter", t.drafter_bytes},
     };
+    const bool fixed_overflow = t.fixed_bytes > t.budget_bytes;
+    const auto is_kv = [](std::string_view id) { return id == "kv_growing" || id == "kv_sliding" || id == "recurrent_state"; };
     const auto* best = &terms[0];
     for (const auto& x : terms)
-        if (x.second > best->second) best = &x;
+        if (x.second > best->second && !(fixed_overflow && is_kv(x.first))) best = &x;
     return best->first;
 }
 

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <string_view>
 
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/deployment/concurrency_text.h"
@@ -51,10 +53,17 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
     if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
         return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes),
                    " (gpu_memory_utilization × VRAM): nothing is left for KV");
-    if (v == Verdict::fail)
+    if (v == Verdict::fail) {
+        // llama.cpp allocates the whole cache at start-up: -c = max_num_seqs (-np) × max_model_len cells, so the
+        // figure is every slot's KV, not one request's (llama-context.cpp llama_context: n_ctx cells for n_seq_max).
+        if (std::string_view(engine) == "llama.cpp" && seqs > 1)
+            return cat("after the fixed terms only ", gb(t.available_for_kv_bytes), " is left for KV, but the cache of all ",
+                       std::to_string(seqs), " -np slots (-c = max_num_seqs × max_model_len) needs ",
+                       gb(t.kv_one_sequence_bytes), ": llama.cpp cannot allocate it at start-up");
         return cat("after the fixed terms only ", gb(t.available_for_kv_bytes),
                    " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
                    " refuses to start");
+    }
     if (t.kv_requested_bytes > t.available_for_kv_bytes) {
         // rounded as vLLM's "Maximum concurrency" line, which the start-up lines print from the same number
         return cat("requested KV ", gb(t.kv_requested_bytes), " is capped to ", gb(t.available_for_kv_bytes),
@@ -188,7 +197,11 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
 // near it: a GPU has < 2^38 B.
 bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
     if (t.demand_bytes < kMaxBytes) return false;
-    const std::string term(largest_term(t));
+    // The term that overflows, by bytes, even where the fixed terms also exceed the budget (largest_term would then
+    // name a fixed one): an unbounded budget turns that rule off.
+    BudgetTerms by_bytes = t;
+    by_bytes.budget_bytes = std::numeric_limits<std::int64_t>::max();
+    const std::string term(largest_term(by_bytes));
     const char* field = term == "recurrent_state" ? "max_num_seqs" : term == "activation" ? "max_num_batched_tokens"
                                                                                              : "max_model_len";
     d.push_back({Severity::error, "too_large", field,

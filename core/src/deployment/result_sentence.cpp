@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "kvcalc/base/checked_math.h"
 #include "kvcalc/deployment/concurrency_text.h"
 #include "kvcalc/engines/deployment.h"
 #include "kvcalc/base/units.h"
@@ -50,6 +51,13 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) + "): " +
                    engine_name + " cannot load the model.";
+        // llama.cpp allocates every -np slot's cache at start-up (-c = max_num_seqs × max_model_len cells): the
+        // figure is all slots', so the sentence says so (llama-context.cpp llama_context: n_ctx cells).
+        if (r.engine == "llama.cpp" && s.max_num_seqs > 1)
+            return "After the fixed terms only " + b(kv.pool_bytes) + " is left for the KV cache, but the cache for " +
+                   format_count(s.max_num_seqs) + " slots of " + format_count(s.max_model_len) + " tokens (-np " +
+                   std::to_string(s.max_num_seqs) + ", -c " + format_count(sat_mul(s.max_num_seqs, s.max_model_len)) +
+                   ") needs " + b(kv.needs_bytes) + ": llama.cpp cannot allocate it at start-up.";
         return "After the fixed terms only " + b(kv.pool_bytes) + " is left for the KV cache, but one " +
                format_count(s.max_model_len) + "-token sequence needs " + b(kv.needs_bytes) + ": " +
                engine_name + " refuses to start.";

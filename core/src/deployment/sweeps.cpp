@@ -115,6 +115,33 @@ std::vector<ShopRow> best_row_per_gpu(const std::vector<ShopRow>& rows) {
     return out;
 }
 
+ShopHeadlines shop_headlines(const std::vector<ShopRow>& rows) {
+    // Booting is the question, not the verdict's rank: a TIGHT row with less VRAM beats a PASS row; at equal VRAM
+    // the PASS row wins, then buy order's remaining keys.
+    auto cheaper = [](const ShopRow& a, const ShopRow& b) {
+        return std::make_tuple(a.total_vram_bytes, a.cards, shop_verdict_rank(a), -a.max_model_len, a.gpu_index) <
+               std::make_tuple(b.total_vram_bytes, b.cards, shop_verdict_rank(b), -b.max_model_len, b.gpu_index);
+    };
+    auto fewer = [](const ShopRow& a, const ShopRow& b) {
+        return std::make_tuple(a.cards, a.total_vram_bytes, shop_verdict_rank(a), -a.max_model_len, a.gpu_index) <
+               std::make_tuple(b.cards, b.total_vram_bytes, shop_verdict_rank(b), -b.max_model_len, b.gpu_index);
+    };
+    ShopHeadlines out;
+    std::optional<ShopRow> least_boots, fewest_pass, fewest_boots;
+    for (const ShopRow& r : rows) {
+        if (!r.valid || !r.runs || r.verdict == Verdict::fail) continue;
+        if (!least_boots || cheaper(r, *least_boots)) least_boots = r;
+        if (!fewest_boots || fewer(r, *fewest_boots)) fewest_boots = r;
+        if (r.verdict != Verdict::pass) continue;
+        if (!out.least_vram_pass || cheaper(r, *out.least_vram_pass)) out.least_vram_pass = r;
+        if (!fewest_pass || fewer(r, *fewest_pass)) fewest_pass = r;
+    }
+    if (least_boots && (!out.least_vram_pass || least_boots->total_vram_bytes < out.least_vram_pass->total_vram_bytes))
+        out.least_vram_boots = least_boots;
+    out.fewest_cards = fewest_pass ? fewest_pass : fewest_boots;
+    return out;
+}
+
 DemandCurve demand_curve(const Deployment& d, const Load& load, int points) {
     DemandCurve out;
     constexpr std::int64_t kMin = 1024;

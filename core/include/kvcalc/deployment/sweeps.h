@@ -2,6 +2,7 @@
 // the same evaluation predict() makes for that scenario, so a front end renders them and computes nothing.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,21 @@ int shop_verdict_rank(const ShopRow& row);
 /// pass, else the fewest that boot, else the fewest that are possible), kept in buy order. `rows` must be in buy
 /// order (as shopping() returns them).
 std::vector<ShopRow> best_row_per_gpu(const std::vector<ShopRow>& rows);
+
+/// The answers above the shopping table, each taken from the whole sweep (every GPU at every count given to
+/// shopping()), never from one row per GPU: a GPU whose fewest passing count is 2 still answers "least VRAM that
+/// boots" with its 1-card TIGHT row. A row counts only when it is possible and its KV format runs on the card.
+struct ShopHeadlines {
+    std::optional<ShopRow> least_vram_pass;   ///< least total VRAM that passes (buy order's first PASS row)
+    /// Least total VRAM that boots (PASS or TIGHT); set only when it is less VRAM than least_vram_pass (else it is
+    /// the same answer) or when nothing passes.
+    std::optional<ShopRow> least_vram_boots;
+    /// Fewest cards of any GPU that pass, else that boot; ties: least total VRAM, then buy order.
+    std::optional<ShopRow> fewest_cards;
+};
+
+/// The headlines of `rows` (any order; every row of the sweep, not best_row_per_gpu's).
+ShopHeadlines shop_headlines(const std::vector<ShopRow>& rows);
 
 /// One point of the per-card demand curve.
 struct CurvePoint {

@@ -255,7 +255,8 @@ std::string kv_hardware_sentence(const Deployment& deployment, const GpuSpec* ca
 Verdict classify(const BudgetTerms& terms);
 
 /// Name of the largest per-card term ("weights", "kv_growing", "kv_sliding", "recurrent_state", "activation",
-/// "cudagraph_workspace", "drafter").
+/// "cudagraph_workspace", "drafter"). When the fixed terms (weights, activation, CUDA graphs, drafter) alone exceed
+/// the budget, the largest of those: the engine stops before it sizes any KV, so the KV asked for limits nothing.
 std::string_view largest_term(const BudgetTerms& terms);
 
 /// The engine's start-up lines at `load`, from the same plan and the same KV memory as `terms`. `explain` = false
