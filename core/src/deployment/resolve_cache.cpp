@@ -83,15 +83,15 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
     const auto fields = [](const Scenario& c) {
         const auto& [model_id, model, config_json, weights_dtype, compose, weights_variant, weights_gb, gpu, vram_gb,
                      vram_gib, gpus, engine, tensor_parallel_size, kv_cache_dtype, max_model_len, max_num_seqs,
-                     gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version, vllm_sampler, mtp,
-                     drafter, drafter_gb, num_speculative_tokens, include_draft_kv, draft_kv_gb, compressed_layers,
+                     gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version, vllm_sampler, swa_full,
+                     n_ubatch, llama_cpp_build, mtp, drafter, drafter_gb, num_speculative_tokens, include_draft_kv, draft_kv_gb, compressed_layers,
                      compression_ratio, compressed_head_dim, indexer_ratio_layers, indexer_compress_ratio,
                      indexer_head_dim, indexer_format] = c;
         (void)max_model_len;  // the load: a hit re-binds the deployment to it
         (void)max_num_seqs;
         // Cheap and most often changed first; config_json (kilobytes) and the inline model last.
         return std::tie(tensor_parallel_size, gpus, vram_gb, vram_gib, gpu_memory_utilization, max_num_batched_tokens,
-                        allow_long_max_model_len, mtp, drafter_gb, num_speculative_tokens, weights_gb,
+                        allow_long_max_model_len, swa_full, n_ubatch, llama_cpp_build, mtp, drafter_gb, num_speculative_tokens, weights_gb,
                         include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
                         indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
                         engine, weights_dtype, compose, weights_variant, vllm_version, vllm_sampler, drafter, indexer_format,

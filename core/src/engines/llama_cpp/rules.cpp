@@ -77,6 +77,15 @@ CellSpec cell_spec(const LayerCache& c, const ElemFormat& fk, const ElemFormat& 
         c);
 }
 
+/// The first builds with each rule (engine_rules.h LlamaCppSettings::build says where the numbers come from).
+constexpr int kBuildPad256 = 7000;      // PR #17046: every cache pads to 256 cells
+constexpr int kBuildSwaF16 = 8628;      // PR #21277: the SWA cache is never quantized
+
+bool from_build(const LlamaCppSettings& s, int first) { return s.build == 0 || s.build >= first; }
+
+/// A quantized -ctk/-ctv type (a ggml block type: q8_0, q4_0, ...); f32/f16/bf16 are not.
+bool quantized(const ElemFormat& f) { return f.den > 1; }
+
 }  // namespace
 
 LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSettings& s) {
@@ -93,7 +102,19 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
                                  "n_ctx, n_seq_max and n_ubatch must be positive"});
         return p;
     }
-    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
+    if (s.build < 0) {
+        p.diagnostics.push_back({Severity::error, "bad_setting", "llama_cpp_build",
+                                 "the llama.cpp build number must be 0 (the newest rules) or a release number bN"});
+        return p;
+    }
+    const bool pad256 = from_build(s, kBuildPad256);
+    const std::int64_t n_pad = pad256 || s.flash_attn ? 256 : 32;
+    // llama-kv-cache-iswa.cpp: the SWA cache gets its own types; from kBuildSwaF16 a quantized type becomes f16.
+    ElemFormat swa_k = fk, swa_v = fv;
+    if (from_build(s, kBuildSwaF16)) {
+        if (quantized(swa_k)) swa_k = {2, 1, 0};
+        if (quantized(swa_v)) swa_v = {2, 1, 0};
+    }
     // Without --kv-unified every sequence gets its own stream of n_ctx / n_seq_max cells.
     const std::int64_t streams = s.kv_unified ? 1 : s.n_seq_max;
     const std::int64_t cells_per_stream = pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
@@ -110,17 +131,21 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         if (const auto r = layer_recurrent_state(c)) add_recurrent(*r);
     bool swa_ignored = false;
     for (const auto& c : m.layers) {
-        const CellSpec sp = cell_spec(c, fk, fv, swa);
+        const bool sliding = swa && (std::holds_alternative<SlidingWindow>(c) ||
+                                     std::holds_alternative<ChunkedLocalAttention>(c));
+        const CellSpec sp = cell_spec(c, sliding ? swa_k : fk, sliding ? swa_v : fv, swa);
         if (sp.recurrent) add_recurrent(*sp.recurrent);
         if (!sp.keeps_kv) continue;
         swa_ignored = swa_ignored || sp.swa_ignored;
         const std::int64_t k = sp.k, v = sp.v, window = sp.window;
         if (window > 0) {
-            // --swa-full keeps the separate SWA cache but sizes it like the full one.
-            const std::int64_t cells =
-                s.swa_full ? cells_per_stream
-                           : std::min(cells_per_stream,
-                                      pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+            // --swa-full keeps the separate SWA cache but sizes it like the full one. Otherwise it holds the window
+            // of every sequence sharing the stream plus one ubatch, capped at the full cache and padded: before
+            // b7000 min(cap, pad(x, n_pad)), from it pad(min(cap, x), 256) (llama_kv_cache_iswa's constructor).
+            const std::int64_t want = window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch;
+            const std::int64_t cells = s.swa_full ? cells_per_stream
+                                       : pad256   ? pad(std::min(cells_per_stream, want), 256)
+                                                  : std::min(cells_per_stream, pad(want, n_pad));
             ++p.swa_layers;
             p.swa_cells = cells;
             // Saturating (checked_math.h): predict() rejects a total at or above kMaxBytes by name.
