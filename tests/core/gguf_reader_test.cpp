@@ -532,11 +532,15 @@ TEST_CASE("llama.cpp buffers: OpenLLaMA-7B Q4_K_M, -ngl 999 — model buffer on 
     CHECK(std::llround(static_cast<double>(b.gpu_model_bytes + b.gpu_kv_bytes) / kMiB) == 4077);
     // The CUDA allocation pads a quantized tensor whose rows are not whole 512-element blocks by one such row's
     // rest: here the ffn_down tensors (ne0 11008 = 21.5 × 512), 256 elements = one q4_K (144 B) / q6_K (210 B) block.
-    std::int64_t pad = 0;
-    for (const auto& t : tensors)
-        if (t.ne[0] == 11008) pad += t.type == 12 ? 144 : t.type == 14 ? 210 : 0;
-    CHECK(pad > 32 * 144);
-    CHECK(b.gpu_model_bytes == g.tensor_bytes - tensors[0].bytes + pad);
+    // Each tensor then starts on a 128-byte boundary of the CUDA buffer.
+    std::int64_t gpu = 0;
+    for (std::size_t i = 1; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        const std::int64_t pad = t.ne[0] == 11008 ? (t.type == 12 ? 144 : t.type == 14 ? 210 : 0) : 0;
+        gpu += (t.bytes + pad + 127) / 128 * 128;
+    }
+    CHECK(gpu - (g.tensor_bytes - tensors[0].bytes) > 32 * 144);
+    CHECK(b.gpu_model_bytes == gpu);
     REQUIRE(b.lines.size() == 3);
     CHECK(b.lines[0].log_line.rfind("load_tensors:        CUDA0 model buffer size =  3820.9", 0) == 0);
     CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    70.31 MiB");
