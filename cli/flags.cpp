@@ -70,6 +70,17 @@ bool is_mtp_drafter(const Scenario& s) {
     return false;
 }
 
+/// An integer flag value ≥ `lo` into `out`; "" or the error naming the flag.
+std::string int_flag(const char* flag, std::string_view v, int lo, int& out) {
+    int x = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || end != v.data() + v.size() || x < lo || x > 1000000)
+        return std::string(flag) + " must be an integer from " + std::to_string(lo) + " to 1000000, not '" +
+               std::string(v) + "'";
+    out = x;
+    return "";
+}
+
 // clang-format off
 const ExtraFlag kExtraFlags[] = {
     {"Model", "--config", "", "PATH", "model",
@@ -79,6 +90,21 @@ const ExtraFlag kExtraFlags[] = {
      "GGUF file (llama.cpp's model format) to describe the model from its header; only the header is read, split "
      "files (NAME-00001-of-0000N.gguf) part by part; --model FILE.gguf does the same (replaces --model)",
      [](Options& o, std::string_view v) { o.gguf_path = std::string(v); return std::string(); }},
+    {"llama.cpp", "--n-gpu-layers", "-ngl", "N", "",
+     "llama.cpp -ngl with --gguf: layers on the GPU, counted from the last (-1 = all, the default); the per-device "
+     "model / KV buffer lines follow it",
+     [](Options& o, std::string_view v) { return int_flag("--n-gpu-layers", v, -1, o.placement.n_gpu_layers); }},
+    {"", "--n-cpu-moe", "", "N", "",
+     "llama.cpp --n-cpu-moe with --gguf: the expert tensors of the first N layers stay on the CPU",
+     [](Options& o, std::string_view v) { return int_flag("--n-cpu-moe", v, 0, o.placement.n_cpu_moe); }},
+    {"", "--gpu-device-name", "", "NAME", "",
+     "the GPU's name in llama.cpp's buffer lines (CUDA0, ROCm0, Vulkan0, Metal; default CUDA0). Vulkan and Metal "
+     "do not pad quantized rows as CUDA/ROCm do",
+     [](Options& o, std::string_view v) {
+         o.placement.gpu_name = std::string(v);
+         o.placement.gpu_pads_quantized_rows = v.rfind("CUDA", 0) == 0 || v.rfind("ROCm", 0) == 0;
+         return std::string();
+     }},
     {"Speculative decoding", "--no-mtp", "", "", "mtp",
      "turn MTP off, also when the preset has it (a DFlash drafter stays)",
      [](Options& o, std::string_view) {
@@ -150,7 +176,7 @@ const ExtraFlag kExtraFlags[] = {
 // clang-format on
 
 /// Help headings in order: the table's groups, then the CLI's own.
-const char* const kSections[] = {"Model", "Hardware", "Serving", "Speculative decoding",
+const char* const kSections[] = {"Model", "Hardware", "Serving", "llama.cpp", "Speculative decoding",
                                  "Cache breakdown (reporting only)", "What to answer", "Start-up log", "Output"};
 
 /// The help line of a scenario flag: the row's help, what is valid (short lists only; catalogs have --list-*),

@@ -78,8 +78,9 @@ bool is_gguf_path(const std::string& path) {
     return tail == ".gguf";
 }
 
-std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes) {
-    std::vector<kvcalc::GgufHeader> headers;
+std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
+                      std::vector<kvcalc::GgufHeader>& headers) {
+    headers.clear();
     for (const auto& part : split_parts(path)) {
         kvcalc::GgufHeader h;
         if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
@@ -89,8 +90,9 @@ std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcal
     std::string errors;
     for (auto& d : g.diagnostics) {
         if (d.severity == kvcalc::Severity::error) errors += (errors.empty() ? "" : "; ") + d.field + ": " + d.message;
-        // --weights-gb prices the weights itself, so "the weights are unknown" no longer applies.
-        else if (d.severity == kvcalc::Severity::warning && !(d.code == "gguf_weights_unknown" && scenario.weights_gb))
+        // --weights-gb prices the weights itself, so "the weights are unknown" no longer applies; without it the
+        // note's size hint goes beside resolve's "weights_unknown" warning.
+        else if (d.code == "gguf_weights_unknown" ? !scenario.weights_gb : d.severity == kvcalc::Severity::warning)
             notes.push_back(std::move(d));
     }
     if (!errors.empty()) return "--gguf: '" + path + "': " + errors;

@@ -2,8 +2,11 @@
 #pragma once
 #include <string>
 
+#include <vector>
+
 #include "kvcalc/base/diagnostic.h"
 #include "kvcalc/base/scenario.h"
+#include "kvcalc/config/gguf.h"
 
 namespace kvcli {
 
@@ -16,7 +19,9 @@ bool is_gguf_path(const std::string& path);
 
 /// Reads the header of `path` (every part when it is named NAME-0000K-of-0000N.gguf), hands the bytes to the
 /// core's GGUF reader (kvcalc/config/gguf.h) and sets scenario.model to the ModelSpec it builds. Returns "" on
-/// success, with the reader's warnings in `notes`; otherwise an error naming --gguf, the path and the problem.
-std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes);
+/// success, with the reader's warnings in `notes` and the parts' headers in `headers` (for llama.cpp's buffer
+/// lines); otherwise an error naming --gguf, the path and the problem.
+std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
+                      std::vector<kvcalc::GgufHeader>& headers);
 
 }  // namespace kvcli

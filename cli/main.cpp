@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "catalog_json.h"
 #include "config_loader.h"
 #include "gguf_loader.h"
+#include "kvcalc/deployment/llama_cpp_startup.h"
 #include "startup_log_text.h"
 #include "kvcalc/engines/context_limit.h"
 #include "kvcalc/deployment/calibration.h"
@@ -113,6 +115,34 @@ int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
     return kExitBadInput;
 }
 
+/// llama.cpp's per-device buffer lines for a --gguf model that lists tensors, run with engine llama.cpp.
+std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o) {
+    if (o.gguf_headers.empty() || o.scenario.engine != "llama.cpp") return std::nullopt;
+    bool tensors = false;
+    for (const auto& h : o.gguf_headers) tensors = tensors || !h.tensors.empty();
+    if (!tensors) return std::nullopt;
+    kvcalc::LlamaCppBuffers b = kvcalc::predict_llama_cpp_startup(o.scenario, o.gguf_headers, o.placement);
+    if (kvcalc::has_error(b.diagnostics)) return std::nullopt;
+    return b;
+}
+
+nlohmann::json buffers_json(const kvcalc::LlamaCppBuffers& b) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto& l : b.lines)
+        lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"log_line", l.log_line}});
+    return {{"offloaded_layers", b.offloaded_layers}, {"total_layers", b.total_layers},
+            {"gpu_model_bytes", b.gpu_model_bytes}, {"cpu_model_bytes", b.cpu_model_bytes},
+            {"gpu_kv_bytes", b.gpu_kv_bytes}, {"cpu_kv_bytes", b.cpu_kv_bytes}, {"lines", lines},
+            {"notes", b.notes}};
+}
+
+void print_buffers(std::ostream& os, const kvcalc::LlamaCppBuffers& b) {
+    os << "\nllama.cpp start-up buffers (predicted from the GGUF tensors):\n";
+    os << "  load_tensors: offloaded " << b.offloaded_layers << "/" << b.total_layers << " layers to GPU\n";
+    for (const auto& l : b.lines) os << "  " << l.log_line << "\n";
+    for (const auto& n : b.notes) os << "  note: " << n << "\n";
+}
+
 /// A start-up log beside the prediction: the scenario calibrated to it (the predicted report is the
 /// uncalibrated scenario's, for the comparison).
 struct LogContext {
@@ -125,14 +155,17 @@ int run_predict(const kvcli::Options& o, const LogContext& lc = {}) {
     const kvcalc::Scenario& s = lc.calibration ? lc.calibration->scenario : o.scenario;
     const kvcalc::Report r = with_notes(o, kvcalc::predict(s));
     if (!r.ok) return bad_report(o, r);
+    const std::optional<kvcalc::LlamaCppBuffers> buffers = gguf_buffers(o);
     if (o.json) {
         nlohmann::json j = r;
         if (lc.log && lc.calibration) j["log"] = kvcalc::calibrated_log_json(*lc.log, *lc.calibration, lc.predicted, &r);
         else if (lc.log) j["log"] = *lc.log;
+        if (buffers) j["llama_cpp_buffers"] = buffers_json(*buffers);
         std::cout << kvcalc::dump_safe(j, 2) << "\n";
     } else {
         print_safe(std::cout, [&](std::ostream& os) {
             kvcli::print_report(os, r);
+            if (buffers) print_buffers(os, *buffers);
             if (o.kv_breakdown) kvcli::print_breakdown(os, r);
             if (lc.log) {
                 os << "\n";
@@ -364,7 +397,7 @@ int main(int argc, char** argv) {
     }
     if (!o.gguf_path.empty()) {
         if (!o.config_path.empty()) return bad_input("--gguf and --config both describe the model: give one of them");
-        std::string error = kvcli::load_gguf(o.gguf_path, o.scenario, o.model_notes);
+        std::string error = kvcli::load_gguf(o.gguf_path, o.scenario, o.model_notes, o.gguf_headers);
         if (!error.empty()) return bad_input(error);
         print_diagnostics(o.model_notes, Severity::warning);
     }

@@ -5,6 +5,8 @@
 
 #include "kvcalc/base/diagnostic.h"
 #include "kvcalc/base/scenario.h"
+#include "kvcalc/config/gguf.h"
+#include "kvcalc/engines/llama_cpp_buffers.h"
 
 namespace kvcli {
 
@@ -27,6 +29,8 @@ struct Options {
     std::string config_path;     ///< --config PATH: Hugging Face config.json
     std::string gguf_path;       ///< --gguf FILE (or --model FILE.gguf): a GGUF file whose header describes the model
     kvcalc::Diagnostics model_notes;  ///< warnings from reading --gguf, also put into the report
+    std::vector<kvcalc::GgufHeader> gguf_headers;  ///< the --gguf parts' headers, for llama.cpp's buffer lines
+    kvcalc::LlamaCppPlacement placement;           ///< -ngl, --n-cpu-moe, --gpu-device-name (llama.cpp, --gguf)
     std::string fit_target;      ///< --fit MODEL[:PRESET] as given
     std::string log_path;        ///< --log FILE: an engine's start-up log ("-" reads stdin)
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)

@@ -45,6 +45,27 @@ TEST_SUITE("gguf") {
         CHECK(j["terms"]["kv_bytes_per_token"] == 32.0);
         CHECK(j["terms"]["weights_bytes"] == 1026144);
         CHECK_FALSE(has_code(j, "gguf_weights_unknown"));
+        CHECK(j["settings"]["weights_known"] == true);
+    }
+
+    TEST_CASE("--gguf --engine llama.cpp: the model and KV buffer lines per device, placed by -ngl") {
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const auto j = json_run("--gguf " + f + " --engine llama.cpp --max-model-len 4096");
+        REQUIRE(j.contains("llama_cpp_buffers"));
+        const auto& b = j["llama_cpp_buffers"];
+        // token_embd (8 × 32000 f16 = 512,000 B, the file's first tensor) stays on the CPU; output.weight is the
+        // last tensor and goes to the GPU with the one repeating layer.
+        CHECK(b["cpu_model_bytes"] == 512000);
+        CHECK(b["offloaded_layers"] == 2);
+        CHECK(b["total_layers"] == 2);
+        CHECK(b["gpu_kv_bytes"] == 4096 * 32);  // 4096 cells × 2 KV heads × (4 + 4) × 2 B
+        CHECK(b["lines"][1]["log_line"] == "load_tensors:   CPU_Mapped model buffer size =     0.49 MiB");
+        // -ngl 0: nothing on the GPU; the mapped range is the whole data section (1,750,560 − 724,416 B).
+        const auto cpu = json_run("--gguf " + f + " --engine llama.cpp --max-model-len 4096 -ngl 0");
+        CHECK(cpu["llama_cpp_buffers"]["gpu_model_bytes"] == 0);
+        CHECK(cpu["llama_cpp_buffers"]["cpu_model_bytes"] == 1026144);
+        CHECK(cpu["llama_cpp_buffers"]["cpu_kv_bytes"] == 4096 * 32);
+        CHECK(cpu["llama_cpp_buffers"]["offloaded_layers"] == 0);
     }
 
     TEST_CASE("--model FILE.gguf: a vocab-only file gives the KV terms and says the weights are unknown") {
@@ -52,9 +73,16 @@ TEST_SUITE("gguf") {
         CHECK(j["terms"]["kv_bytes_per_token"] == 32.0 * 32 * 256 * 2);  // 32 layers × 32 KV heads × (128 + 128) × 2 B
         CHECK(j["settings"]["max_model_len"] == 4096);                     // llama.context_length
         CHECK(has_code(j, "gguf_weights_unknown"));
+        // Unknown, not guessed: 0 B of weights, said by a warning and by settings.weights_known.
+        CHECK(has_code(j, "weights_unknown"));
+        CHECK(j["terms"]["weights_bytes"] == 0);
+        CHECK(j["settings"]["weights_known"] == false);
+        CHECK(j["settings"]["weights_variant"] == "unknown");
         const auto given = json_run("--model " + data("ggml-vocab-llama-spm.gguf") + " --weights-gb 13.5");
         CHECK(given["terms"]["weights_bytes"] == 13500000000);
         CHECK_FALSE(has_code(given, "gguf_weights_unknown"));
+        CHECK_FALSE(has_code(given, "weights_unknown"));
+        CHECK(given["settings"]["weights_known"] == true);
         const auto f = json_run("--gguf " + data("ggml-vocab-falcon.gguf"));
         CHECK(f["terms"]["kv_bytes_per_token"] == 32.0 * 1 * 128 * 2);     // one KV head of 4544 / 71 = 64
     }

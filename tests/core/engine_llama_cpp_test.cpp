@@ -67,6 +67,78 @@ TEST_SUITE("engine_llama_cpp") {
         CHECK(p.swa_bytes / kMiB == doctest::Approx(1920.0));
     }
 
+    TEST_CASE("sliding cache per release: pad to n_pad before b7000, pad(min(cap, x), 256) from it") {
+        // gpt-oss-20b at -c 4096 without flash attention: 12 SWA layers (window 128) × 8 KV heads × 64.
+        // b6182 printed "creating SWA KV cache, size = 640 cells" (llama.cpp-b6182-gpt-oss-20b-vulkan-swa.log):
+        // 128 + 512 rounded to 32. From PR #17046 every cache pads to 256: 640 → 768.
+        kvcalc::LlamaCppSettings s;
+        s.n_ctx = 4096;
+        s.flash_attn = false;
+        s.build = 6182;
+        auto p = kvcalc::predict_llama_cpp_kv(model("gpt-oss-20b"), s);
+        CHECK(p.swa_cells == 640);
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(15.0));  // 640 × 12 × 512 × 2 × 2 B
+        s.build = 0;
+        p = kvcalc::predict_llama_cpp_kv(model("gpt-oss-20b"), s);
+        CHECK(p.swa_cells == 768);
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(18.0));
+        // The cap comes before the padding: -c 512 leaves a 512-cell full cache and an SWA cache of 512, not 768.
+        s.n_ctx = 512;
+        CHECK(kvcalc::predict_llama_cpp_kv(model("gpt-oss-20b"), s).swa_cells == 512);
+        // --kv-unified with 4 sequences: one stream holding 4 windows + one ubatch, pad256(4 × 128 + 512) = 1024.
+        s.n_ctx = 16384;
+        s.n_seq_max = 4;
+        s.kv_unified = true;
+        p = kvcalc::predict_llama_cpp_kv(model("gpt-oss-20b"), s);
+        CHECK(p.streams == 1);
+        CHECK(p.swa_cells == 1024);
+        // --swa-full: the SWA cache is as large as the full one.
+        s.swa_full = true;
+        CHECK(kvcalc::predict_llama_cpp_kv(model("gpt-oss-20b"), s).swa_cells == 16384);
+    }
+
+    TEST_CASE("sliding cache keeps f16 under -ctk/-ctv q8_0 from b8628 (PR #21277); quantized before") {
+        kvcalc::LlamaCppSettings s;
+        s.n_ctx = 8192;
+        s.n_seq_max = 2;
+        s.cache_type_k = s.cache_type_v = "q8_0";
+        auto p = kvcalc::predict_llama_cpp_kv(model("gemma-3-12b"), s);
+        // Full: 8 layers × 2 streams × 4096 cells × 2048 values × 34/32 B × 2 (K, V) = 272 MiB, quantized.
+        CHECK(p.full_bytes / kMiB == doctest::Approx(272.0));
+        // SWA: 40 layers × 2 × pad256(1024 + 512) cells × 2048 × 2 B (f16) × 2 = 960 MiB.
+        CHECK(p.swa_cells == 1536);
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(960.0));
+        s.build = 8000;
+        p = kvcalc::predict_llama_cpp_kv(model("gemma-3-12b"), s);
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(510.0));  // the same cells at 34/32 B
+        s.build = -1;
+        CHECK(kvcalc::has_error(kvcalc::predict_llama_cpp_kv(model("gemma-3-12b"), s).diagnostics));
+    }
+
+    TEST_CASE("the scenario's swa_full, n_ubatch and llama_cpp_build reach llama.cpp's rules") {
+        Scenario s;
+        s.model_id = "gemma-3-12b";
+        s.engine = "llama.cpp";
+        s.vram_gb = 80;
+        s.kv_cache_dtype = "fp16";
+        s.max_model_len = 8192;
+        s.max_num_seqs = 2;
+        Report r = predict(s);
+        REQUIRE(r.ok);
+        // -c 16384 -np 2: 2 streams × 8192 cells; 8 full layers × 2048 × 2 × 2 B = 1024 MiB; SWA 2 × 1536 cells.
+        CHECK(r.terms.kv_growing_requested_bytes / kMiB == doctest::Approx(1024.0));
+        CHECK(r.terms.kv_sliding_bytes / kMiB == doctest::Approx(960.0));
+        s.n_ubatch = 2048;  // pad256(1024 + 2048) = 3072 cells per stream
+        r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.kv_sliding_bytes / kMiB == doctest::Approx(1920.0));
+        s.swa_full = true;  // 8192 cells per stream, as the full cache
+        r = predict(s);
+        REQUIRE(r.ok);
+        CHECK(r.terms.kv_sliding_bytes / kMiB == doctest::Approx(5120.0));
+        CHECK(r.command.find("--swa-full") != std::string::npos);
+    }
+
     TEST_CASE("architectures without an SWA cache in llama.cpp get the full context (Mistral v0.1)") {
         kvcalc::LlamaCppSettings s;
         s.n_ctx = 8192;

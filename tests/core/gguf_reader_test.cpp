@@ -15,6 +15,7 @@
 #include "kvcalc/config/gguf.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/deployment/predict.h"
+#include "kvcalc/engines/llama_cpp_buffers.h"
 
 using namespace kvcalc;
 using kvcalc::test::GgufWriter;
@@ -506,4 +507,142 @@ TEST_CASE("gguf: DeepSeek V3's MLA keys give config.json's MlaLatent layers") {
     REQUIRE_FALSE(has_error(g.diagnostics));
     CHECK(g.spec.layers == cfg.spec.layers);
     CHECK(g.spec.num_experts == cfg.spec.num_experts);
+}
+
+TEST_CASE("llama.cpp buffers: OpenLLaMA-7B Q4_K_M, -ngl 999 — model buffer on the GPU, token_embd on the CPU") {
+    const auto tensors = open_llama_tensors();
+    const GgufHeader h = header_of(open_llama_header());
+    const GgufModel g = read_gguf_model({h});
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    LlamaCppSettings kv;
+    kv.n_ctx = 512;
+    LlamaCppPlacement pl;
+    pl.n_gpu_layers = 999;
+    const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, kv, pl);
+    for (const auto& d : b.diagnostics) INFO(d.message);
+    REQUIRE_FALSE(has_error(b.diagnostics));
+    CHECK(b.offloaded_layers == 33);  // "offloaded 35/35 layers" in b1062 counted two extra non-repeating layers
+    CHECK(b.total_layers == 33);
+    // b1062: "mem required = 70.40 MB" (the CPU part: token_embd, 32000 × 4096 q4_K = 73,728,000 B = 70.31 MiB)
+    // and "VRAM used: 4077 MB" = the GPU tensors + "kv self size = 256.00 MB".
+    CHECK(b.cpu_model_bytes == tensors[0].bytes);
+    CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / kMiB - 70.40) < 1.0);
+    CHECK(b.gpu_kv_bytes / kMiB == 256.0);
+    CHECK(b.cpu_kv_bytes == 0);
+    CHECK(std::llround(static_cast<double>(b.gpu_model_bytes + b.gpu_kv_bytes) / kMiB) == 4077);
+    // The CUDA allocation pads a quantized tensor whose rows are not whole 512-element blocks by one such row's
+    // rest: here the ffn_down tensors (ne0 11008 = 21.5 × 512), 256 elements = one q4_K (144 B) / q6_K (210 B) block.
+    // Each tensor then starts on a 128-byte boundary of the CUDA buffer.
+    std::int64_t gpu = 0;
+    for (std::size_t i = 1; i < tensors.size(); ++i) {
+        const auto& t = tensors[i];
+        const std::int64_t pad = t.ne[0] == 11008 ? (t.type == 12 ? 144 : t.type == 14 ? 210 : 0) : 0;
+        gpu += (t.bytes + pad + 127) / 128 * 128;
+    }
+    CHECK(gpu - (g.tensor_bytes - tensors[0].bytes) > 32 * 144);
+    CHECK(b.gpu_model_bytes == gpu);
+    REQUIRE(b.lines.size() == 3);
+    CHECK(b.lines[0].log_line.rfind("load_tensors:        CUDA0 model buffer size =  3820.9", 0) == 0);
+    CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    70.31 MiB");
+    CHECK(b.lines[2].log_line == "llama_kv_cache:      CUDA0 KV buffer size =   256.00 MiB");
+}
+
+TEST_CASE("llama.cpp buffers: -ngl 10 keeps layers 0–21 and the output on the CPU, with their KV") {
+    const auto tensors = open_llama_tensors();
+    const GgufHeader h = header_of(open_llama_header());
+    const GgufModel g = read_gguf_model({h});
+    LlamaCppSettings kv;
+    kv.n_ctx = 2048;
+    LlamaCppPlacement pl;
+    pl.n_gpu_layers = 10;
+    pl.gpu_pads_quantized_rows = false;
+    pl.gpu_alignment = 1;
+    const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, kv, pl);
+    REQUIRE_FALSE(has_error(b.diagnostics));
+    // The dump's own tensors: blk.22 … blk.31 on the GPU; everything else is mapped from the file on the CPU.
+    std::int64_t gpu = 0;
+    const std::regex gpu_layer(R"(blk\.(2[2-9]|3[01])\..*)");
+    for (const auto& t : tensors)
+        if (std::regex_match(t.name, gpu_layer)) gpu += t.bytes;
+    CHECK(b.gpu_model_bytes == gpu);
+    // With mmap the CPU_Mapped buffer is the file range from the first CPU tensor (token_embd) to the end of the
+    // last (output.weight, the file's last tensor): it spans the GPU layers between, the whole data section here.
+    CHECK(b.cpu_model_bytes == g.tensor_bytes);
+    pl.mmap = false;  // --no-mmap: only the CPU tensors are read, into a "CPU" buffer
+    const LlamaCppBuffers read = predict_llama_cpp_buffers({h}, g.spec, kv, pl);
+    CHECK(read.cpu_model_bytes == g.tensor_bytes - gpu);
+    CHECK(read.lines[1].device == "CPU");
+    // 2048 cells × 4096 × 2 (K, V) × 2 B = 32 MiB a layer: 10 on the GPU, 22 on the CPU.
+    CHECK(b.gpu_kv_bytes / kMiB == 320.0);
+    CHECK(b.cpu_kv_bytes / kMiB == 704.0);
+    CHECK(b.offloaded_layers == 10);
+    pl.n_gpu_layers = -2;
+    CHECK(has_error(predict_llama_cpp_buffers({h}, g.spec, kv, pl).diagnostics));
+}
+
+TEST_CASE("llama.cpp buffers: bge-small (bert) F16 on a V100, b4893 — CUDA0 40.73 MiB, CPU_Mapped 23.11 MiB") {
+    // The 197 tensors llama.cpp's bert loader names (llama-arch.cpp LLM_ARCH_BERT), shaped by the hparams of
+    // ggml-vocab-bert-bge.gguf (12 blocks, 384 wide, FFN 1536, 30522 tokens, context 512, 2 token types), typed as
+    // convert_hf_to_gguf.py writes an F16 file (2-D weights and token_embd f16; biases, norms, position and
+    // token-type embeddings f32). The log checks the list: "197 tensors", "type f32: 124", "type f16: 73",
+    // "file size = 63.84 MiB" (LOGS.md §2, ggml-org/ci @ 11390df3, llama.cpp 70ef6530f).
+    using kvcalc::test::TensorSpec;
+    std::vector<TensorSpec> t;
+    auto add = [&](const std::string& name, std::uint32_t type, std::vector<std::int64_t> ne) {
+        while (ne.size() < 4) ne.push_back(1);
+        t.push_back({name, type, ne, *ggml_tensor_bytes(*find_ggml_type(type), ne)});
+    };
+    constexpr std::uint32_t f32 = 0, f16 = 1;
+    add("token_embd.weight", f16, {384, 30522});
+    add("position_embd.weight", f32, {384, 512});
+    add("token_types.weight", f32, {384, 2});
+    add("token_embd_norm.weight", f32, {384});
+    add("token_embd_norm.bias", f32, {384});
+    for (int i = 0; i < 12; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        for (const char* x : {"attn_q", "attn_k", "attn_v", "attn_output"}) {
+            add(b + x + ".weight", f16, {384, 384});
+            add(b + x + ".bias", f32, {384});
+        }
+        add(b + "attn_output_norm.weight", f32, {384});
+        add(b + "attn_output_norm.bias", f32, {384});
+        add(b + "ffn_up.weight", f16, {384, 1536});
+        add(b + "ffn_up.bias", f32, {1536});
+        add(b + "ffn_down.weight", f16, {1536, 384});
+        add(b + "ffn_down.bias", f32, {384});
+        add(b + "layer_output_norm.weight", f32, {384});
+        add(b + "layer_output_norm.bias", f32, {384});
+    }
+    REQUIRE(t.size() == 197);
+    int n16 = 0;
+    std::int64_t total = 0;
+    for (const auto& x : t) n16 += x.type == f16, total += x.bytes;
+    CHECK(n16 == 73);
+    CHECK(static_cast<double>(total) / kMiB == doctest::Approx(63.84).epsilon(0.0001));
+    GgufWriter w;
+    w.head(t.size(), 7)
+        .kv_str("general.architecture", "bert")
+        .kv_u32("bert.block_count", 12)
+        .kv_u32("bert.embedding_length", 384)
+        .kv_u32("bert.feed_forward_length", 1536)
+        .kv_u32("bert.attention.head_count", 12)
+        .kv_u32("bert.context_length", 512)
+        .kv_u32("bert.vocab_size", 30522);
+    kvcalc::test::write_tensors(w, t);
+    const GgufHeader h = header_of(w.bytes);
+    const GgufModel g = read_gguf_model({h});
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    LlamaCppSettings kv;
+    kv.n_ctx = 512;
+    const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, kv, LlamaCppPlacement{});
+    REQUIRE_FALSE(has_error(b.diagnostics));
+    CHECK(b.offloaded_layers == 13);  // "offloaded 13/13 layers to GPU"
+    CHECK(b.total_layers == 13);
+    CHECK(std::abs(static_cast<double>(b.gpu_model_bytes) / kMiB - 40.73) < 0.005);
+    CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / kMiB - 23.11) < 0.005);
+    // b4893 still gave bert a 9.00 MiB KV cache; the current create_memory gives it none.
+    CHECK(b.gpu_kv_bytes == 0);
+    REQUIRE(b.lines.size() == 2);
+    CHECK(b.lines[0].log_line == "load_tensors:        CUDA0 model buffer size =    40.73 MiB");
+    CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    23.11 MiB");
 }

@@ -186,6 +186,7 @@ void run_llama_cpp(RunChecks& rc, const HfConfig& cfg, const json& run) {
     s.kv_unified = flag(st, "kv_unified");
     s.swa_full = flag(st, "swa_full");
     s.flash_attn = flag(st, "flash_attn", true);
+    s.build = static_cast<int>(num(st, "build", 0));  // "build: 6182 (1fe00296f)" in the log; 0 = newest rules
     s.cache_type_k = str(st, "cache_type_k", "f16");
     s.cache_type_v = str(st, "cache_type_v", "f16");
     const LlamaCppKvPrediction p = predict_llama_cpp_kv(cfg.spec, s);

@@ -16,9 +16,9 @@ constexpr std::int64_t kMaxLayers = 100000;
 constexpr std::int64_t kMaxDim = 1000000;
 constexpr std::int64_t kMaxTokens = std::int64_t{1} << 40;
 
-/// Architectures llama.cpp builds no memory for (src/llama-model.cpp create_memory returns nullptr): encoders and
-/// diffusion models, whose attention is not causal over a growing context.
-bool encoder_only_arch(const std::string& a) {
+}  // namespace
+
+bool gguf_arch_is_encoder(const std::string& a) {
     static const char* const names[] = {"bert",          "jina-bert-v2", "jina-bert-v3", "nomic-bert",
                                         "nomic-bert-moe", "neo-bert",    "modern-bert",  "gemma-embedding",
                                         "wavtokenizer-dec", "dream",     "llada",        "llada-moe", "rnd1"};
@@ -26,6 +26,8 @@ bool encoder_only_arch(const std::string& a) {
         if (a == n) return true;
     return false;
 }
+
+namespace {
 
 /// llama.cpp's swa pattern for architectures that do not write one (load_hparams set_swa_pattern calls): every
 /// n-th layer is a full-attention layer.
@@ -327,7 +329,7 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
         s.vocab_size = static_cast<int>(std::min<std::uint64_t>(t->count, kMaxDim * 100));
         s.provenance.push_back({"vocab_size", "GGUF: tokenizer.ggml.tokens (its length)"});
     }
-    g.encoder_only = encoder_only_arch(g.architecture);
+    g.encoder_only = gguf_arch_is_encoder(g.architecture);
     if (g.encoder_only)
         g.diagnostics.push_back({Severity::info, "encoder_only", "general.architecture",
                                  g.architecture + " keeps no KV cache: llama.cpp builds no memory for it (llama-model.cpp create_memory)"});
@@ -371,7 +373,9 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
         s.provenance.push_back({"weights", how});
         return g;
     }
-    // Vocab-only: no tensors to sum. An unquantized file's weights can be estimated from the parameter count.
+    // Vocab-only: no tensors to sum, so the weights are unknown. They are not guessed: a vocab-only file says
+    // nothing of the quantization its model is served at (general.file_type is the converter's, often f16). The
+    // parameter-count size of an unquantized copy goes into the note as a hint only.
     HfArchitecture arch;
     arch.model_type = g.architecture;
     arch.vocab_size = s.vocab_size;
@@ -380,21 +384,17 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
     arch.encoder_only = g.encoder_only;
     const ParamBreakdown params = count_parameters(s, arch);
     const WeightsEstimate w = dtype.empty() ? WeightsEstimate{} : estimate_weights(params, arch, dtype);
+    std::string hint;
     if (w.bytes > 0 && std::isfinite(w.bytes)) {
         char gb[32];
         std::snprintf(gb, sizeof gb, "%.3g", w.bytes / 1e9);
-        s.num_parameters = params.total();
-        s.weights.push_back({w.dtype, w.bytes / 1e9, "", {}, "estimated: parameter count × " + w.dtype, {}});
-        s.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (no tensor infos)"});
-        g.diagnostics.push_back({Severity::warning, "gguf_weights_unknown", "weights_gb",
-                                 "the GGUF lists no tensors (a vocab-only file): its weights are unknown and priced "
-                                 "as an estimate, parameter count × " + w.dtype + " = " + gb +
-                                     " GB; give weights_gb for the real size"});
-    } else {
-        g.diagnostics.push_back({Severity::warning, "gguf_weights_unknown", "weights_gb",
-                                 "the GGUF lists no tensors (a vocab-only file): its weights are unknown; give "
-                                 "weights_gb"});
+        hint = " (an " + w.dtype + " copy of these hparams would be about " + gb + " GB)";
     }
+    s.weights.push_back({kUnknownWeightsId, 0.0, "", {}, "no tensor infos (vocab-only GGUF)", {}});
+    s.provenance.push_back({"weights", "unknown: the GGUF lists no tensor infos"});
+    g.diagnostics.push_back({Severity::info, "gguf_weights_unknown", "weights_gb",
+                             "the GGUF lists no tensors (a vocab-only file): its weights are unknown" + hint +
+                                 "; give weights_gb"});
     return g;
 }
 

@@ -125,7 +125,8 @@ bool check_model_limits(const ModelSpec& m, const std::string& path, Diagnostics
         c.range(p + "measured_kv_growing_bytes_per_token_tp1_bf16", *m.measured_kv_growing_bytes_per_token_tp1_bf16,
                 1, kMaxMeasuredKvBytesPerToken, " bytes per token");
     for (std::size_t i = 0; i < m.weights.size(); ++i)
-        c.gb(p + "weights[" + std::to_string(i) + "].size_gb", m.weights[i].size_gb, false);
+        c.gb(p + "weights[" + std::to_string(i) + "].size_gb", m.weights[i].size_gb,
+             m.weights[i].id == kUnknownWeightsId);
     for (std::size_t i = 0; i < m.drafters.size(); ++i) {
         const std::string at = p + "drafters[" + std::to_string(i) + "]";
         c.gb(at + ".weights_gb", m.drafters[i].weights_gb, true);

@@ -272,6 +272,7 @@ void resolve_auto_kv(Deployment& r, Diagnostics& d) {
 struct ResolvedWeights {
     std::int64_t total_bytes = 0;
     std::string name;
+    bool known = true;
 };
 
 /// weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
@@ -301,6 +302,14 @@ ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnosti
             w = {gb_to_bytes(hit->size_gb), hit->id};
         }
         if (s.weights_gb) w = {gb_bytes_if_valid("weights_gb", *s.weights_gb), "override"};
+    }
+    if (!s.weights_gb && w.name == kUnknownWeightsId) {
+        // Priced as 0 B, never silently: the warning and ResolvedSettings::weights_known carry it to every front end.
+        w.total_bytes = 0;
+        w.known = false;
+        d.push_back({Severity::warning, "weights_unknown", "weights_gb",
+                     m.id + "'s weights are unknown (the model lists no tensors): the totals leave them out and "
+                            "price the KV cache alone; give weights_gb for a verdict"});
     }
     return w;
 }
@@ -382,6 +391,7 @@ void fill_settings(const Scenario& s, const ActivationFit& activation, const Res
     out.family = names->family;
     out.weights_variant = names->weights_variant;
     out.weights_bytes_total = weights.total_bytes;
+    out.weights_known = weights.known;
     out.gpu = names->gpu;
     out.vram_bytes = vram;
     out.gpus = gpus;
@@ -421,6 +431,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     resolve_engine(s, r, d);
     r.model = scenario_model(s, d);
     r.allow_long_max_model_len = s.allow_long_max_model_len;
+    r.llama_cpp = {s.swa_full, s.n_ubatch, s.llama_cpp_build};
     const bool kv_auto = resolve_kv_format(s, r, d);
     const std::optional<VllmEra> era = check_fields(s, r, d);
 

@@ -85,7 +85,7 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
                      vram_gib, gpus, engine, tensor_parallel_size, kv_cache_dtype, max_model_len, max_num_seqs,
                      gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version,
                      vllm_sampler, enforce_eager, block_size, kv_cache_memory_bytes, data_parallel_size,
-                     enable_expert_parallel, cpu_offload_gib, mtp,
+                     enable_expert_parallel, cpu_offload_gib, swa_full, n_ubatch, llama_cpp_build, mtp,
                      drafter, drafter_gb, num_speculative_tokens, include_draft_kv, draft_kv_gb, compressed_layers,
                      compression_ratio, compressed_head_dim, indexer_ratio_layers, indexer_compress_ratio,
                      indexer_head_dim, indexer_format, measured] = c;
@@ -94,7 +94,8 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
         // Cheap and most often changed first; config_json (kilobytes) and the inline model last.
         return std::tie(tensor_parallel_size, gpus, vram_gb, vram_gib, gpu_memory_utilization, max_num_batched_tokens,
                         allow_long_max_model_len, mtp, drafter_gb, enforce_eager, block_size, kv_cache_memory_bytes,
-                        data_parallel_size, enable_expert_parallel, cpu_offload_gib, num_speculative_tokens, weights_gb,
+                        data_parallel_size, enable_expert_parallel, cpu_offload_gib, swa_full, n_ubatch,
+                        llama_cpp_build, num_speculative_tokens, weights_gb,
                         include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
                         indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
                         engine, weights_dtype, compose, weights_variant, vllm_version, vllm_sampler, drafter,

@@ -272,6 +272,19 @@ const std::vector<ScenarioField> kFields = {
      .default_text = "0", .url_key = "cpu", .cli_flag = "--cpu-offload-gb", .cli_aliases = {"--cpu-offload-gib"},
      .metavar = "GIB", .help = "weights per card kept in CPU memory: the card's weights drop by that much "
                                "(vllm/config/offload.py; whole modules move, so vLLM may offload slightly more)"},
+    {.name = "swa_full", .group = "llama.cpp", .type = FieldType::boolean, .member = &Scenario::swa_full,
+     .default_text = "false", .url_key = "swaf", .cli_flag = "--swa-full", .metavar = "",
+     .help = "llama.cpp --swa-full: sliding-window layers cache the full context, not window × sequences + "
+             "n_ubatch cells"},
+    {.name = "n_ubatch", .group = "llama.cpp", .type = FieldType::integer, .member = &Scenario::n_ubatch,
+     .min = 1, .max = kMaxTokens, .zero_means = "llama.cpp's default 512", .unit = "tokens",
+     .default_text = "0 = 512", .url_key = "ub", .cli_flag = "--ubatch-size", .cli_aliases = {"-ub"},
+     .metavar = "TOKENS", .help = "llama.cpp -ub: the physical batch; the SWA cache keeps one more of it"},
+    {.name = "llama_cpp_build", .group = "llama.cpp", .type = FieldType::integer,
+     .member = &Scenario::llama_cpp_build, .min = 1, .max = 1000000, .zero_means = "the newest rules",
+     .unit = "build number", .default_text = "0 = the newest", .url_key = "lcb", .cli_flag = "--llama-cpp-build",
+     .metavar = "N", .help = "llama.cpp release bN (its log's \"build: N\") whose KV cache rules price the run: "
+                            "cell padding 32 without flash attention before b7000, SWA cache f16 from b8628"},
     // JSON only: too large for a link, read from a file by the CLI (--config PATH).
     {.name = "config_json", .group = "Model", .type = FieldType::text, .member = &Scenario::config_json,
      .unit = "text of a Hugging Face config.json", .default_text = "\"\"", .url_key = "", .cli_flag = "",

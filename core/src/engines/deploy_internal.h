@@ -115,6 +115,8 @@ VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_mo
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
+/// The settings llama.cpp runs at `load`: -c = (max_model_len + MTP positions) × max_num_seqs over -np sequences.
+LlamaCppSettings llama_cpp_load_settings(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
 void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);

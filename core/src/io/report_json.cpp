@@ -30,6 +30,7 @@ void to_json(json& j, const Report& r) {
     const ResolvedSettings& s = r.settings;
     j["settings"] = {{"model_id", s.model_id}, {"display_name", s.display_name}, {"family", s.family},
                      {"weights_variant", s.weights_variant}, {"weights_bytes_total", s.weights_bytes_total},
+                     {"weights_known", s.weights_known},
                      {"gpu", s.gpu}, {"vram_bytes", s.vram_bytes}, {"gpus", s.gpus},
                      {"tensor_parallel_size", s.tensor_parallel_size}, {"kv_cache_dtype", s.kv_cache_dtype},
                      {"max_model_len", s.max_model_len}, {"max_num_seqs", s.max_num_seqs},

@@ -101,6 +101,11 @@ struct Provenance {
     bool operator==(const Provenance&) const = default;
 };
 
+/// The WeightsVariant id of a model whose weights nobody knows (a vocab-only GGUF lists no tensors): size_gb is 0,
+/// the deployment prices 0 B of weights and says so (ResolvedSettings::weights_known false, warning
+/// "weights_unknown"); weights_gb replaces it.
+inline constexpr const char* kUnknownWeightsId = "unknown";
+
 /// One quantization variant of the checkpoint and its on-disk size in decimal GB.
 struct WeightsVariant {
     std::string id;          ///< e.g. "autoround-int4"

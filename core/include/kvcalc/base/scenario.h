@@ -76,6 +76,14 @@ struct Scenario {
     /// --cpu-offload-gb: weights per card kept in CPU memory, in GiB (vllm/config/offload.py OffloadConfig
     /// cpu_offload_gb "the space in GiB to offload to CPU, per GPU"; models/utils.py maybe_offload_to_cpu).
     double cpu_offload_gib = 0.0;
+    // --- llama.cpp serving settings (engine "llama.cpp"; the other engines ignore them) ---
+    /// --swa-full: the sliding-window layers get a cache of the full context instead of window × sequences +
+    /// n_ubatch cells (llama-kv-cache-iswa.cpp).
+    bool swa_full = false;
+    int n_ubatch = 0;                          ///< -ub tokens; 0 = llama.cpp's default 512
+    /// llama.cpp build number (release bN, "build: N (commit)" in its log) whose KV rules price the cache;
+    /// 0 = the newest (LlamaCppSettings::build).
+    int llama_cpp_build = 0;
     // --- speculative decoding ---
     std::optional<bool> mtp;                   ///< unset = off unless a preset turned it on; true = model's MTP drafter
     std::string drafter;                       ///< drafter id from the model's list; wins over mtp

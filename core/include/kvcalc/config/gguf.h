@@ -120,6 +120,10 @@ struct GgufModel {
     Diagnostics diagnostics;         ///< errors mean `spec` must not be used
 };
 
+/// Architectures llama.cpp builds no memory and no output head for (src/llama-model.cpp create_memory returns
+/// nullptr): encoders (bert family, gemma-embedding) and diffusion models, by general.architecture.
+bool gguf_arch_is_encoder(const std::string& architecture);
+
 /// Builds the ModelSpec from the headers of one GGUF file or of every part of a split file (gguf-split
 /// `-00001-of-0000N`, in any order; their split.no / split.count must make a full set). Reads general.architecture
 /// and the keys llama.cpp reads for it (src/llama-arch.cpp LLM_KV names, src/llama-model.cpp load_hparams):

@@ -183,6 +183,12 @@ struct Deployment {
     EngineId engine = EngineId::vllm;
     /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
     bool allow_long_max_model_len = false;
+    /// Scenario::swa_full, n_ubatch (0 = 512) and llama_cpp_build (0 = newest): llama.cpp's KV rules read them.
+    struct LlamaCppFlags {
+        bool swa_full = false;
+        int n_ubatch = 0;
+        int build = 0;
+    } llama_cpp;
     ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
     std::shared_ptr<const DeploymentNames> names;  ///< owns the text settings' views point into
     /// The engine's derived maximum max_model_len for the model (context_limit(*model, engine).max_model_len),

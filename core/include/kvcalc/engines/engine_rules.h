@@ -150,7 +150,13 @@ struct LlamaCppSettings {
     bool kv_unified = false;          ///< one shared cache for all sequences (--kv-unified)
     int n_ubatch = 512;               ///< physical batch (-ub); sliding cache keeps window + n_ubatch cells
     bool swa_full = false;            ///< --swa-full: sliding layers get the full context
-    bool flash_attn = true;           ///< cell padding 256 with flash attention, 32 without (2025 builds)
+    /// Cell padding before b7000 (the non-SWA cache and the SWA cache): 256 with flash attention, 32 without.
+    /// From llama.cpp PR #17046 (merged 2025-11-06; b7045 of 2025-11-13 has it) every cache pads to 256.
+    bool flash_attn = true;
+    /// llama.cpp build number (the N of "build: N (commit)" / release bN); 0 = the newest rules. It picks the
+    /// padding rule above and whether the SWA cache is quantized: from PR #21277 (merged 2026-04-01, first in the
+    /// releases of 2026-04-02, b8628) the SWA layers keep f16 whatever -ctk/-ctv say.
+    int build = 0;
     std::string cache_type_k = "f16"; ///< f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl
     std::string cache_type_v = "f16";
 };

@@ -119,6 +119,9 @@ struct ResolvedSettings {
     std::string_view model_id, display_name, family;
     std::string_view weights_variant;
     std::int64_t weights_bytes_total = 0;
+    /// false when the model's weights are unknown (kUnknownWeightsId, no weights_gb): weights_bytes_total is 0
+    /// and every total leaves the weights out; a "weights_unknown" warning says so.
+    bool weights_known = true;
     std::string_view gpu;               ///< empty when VRAM was given as a number
     std::int64_t vram_bytes = 0;        ///< per card
     int gpus = 0;

@@ -5,13 +5,17 @@
 
 namespace kvcalc::detail {
 
-namespace {
-
-LlamaCppKvPrediction buffers(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
+LlamaCppSettings llama_cpp_load_settings(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
     LlamaCppSettings ls = p.settings;
     ls.n_seq_max = static_cast<int>(load.max_num_seqs);
     ls.n_ctx = (load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs;  // -c is split over -np sequences
-    return predict_llama_cpp_kv(*d.model, ls);
+    return ls;
+}
+
+namespace {
+
+LlamaCppKvPrediction buffers(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
+    return predict_llama_cpp_kv(*d.model, llama_cpp_load_settings(d, p, load));
 }
 
 }  // namespace
@@ -21,6 +25,9 @@ LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags) {
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     p.settings.cache_type_k = s.k;
     p.settings.cache_type_v = s.v;
+    p.settings.swa_full = d.llama_cpp.swa_full;
+    if (d.llama_cpp.n_ubatch > 0) p.settings.n_ubatch = d.llama_cpp.n_ubatch;
+    p.settings.build = d.llama_cpp.build;
     const LlamaCppKvPrediction probe = buffers(d, p, {1, 1, 0});
     for (const auto& x : probe.diagnostics)
         if (x.severity == Severity::error) diags.push_back(x);
@@ -97,6 +104,7 @@ std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load
            std::to_string(load.max_num_seqs) + " \\\n  -ctk " + s.k + " -ctv " + s.v + " \\\n  -ub " +
            std::to_string(p.settings.n_ubatch) + " \\\n  -fa " + (p.settings.flash_attn ? "on" : "off") +
            " \\\n  -ngl 999";
+    if (p.settings.swa_full) out += " \\\n  --swa-full";
     if (d.settings.tensor_parallel_size > 1)
         out += " \\\n  --split-mode layer  # over " + std::to_string(d.settings.tensor_parallel_size) + " GPUs";
     return out;

@@ -77,18 +77,31 @@ CellSpec cell_spec(const LayerCache& c, const ElemFormat& fk, const ElemFormat& 
         c);
 }
 
+/// The first builds with each rule (engine_rules.h LlamaCppSettings::build says where the numbers come from).
+constexpr int kBuildPad256 = 7000;      // PR #17046: every cache pads to 256 cells
+constexpr int kBuildSwaF16 = 8628;      // PR #21277: the SWA cache is never quantized
+
+bool from_build(const LlamaCppSettings& s, int first) { return s.build == 0 || s.build >= first; }
+
+/// A quantized -ctk/-ctv type (a ggml block type: q8_0, q4_0, ...); f32/f16/bf16 are not.
+bool quantized(const ElemFormat& f) { return f.den > 1; }
+
+/// Cell padding: 256 from kBuildPad256 or under flash attention, else 32 (llama-kv-cache.cpp get_padding).
+std::int64_t cell_pad(const LlamaCppSettings& s) { return from_build(s, kBuildPad256) || s.flash_attn ? 256 : 32; }
+
 /// Cells of one stream of the non-SWA cache: the stream's share of -c, padded (llama-kv-cache.cpp).
 std::int64_t stream_cells(const LlamaCppSettings& s) {
-    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
-    return pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, n_pad);
+    return pad(s.kv_unified ? s.n_ctx : s.n_ctx / s.n_seq_max, cell_pad(s));
 }
 
-/// Cells of one stream of the SWA cache for a window (llama-kv-cache-iswa.cpp): the window of every sequence it
-/// serves plus one ubatch, padded, at most the full stream; --swa-full sizes it like the full one.
+/// Cells of one stream of the SWA cache for a window (llama_kv_cache_iswa's constructor): the window of every
+/// sequence sharing the stream plus one ubatch, capped at the full stream and padded — before kBuildPad256
+/// min(cap, pad(x, n_pad)), from it pad(min(cap, x), 256); --swa-full sizes it like the full one.
 std::int64_t swa_stream_cells(const LlamaCppSettings& s, std::int64_t window) {
-    const std::int64_t n_pad = s.flash_attn ? 256 : 32;
     const std::int64_t full = stream_cells(s);
-    return s.swa_full ? full : std::min(full, pad(window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch, n_pad));
+    if (s.swa_full) return full;
+    const std::int64_t want = window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch;
+    return from_build(s, kBuildPad256) ? pad(std::min(full, want), 256) : std::min(full, pad(want, cell_pad(s)));
 }
 
 }  // namespace
@@ -120,6 +133,17 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
                                  "n_ctx, n_seq_max and n_ubatch must be positive"});
         return p;
     }
+    if (s.build < 0) {
+        p.diagnostics.push_back({Severity::error, "bad_setting", "llama_cpp_build",
+                                 "the llama.cpp build number must be 0 (the newest rules) or a release number bN"});
+        return p;
+    }
+    // llama-kv-cache-iswa.cpp: the SWA cache gets its own types; from kBuildSwaF16 a quantized type becomes f16.
+    ElemFormat swa_k = fk, swa_v = fv;
+    if (from_build(s, kBuildSwaF16)) {
+        if (quantized(swa_k)) swa_k = {2, 1, 0};
+        if (quantized(swa_v)) swa_v = {2, 1, 0};
+    }
     // Without --kv-unified every sequence gets its own stream of n_ctx / n_seq_max cells.
     const std::int64_t streams = s.kv_unified ? 1 : s.n_seq_max;
     const std::int64_t cells_per_stream = stream_cells(s);
@@ -136,7 +160,9 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         if (const auto r = layer_recurrent_state(c)) add_recurrent(*r);
     bool swa_ignored = false;
     for (const auto& c : m.layers) {
-        const CellSpec sp = cell_spec(c, fk, fv, swa);
+        const bool sliding = swa && (std::holds_alternative<SlidingWindow>(c) ||
+                                     std::holds_alternative<ChunkedLocalAttention>(c));
+        const CellSpec sp = cell_spec(c, sliding ? swa_k : fk, sliding ? swa_v : fv, swa);
         if (sp.recurrent) add_recurrent(*sp.recurrent);
         if (!sp.keeps_kv) continue;
         swa_ignored = swa_ignored || sp.swa_ignored;
