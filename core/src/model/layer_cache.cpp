@@ -132,12 +132,9 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
                            // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent
                            // in fp8 with an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer
                            // adds its indexer key, fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
-                           constexpr std::int64_t q = 128;
                            if (format.bpe_x400 == kBpeDenominator)
-                               f.growing_x400_per_token =
-                                   (std::int64_t{x.kv_lora_rank} + x.kv_lora_rank / q * 4 + 2LL * x.qk_rope_head_dim) * kBpeDenominator;
-                           f.growing_x400_per_token +=
-                               (x.index_head_dim + (x.index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+                               f.growing_x400_per_token = mla_fp8_latent_bytes(x) * kBpeDenominator;
+                           f.growing_x400_per_token += mla_indexer_key_bytes(x) * kBpeDenominator;
                        }
                    },
                    [&](const RecurrentState& x) {

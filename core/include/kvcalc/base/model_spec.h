@@ -61,6 +61,20 @@ struct MlaLatent {
     bool operator==(const MlaLatent&) const = default;
 };
 
+/// Bytes per token per layer of a DeepSeek V3.2 indexer key: index_head_dim fp8 values and one fp32 scale per 128
+/// (132 B for index_head_dim 128), in vLLM (vllm/model_executor/models/deepseek_v2.py DeepseekV32IndexerCache) and
+/// SGLang (NSATokenToKVPool) alike; 0 without an indexer.
+constexpr std::int64_t mla_indexer_key_bytes(const MlaLatent& l) {
+    return l.index_head_dim <= 0 ? 0 : l.index_head_dim + (std::int64_t{l.index_head_dim} + 127) / 128 * 4;
+}
+
+/// Bytes per token per layer of a DeepSeek V3.2 latent in a 1-byte cache: the latent in fp8 with one fp32 scale per
+/// 128 values, the rope part kept bf16 (512 + 16 + 128 = 656 B; vllm/v1/kv_cache_interface.py MLAAttentionSpec
+/// fp8_ds_mla, SGLang NSATokenToKVPool).
+constexpr std::int64_t mla_fp8_latent_bytes(const MlaLatent& l) {
+    return std::int64_t{l.kv_lora_rank} + l.kv_lora_rank / 128 * 4 + 2LL * l.qk_rope_head_dim;
+}
+
 /// Recurrent state of a linear-attention / SSM layer (Gated DeltaNet, Mamba): a fixed number of
 /// elements per sequence, independent of context length. `state_elements` and `conv_elements` are per
 /// sequence per layer at TP=1; `num_heads` is the head count that TP splits (the state is sharded by heads).
