@@ -47,10 +47,11 @@ std::string gb(std::int64_t bytes) {
     return two_decimals(h) + " GB";
 }
 
-std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const char* engine) {
-    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
-        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes),
-                   " (gpu_memory_utilization × VRAM): nothing is left for KV");
+std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const EngineInfo& row) {
+    const char* engine = row.display_name;
+    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)  // the engine's own name for its share of the card
+        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes), " (",
+                   row.memory_fraction, " × VRAM): nothing is left for KV");
     if (v == Verdict::fail)
         return cat("after the fixed terms only ", gb(t.available_for_kv_bytes),
                    " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
@@ -196,7 +197,7 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
 // The wording of a report whose numbers are evaluated: the same text whether predict() writes it at once or
 // render_text() later.
 void write_text(Report& rep, const Deployment& d, const Load& load) {
-    rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
+    rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine));
     if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
     const bool accounts = engine_info(d.engine).accounts_non_kv;
     const VllmAccounting explained = accounts ? detail::explain_non_kv(d) : VllmAccounting{};

@@ -46,7 +46,7 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
             // Only an engine whose row has the sentence stops so (startup_stop.cpp).
             const char* stop = engine ? engine->stop_text.no_cache_memory_sentence : nullptr;
             if (!stop) return r.reason + ".";
-            return what + " the budget (" + b(t.budget_bytes) + ", gpu_memory_utilization × VRAM): " + stop;
+            return what + " the budget (" + b(t.budget_bytes) + ", " + engine->memory_fraction + " × VRAM): " + stop;
         }
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) + "): " +
