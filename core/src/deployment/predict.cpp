@@ -145,7 +145,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_requested_bytes;
     b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
-    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
+    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (docs/SOURCES.md "The KV formula"); head dim 0 =
     // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
     const bool extras = s.compressed_layers > 0 || s.indexer_ratio_layers > 0;
     const std::int64_t head_dim = extras ? model_head_dim(*r.model) : 0;  // per call: only when it is used

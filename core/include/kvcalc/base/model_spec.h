@@ -16,7 +16,7 @@ namespace kvcalc {
 /// Full (global) attention: K and V for every token of the context, growing with max_model_len.
 /// Per token per layer it stores num_key_value_heads × (head_dim_k + head_dim_v) elements, or
 /// num_key_value_heads × head_dim_k when K and V are one tensor (k_v_tensors == 1, Gemma 4
-/// `attention_k_eq_v`). Source: seed 000 "General KV cache formula".
+/// `attention_k_eq_v`). Source: docs/SOURCES.md "The KV formula".
 struct FullAttention {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
@@ -26,7 +26,7 @@ struct FullAttention {
 };
 
 /// Sliding-window attention: like FullAttention but keeps at most `sliding_window` tokens per sequence,
-/// so its size does not grow with context. Source: seed 000 Gemma §3; vLLM SlidingWindowSpec.
+/// so its size does not grow with context. Source: docs/SOURCES.md "The KV formula"; vLLM SlidingWindowSpec.
 struct SlidingWindow {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
@@ -135,7 +135,7 @@ struct Drafter {
     std::string method;         ///< "mtp", "dflash", "mtp_assistant"
     double weights_gb = 0.0;    ///< drafter weights, total across cards (sharded by TP)
     int num_speculative_tokens = 0;
-    /// Extra KV positions cached per speculative token (seed 003 / constants.json: 32 for Qwen built-in MTP,
+    /// Extra KV positions cached per speculative token (docs/SOURCES.md "The KV formula": 32 for Qwen built-in MTP,
     /// 0 for separate drafter models whose KV is their own).
     int kv_extra_tokens_per_speculative_token = 0;
     std::string source;
