@@ -339,16 +339,21 @@ std::string flag_for_field(std::string_view field) {
     return "";
 }
 
-ParseResult parse_args(const std::vector<std::string>& args) {
-    ParseResult out;
-    struct Given {
-        const Flag* flag;
-        std::string value;
-        std::string spelled;  ///< the name as typed (a flag and its alias are the same Flag)
-    };
-    std::vector<Given> given;
+namespace {
 
-    // Pass 1: split "--flag=value", find each flag, take its value.
+/// One flag as typed, with its value.
+struct Given {
+    const Flag* flag;
+    std::string value;
+    std::string spelled;  ///< the name as typed (a flag and its alias are the same Flag)
+};
+
+bool any_given(const std::vector<Given>& given, std::string_view name) {
+    return std::any_of(given.begin(), given.end(), [&](const Given& g) { return g.flag->name == name; });
+}
+
+/// Step 1: splits "--flag=value", finds each flag and takes its value; an error names the first bad argument.
+std::string read_given(const std::vector<std::string>& args, std::vector<Given>& given) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string name = args[i];
         std::optional<std::string> inline_value;
@@ -360,14 +365,11 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         }
         const Flag* f = find_flag(name);
         if (!f) {
-            if (name.empty() || name[0] != '-') {
-                out.error = "unexpected argument '" + kvcalc::echo_cut(name) + "': kvcalc takes only --flags (see --help)";
-            } else if (const std::string near = closest_flag(name); !near.empty()) {
-                out.error = "unknown flag '" + kvcalc::echo_cut(name) + "'; did you mean " + near + "? (see --help)";
-            } else {
-                out.error = "unknown flag '" + kvcalc::echo_cut(name) + "' (see --help for the list)";
-            }
-            return out;
+            if (name.empty() || name[0] != '-')
+                return "unexpected argument '" + kvcalc::echo_cut(name) + "': kvcalc takes only --flags (see --help)";
+            if (const std::string near = closest_flag(name); !near.empty())
+                return "unknown flag '" + kvcalc::echo_cut(name) + "'; did you mean " + near + "? (see --help)";
+            return "unknown flag '" + kvcalc::echo_cut(name) + "' (see --help for the list)";
         }
         std::string value;
         if (!f->metavar.empty()) {
@@ -375,34 +377,29 @@ ParseResult parse_args(const std::vector<std::string>& args) {
                 value = *inline_value;
             } else if (i + 1 < args.size()) {
                 const std::string& next = args[i + 1];
-                if (next.rfind("--", 0) == 0 && find_flag(next.substr(0, next.find('=')))) {
-                    out.error = name + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
-                                next.substr(0, next.find('=')) + " instead";
-                    return out;
-                }
+                if (next.rfind("--", 0) == 0 && find_flag(next.substr(0, next.find('='))))
+                    return name + " needs a value: " + f->metavar + " (" + f->help + "); got the flag " +
+                           next.substr(0, next.find('=')) + " instead";
                 value = args[++i];
             } else {
-                out.error = name + " needs a value: " + f->metavar + " (" + f->help + ")";
-                return out;
+                return name + " needs a value: " + f->metavar + " (" + f->help + ")";
             }
         } else if (inline_value) {
-            out.error = f->name + " takes no value (got '" + kvcalc::echo_cut(*inline_value) + "')";
-            return out;
+            return f->name + " takes no value (got '" + kvcalc::echo_cut(*inline_value) + "')";
         }
         given.push_back({f, value, name});
     }
-    // An empty value is not "unset" (--gpu '' fell back to 24 GB, --engine '' to vllm); --mtp with --no-mtp is
-    // a contradiction.
+    return {};
+}
+
+/// Step 2: flags that contradict each other are an error; a repeated flag warns.
+std::string check_given(const std::vector<Given>& given, Options& o) {
+    // An empty value is not "unset" (--gpu '' would mean the default card, --engine '' the default engine).
     for (const auto& g : given)
-        if (g.value.empty() && !g.flag->metavar.empty() && (g.flag->field == "gpu" || g.flag->field == "engine")) {
-            out.error = g.spelled + " needs a value: " + g.flag->metavar + " (" + g.flag->help + "); got ''";
-            return out;
-        }
-    if (std::any_of(given.begin(), given.end(), [](const Given& g) { return g.flag->name == "--mtp"; }) &&
-        std::any_of(given.begin(), given.end(), [](const Given& g) { return g.flag->name == "--no-mtp"; })) {
-        out.error = "--mtp and --no-mtp contradict each other; give one of them";
-        return out;
-    }
+        if (g.value.empty() && !g.flag->metavar.empty() && (g.flag->field == "gpu" || g.flag->field == "engine"))
+            return g.spelled + " needs a value: " + g.flag->metavar + " (" + g.flag->help + "); got ''";
+    if (any_given(given, "--mtp") && any_given(given, "--no-mtp"))
+        return "--mtp and --no-mtp contradict each other; give one of them";
     // A flag and its alias with different values (--max-num-seqs 4 --sequences 8) is a contradiction, not
     // "last wins": the user meant one of them. Repeating one spelling with another value lets the last win, as
     // vLLM's argparse does, but says so (a pasted command line with a flag twice is easy to miss).
@@ -410,25 +407,22 @@ ParseResult parse_args(const std::vector<std::string>& args) {
     for (const auto& g : given) {
         auto [it, fresh] = last.emplace(g.flag, &g);
         if (!fresh && !g.flag->metavar.empty() && it->second->value != g.value) {
-            if (it->second->spelled != g.spelled) {
-                out.error = it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
-                            " both set " + g.flag->field + "; give one value";
-                return out;
-            }
-            out.options.warnings.push_back(
+            if (it->second->spelled != g.spelled)
+                return it->second->spelled + " " + it->second->value + " and " + g.spelled + " " + g.value +
+                       " both set " + g.flag->field + "; give one value";
+            o.warnings.push_back(
                 {kvcalc::Severity::warning, "flag_repeated", g.flag->field,
                  g.spelled + " is given twice (" + it->second->value + ", then " + g.value + "): the last, " + g.value +
                      ", is used, as vLLM's argument parser does"});
         }
         it->second = &g;
     }
+    return {};
+}
 
-    // Pass 2: the base scenario — a link, then a preset — under the flags.
-    Options& o = out.options;
-    const auto given_flag = [&](std::string_view name) {
-        return std::any_of(given.begin(), given.end(), [&](const Given& g) { return g.flag->name == name; });
-    };
-    if (given_flag("--config") && given_flag("--model"))
+/// Step 3: the base scenario the flags then change: a link, then --fit's model or preset, then a preset.
+std::string apply_base(const std::vector<Given>& given, Options& o) {
+    if (any_given(given, "--config") && any_given(given, "--model"))
         o.warnings.push_back({kvcalc::Severity::warning, "model_ignored", "model_id",
                               "--model is ignored: --config describes the model (give one of them)"});
     std::string model_hint;
@@ -446,41 +440,40 @@ ParseResult parse_args(const std::vector<std::string>& args) {
         // MODEL or MODEL:PRESET (preset ids are "<model>:<name>", so the whole value is the preset id)
         o.fit_target = g.value;
         if (g.value.find(':') != std::string::npos) {
-            out.error = apply_compose(o, g.value, "");
-            if (!out.error.empty()) {
-                out.error = "--fit: " + out.error;
-                return out;
-            }
+            if (const std::string error = apply_compose(o, g.value, ""); !error.empty()) return "--fit: " + error;
         } else if (!kvcalc::find_model(g.value)) {
             const std::string near = kvcalc::closest_name(g.value, kvcalc::split_list(kvcalc::model_id_list()));
-            out.error = "--fit: '" + kvcalc::echo_cut(g.value) + "' is not a catalog model (see --list-models); " +
-                        (near.empty() ? "" : "did you mean " + near + "? ") + "valid: " + kvcalc::model_id_list();
-            return out;
+            return "--fit: '" + kvcalc::echo_cut(g.value) + "' is not a catalog model (see --list-models); " +
+                   (near.empty() ? "" : "did you mean " + near + "? ") + "valid: " + kvcalc::model_id_list();
         } else {
             o.scenario.model_id = g.value;
         }
         model_hint = o.scenario.model_id;
     }
     for (const auto& g : given) {
-        if (std::string_view(g.flag->name) == "--compose") {
-            out.error = apply_compose(o, g.value, model_hint);
-            if (!out.error.empty()) return out;
-        }
+        if (std::string_view(g.flag->name) == "--compose")
+            if (std::string error = apply_compose(o, g.value, model_hint); !error.empty()) return error;
     }
-    // Pass 3: every flag in command-line order.
+    return {};
+}
+
+/// Step 4: every flag in command-line order.
+std::string apply_flags(const std::vector<Given>& given, Options& o) {
     for (const auto& g : given) {
         std::string reason;
         const std::string want = g.flag->row ? set_row(o, *g.flag->row, g.value, reason) : g.flag->set(o, g.value);
-        if (!want.empty()) {
-            out.error = !g.flag->metavar.empty() ? bad_value(*g.flag, g.spelled, g.value, reason, want)
-                                                 : g.flag->name + ": " + want;
-            return out;
-        }
+        if (!want.empty())
+            return !g.flag->metavar.empty() ? bad_value(*g.flag, g.spelled, g.value, reason, want)
+                                            : g.flag->name + ": " + want;
     }
     o.tp_given = std::any_of(given.begin(), given.end(),
                              [](const Given& g) { return g.flag->field == "tensor_parallel_size"; });
-    // A link is checked as a whole, as predict() would (url_link_problems): a problem with a value the link
-    // carries is an error naming its key, unless a flag typed with it set that field (predict() names the flag).
+    return {};
+}
+
+/// Step 5: a link is checked as a whole, as predict() would (url_link_problems): a problem with a value the link
+/// carries is an error naming its key, unless a flag typed with it set that field (predict() names the flag).
+std::string check_link(const std::vector<Given>& given, const Options& o) {
     for (const auto& g : given) {
         if (g.flag->name != "--from-url") continue;
         const std::string query = "&" + g.value.substr(g.value.find('?') + 1) + "&";
@@ -491,10 +484,22 @@ ParseResult parse_args(const std::vector<std::string>& args) {
                 return t.flag->row && key == t.flag->row->url_key;
             });
             if (typed) continue;
-            out.error = "--from-url: " + x.message;
-            return out;
+            return "--from-url: " + x.message;
         }
     }
+    return {};
+}
+
+}  // namespace
+
+ParseResult parse_args(const std::vector<std::string>& args) {
+    ParseResult out;
+    std::vector<Given> given;
+    out.error = read_given(args, given);
+    if (out.error.empty()) out.error = check_given(given, out.options);
+    if (out.error.empty()) out.error = apply_base(given, out.options);
+    if (out.error.empty()) out.error = apply_flags(given, out.options);
+    if (out.error.empty()) out.error = check_link(given, out.options);
     return out;
 }
 

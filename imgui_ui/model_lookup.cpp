@@ -59,7 +59,7 @@ bool search_matches(const std::string& text, const std::string& query) {
 
 EngineContextLimit engine_context_limit(const Scenario& s, const ModelSpec& model) {
     const EngineInfo* engine = find_engine(s.engine);
-    return context_limit(model, engine ? engine->id : EngineId::vllm);
+    return engine ? context_limit(model, engine->id) : EngineContextLimit{};  // no engine, no derived limit
 }
 
 std::string default_kv_cache_dtype() { return Scenario{}.kv_cache_dtype; }

@@ -69,8 +69,7 @@ bool preset_picker(UiState& ui, Scenario& s) {
 /// kv_cache_dtype: plain labels with the engine's own spelling and size; "auto" shows what it resolved to here.
 bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
     bool changed = false;
-    const EngineInfo* engine = find_engine(s.engine);
-    const EngineId engine_id = engine ? engine->id : EngineId::vllm;
+    const EngineInfo* engine = find_engine(s.engine);  // nullptr: a name no engine has, shown as kvcalc's names
     const std::string preview = is_auto_kv_cache_dtype(s.kv_cache_dtype) && report.ok
                                     ? std::string(report.settings.kv_cache_dtype)  // "auto (bf16)"
                                     : kv_format_label(s.kv_cache_dtype);
@@ -84,9 +83,9 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
         }
         if (ImGui::IsItemVisible()) record_hitbox(ui, "kv_option_auto");
         for (const KvFormat& f : kv_formats()) {
-            const EngineKvSpelling sp = engine_kv_spelling(engine_id, f.id);
+            const EngineKvSpelling sp = engine ? engine_kv_spelling(engine->id, f.id) : EngineKvSpelling{f.name, f.name};
             const std::string spelled = sp.exact ? sp.k + (sp.v != sp.k ? "/" + sp.v : std::string())
-                                                 : std::string("not in ") + (engine ? engine->display_name : "vLLM");
+                                                 : std::string("not in ") + engine->display_name;
             const std::string label = kv_format_label(f.name) + " · " + spelled + " · " + f.bpe_exact + " B";
             if (ImGui::Selectable(label.c_str(), s.kv_cache_dtype == f.name, 0, row)) {
                 s.kv_cache_dtype = f.name;

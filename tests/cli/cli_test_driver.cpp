@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-/// Seed 000 TL;DR 1 (also seed 002's usage example).
+/// The original's first recommended command (also its usage example).
 const char* const kDualTurbo20 = "--model qwen3.6-27b --compose dual-turbo --vram 20 --mem-util 0.82";
 
 /// Parses stdout as exactly one JSON document (trailing text is a parse error).
@@ -70,26 +70,26 @@ TEST_SUITE("json") {
         const json j = one_document(r);
         CHECK(j["schema"] == 1);
         CHECK(j["ok"] == true);
-        // seed 003: weights_total_gb 17.5 / TP 2 = 8.75 GB per card
+        // docs/SOURCES.md "Model facts": 17.5 GB / TP 2 = 8.75 GB per card
         CHECK(j["terms"]["weights_bytes"] == 8750000000LL);
-        // seed 003/000 price 16 attention layers × 4 KV heads × 256 × 2 (K,V) × 0.425 B (TQ3) / TP 2 = 6963.2 B/token
+        // docs/SOURCES.md "The KV formula": 16 attention layers × 4 KV heads × 256 × 2 (K,V) × 0.425 B (TQ3) / TP 2 = 6963.2 B/token
         // × (262144 + 3 MTP tokens × 32) × 4 seqs = 7.30 GB. vLLM stores whole-byte head vectors (109 B: 6,976 B/token)
         // in 3,680-token blocks (hybrid page alignment, see predict_test): 72 blocks × 3,680 × 6,976 × 4 = 7.39 GB.
         CHECK(gb2(j["terms"]["kv_growing_requested_bytes"].get<std::int64_t>()) == doctest::Approx(7.39));
-        // seed 003: 165 B (TQ3 coefficient) × 48 GDN layers × 262144 / TP 2 = 1.04 GB
+        // docs/SOURCES.md "Activation": 165 B (TQ3 coefficient) × 48 GDN layers × 262144 / TP 2 = 1.04 GB
         CHECK(gb2(j["terms"]["activation_bytes"].get<std::int64_t>()) == doctest::Approx(1.04));
-        // seed 003: 0.5 + 1.0 × 0.82 + 0.3 × (2 − 1) = 1.62 GB
+        // docs/SOURCES.md "Per-card budget": 0.5 + 1.0 × 0.82 + 0.3 × (2 − 1) = 1.62 GB
         CHECK(j["terms"]["cudagraph_workspace_bytes"] == 1620000000LL);
         // budget = 0.82 × 20e9
         CHECK(j["terms"]["budget_bytes"] == 16400000000LL);
-        // seed 000 "Known limitations 1": the requested pool exceeds what is left, vLLM caps it → TIGHT
+        // docs/SOURCES.md "KV-pool capping and the verdict": the requested pool exceeds what is left, vLLM caps it → TIGHT
         CHECK(j["verdict"] == "TIGHT");
         CHECK(j["terms"]["kv_growing_granted_bytes"] < j["terms"]["kv_growing_requested_bytes"]);
         CHECK(j["settings"]["kv_cache_dtype"] == "turboquant_3bit_nc");
         CHECK(j["settings"]["tensor_parallel_size"] == 2);
         CHECK(j["settings"]["max_model_len"] == 262144);
         CHECK(j["settings"]["max_num_seqs"] == 4);
-        CHECK(j["settings"]["drafter"] == "qwen-mtp-builtin");  // the preset's MTP is applied (quirk: it was not)
+        CHECK(j["settings"]["drafter"] == "qwen-mtp-builtin");  // the preset's MTP is applied and priced
     }
     TEST_CASE("--no-mtp overrides the preset's MTP") {
         const json j = one_document(kvcalc(std::string(kDualTurbo20) + " --no-mtp --json"));
@@ -97,9 +97,9 @@ TEST_SUITE("json") {
         // without the 3 × 32 MTP positions: 6963.2 × 262144 × 4 = 7.30 GB still, but tokens per sequence = 262144
         CHECK(j["terms"]["kv_tokens_per_sequence"] == 262144);
     }
-    TEST_CASE("seed 000 breakdown example: dual on 2 × 24 GB") {
+    TEST_CASE("the original's breakdown example: dual on 2 × 24 GB") {
         const json j = one_document(kvcalc("--compose dual --vram 24 --gpus 2 --kv-breakdown --json"));
-        // 16 × 4 × 256 × 2 × 1 B (fp8) / 2 = 16384 B/token/card × 262240 tokens × 2 seqs = 8.59 GB (seed 000 line 60);
+        // 16 × 4 × 256 × 2 × 1 B (fp8) / 2 = 16384 B/token/card × 262240 tokens × 2 seqs = 8.59 GB (the original's breakdown example);
         // vLLM allocates the 262,240 tokens in 1,568-token blocks (16 × cdiv(1,603,584 B state, 16 × 1,024 B)):
         // 168 blocks = 263,424 tokens × 16384 × 2 = 8.63 GB.
         CHECK(gb2(j["breakdown"]["growing_kv_bytes"].get<std::int64_t>()) == doctest::Approx(8.63));
@@ -115,14 +115,14 @@ TEST_SUITE("json") {
         CHECK(j["solvers"]["max_model_len"]["ok"] == true);
         CHECK(j["solvers"]["max_model_len"]["value_rounded"].get<std::int64_t>() % 1024 == 0);
         CHECK(j["settings"]["max_model_len"] == j["solvers"]["max_model_len"]["value_rounded"]);
-        // 17.5 GB of Qwen 27B weights on one 16 GB card: nothing fits (seed 003 weights_total_gb)
+        // 17.5 GB of Qwen 27B weights on one 16 GB card: nothing fits (docs/SOURCES.md "Model facts")
         const Run none = kvcalc("--solve-max-ctx --vram 16 --json");
         CHECK(none.status == 1);
         const json n = one_document(none);
         CHECK(n["solvers"]["max_model_len"]["ok"] == false);
         const Run seqs = kvcalc("--solve-max-seqs --compose dual --vram 24 --json");
         CHECK(seqs.status == 0);
-        CHECK(one_document(seqs)["solvers"]["max_num_seqs"]["value"].get<int>() >= 2);  // dual booted with 2 (seed 003)
+        CHECK(one_document(seqs)["solvers"]["max_num_seqs"]["value"].get<int>() >= 2);  // dual booted with 2 (docs/SOURCES.md "Calibration rows")
     }
     TEST_CASE("calibration and lists are one document each") {
         const json c = one_document(kvcalc("--calibration --json"));
@@ -134,8 +134,8 @@ TEST_SUITE("json") {
                 seed003_ok += row["correct"].get<bool>();
             }
         }
-        CHECK(seed003 == 11);     // seed 003 CALIBRATION has 11 measured rows
-        CHECK(seed003_ok == 11);  // seed 000: with KV-pool capping all 11 are right
+        CHECK(seed003 == 11);     // 11 measured Qwen 27B rows (docs/SOURCES.md "Calibration rows")
+        CHECK(seed003_ok == 11);  // with KV-pool capping all 11 are right (docs/SOURCES.md "KV-pool capping and the verdict")
         CHECK(contains(one_document(kvcalc("--list-models --json")).dump(), "\"qwen3.6-27b\""));
         CHECK(contains(one_document(kvcalc("--list-gpus --json")).dump(), "\"rtx-3090\""));
         CHECK(contains(one_document(kvcalc("--list-composes --json")).dump(), "\"qwen3.6-27b:dual-turbo\""));
@@ -151,7 +151,7 @@ TEST_SUITE("json") {
 
 TEST_SUITE("exit_codes") {
     TEST_CASE("0 PASS, 0 TIGHT, 1 FAIL, 2 bad input") {
-        // seed 003: dual-turbo on 24 GB cards booted (measured 19.8) — PASS
+        // docs/SOURCES.md "Calibration rows": dual-turbo on 24 GB cards booted (measured 19.8) — PASS
         const Run pass = kvcalc("--compose dual-turbo --vram 24");
         CHECK(pass.status == 0);
         CHECK(contains(pass.out, "Verdict: PASS"));
@@ -268,7 +268,7 @@ TEST_SUITE("svg") {
 }
 
 TEST_SUITE("seed_commands") {
-    TEST_CASE("seed 000 TL;DR commands") {
+    TEST_CASE("the original's recommended commands") {
         CHECK(kvcalc(kDualTurbo20).status == 0);  // TIGHT (capped pool), checked field by field above
         const Run solve = kvcalc("--model gemma-4-31b --solve-max-ctx --tp 2 --kv-format int8_per_token_head --vram 24 --mem-util 0.92");
         CHECK(solve.status == 0);
@@ -278,21 +278,21 @@ TEST_SUITE("seed_commands") {
         const Run br = kvcalc("--compose dual --vram 24 --gpus 2 --kv-breakdown");
         CHECK(br.status == 0);
         CHECK(contains(br.out, "Cache architecture breakdown"));
-        CHECK(contains(br.out, "8.63"));  // seed 000 line 60's 8.59 GB in vLLM's 1,568-token blocks (see above)
+        CHECK(contains(br.out, "8.63"));  // the breakdown example's 8.59 GB in vLLM's 1,568-token blocks (see above)
         const Run seqs = kvcalc("--model qwen3.6-27b --max-ctx 32768 --sequences 2 --tp 2 --vram 24 --kv-breakdown");
         CHECK(seqs.status == 0);
         CHECK(contains(seqs.out, "Verdict: PASS"));
         CHECK(contains(seqs.out, "sequences=2"));
     }
-    TEST_CASE("seed 003 usage lines and seed 002 examples run") {
+    TEST_CASE("the original's usage lines and examples run") {
         CHECK(kvcalc("--compose dual-turbo --vram 24").status == 0);                       // PASS (booted, 19.8 measured)
-        CHECK(kvcalc("--compose dual-turbo --kv-format fp8_e5m2 --vram 20").status == 0);  // capped pool → TIGHT (seed 000)
+        CHECK(kvcalc("--compose dual-turbo --kv-format fp8_e5m2 --vram 20").status == 0);  // capped pool → TIGHT (docs/SOURCES.md "KV-pool capping and the verdict")
         // --vram 24 means 24e9 B here as in the seed; one 180K sequence misses by 0.24 GB → the core says FAIL
-        // (seed 003 printed TIGHT; see docs/CLI.md "Differences"). Only check that it answers.
+        // (the original printed TIGHT; see docs/CLI.md "Differences"). Only check that it answers.
         const int s3 = kvcalc("--max-ctx 180000 --kv-format turboquant_3bit_nc --tp 1 --vram 24").status;
         const bool answered = s3 == 0 || s3 == 1;
         CHECK(answered);
-        CHECK(kvcalc("--solve-max-ctx --tp 2 --kv-format fp8_e5m2 --vram 16").status == 0);  // seed 002
+        CHECK(kvcalc("--solve-max-ctx --tp 2 --kv-format fp8_e5m2 --vram 16").status == 0);  // the original's usage example
     }
 }
 
@@ -390,7 +390,7 @@ TEST_SUITE("fit_shop") {
         const Run r = kvcalc("--fit-all --card rtx-3090 --model qwen3.6-27b --json");
         const json j = one_document(r);
         REQUIRE(j["fits"].is_array());
-        CHECK(j["fits"].size() >= 11);  // seed 003's Qwen 3.6 27B presets
+        CHECK(j["fits"].size() >= 11);  // the Qwen 3.6 27B presets (docs/SOURCES.md "Compose presets")
         for (const auto& f : j["fits"]) {
             CHECK(f["preset"].get<std::string>().rfind("qwen3.6-27b:", 0) == 0);
             CHECK(f["settings"]["gpu"] == "rtx-3090");

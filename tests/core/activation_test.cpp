@@ -10,7 +10,7 @@ TEST_SUITE("activation") {
     TEST_CASE("qwen3-next-hybrid: coef × GDN layers × max_model_len / TP") {
         const ModelSpec& m = *find_model("qwen3.6-27b");
         const ActivationFit& fit = *find_activation_fit("qwen3-next-hybrid");
-        // 165 × 48 × 262,144 / 2 = 1,038,090,240 (seed 003 dual-turbo prints 1.04 GB).
+        // 165 × 48 × 262,144 / 2 = 1,038,090,240 (the original prints 1.04 GB for dual-turbo; docs/SOURCES.md "Activation").
         CHECK(activation_peak_bytes(fit, m, 48, *find_kv_format("turboquant_3bit_nc"), 262144, 2, std::nullopt) == 1038090240LL);
         // 130 × 48 × 180,000 / 1 = 1,123,200,000 (fp8).
         CHECK(activation_peak_bytes(fit, m, 48, *find_kv_format("fp8_e5m2"), 180000, 1, std::nullopt) == 1123200000LL);

@@ -5,9 +5,9 @@
 using namespace kvcalc;
 
 TEST_SUITE("calibration") {
-    TEST_CASE("11/11 on seed 003's Qwen rows and every reference row: booted and inside the band") {
+    TEST_CASE("11/11 on the original's Qwen rows and every profile row: booted and inside the band") {
         const CalibrationSummary c = run_calibration();
-        REQUIRE(c.results.size() == 19);  // 11 seed 003 rows + 8 reference rows
+        REQUIRE(c.results.size() == 19);  // 11 Qwen 27B rows + 8 profile rows (docs/SOURCES.md "Calibration rows")
         int seed_correct = 0, ref_correct = 0;
         for (const auto& r : c.results) {
             CHECK_MESSAGE(r.report.ok, r.row_id);
@@ -21,7 +21,7 @@ TEST_SUITE("calibration") {
     }
     TEST_CASE("measured peaks are GiB and rows are priced on 24 GiB cards") {
         const CalibrationSummary c = run_calibration();
-        // seed 003 row 1: 23.6 GiB = 24,166 MiB (calibration_seed.yml).
+        // Qwen 27B row 1: 23.6 GiB = 24,166 MiB (club-3090 BENCHMARKS.md; docs/SOURCES.md "Calibration rows").
         CHECK(c.results[0].measured_peak_bytes == 25340307046LL);
         CHECK(c.results[0].report.settings.vram_bytes == 25769803776LL);
         // reference 35B-A3B row: budget 0.92 × 24 GiB = 22.08 GiB, measured 22.1 GiB.
@@ -68,7 +68,7 @@ TEST_SUITE("calibration") {
         CHECK(c.weights_only_within == 0);
     }
     TEST_CASE("a measured peak the prediction overshoots is 'over'") {
-        CalibrationRow row = calibration_rows().front();  // seed 003 dual on 3090s
+        CalibrationRow row = calibration_rows().front();  // the dual preset on 3090s
         row.measured_peak_gib = 10.0;  // 10.74 GB: far below the 24.48 GB vLLM allocates (fixed + the whole pool)
         CHECK(evaluate_calibration_row(row).reserve == ReserveCheck::over);
         CHECK_FALSE(evaluate_calibration_row(row).correct);

@@ -17,7 +17,7 @@ int count_kind(const ModelSpec& m, std::string_view kind) {
 }  // namespace
 
 TEST_SUITE("catalog") {
-    TEST_CASE("seed models: the four of seed 000 and the rest of docs/SOURCES.md \"Model facts\"") {
+    TEST_CASE("seed models: the seven of docs/SOURCES.md \"Model facts\"") {
         for (const char* id : {"qwen3.6-27b", "qwen3.6-35b-a3b", "gemma-4-31b", "gemma-4-26b-a4b", "agents-a1",
                                "qwen-agentworld-35b-a3b", "gemma-4-12b"})
             CHECK_MESSAGE(find_model(id) != nullptr, id);
@@ -31,7 +31,7 @@ TEST_SUITE("catalog") {
             CHECK_FALSE(m.source.empty());
         }
     }
-    TEST_CASE("layer splits from seed 000's architecture table") {
+    TEST_CASE("layer splits from docs/SOURCES.md \"Model facts\"") {
         CHECK(count_kind(*find_model("qwen3.6-27b"), "full_attention") == 16);
         CHECK(count_kind(*find_model("qwen3.6-27b"), "recurrent_state") == 48);
         CHECK(count_kind(*find_model("qwen3.6-35b-a3b"), "full_attention") == 10);
@@ -60,7 +60,7 @@ TEST_SUITE("catalog") {
         CHECK(p->scenario.kv_cache_dtype == "turboquant_3bit_nc");
         CHECK(p->scenario.max_num_seqs == 4);
         CHECK(p->scenario.tensor_parallel_size == 2);
-        CHECK(p->scenario.mtp == true);  // seed 003's preset turns MTP on (quirk: 003 never applied it)
+        CHECK(p->scenario.mtp == true);  // the preset turns MTP on, and kvcalc prices it
         CHECK(find_preset("dual-turbo") == p);
         CHECK(find_preset("gemma-4-31b:vllm/gemma-int8-mtp")->scenario.kv_cache_dtype == "int8_per_token_head");
         CHECK(find_preset("nope") == nullptr);

@@ -111,7 +111,7 @@ TEST_SUITE("engine_vllm") {
         s.max_model_len = 262144;
         const auto p = kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB});
         REQUIRE_FALSE(kvcalc::has_error(p.diagnostics));
-        CHECK(p.kv_bytes_per_token == 163840);     // 10 × 16 × 512 × 1 × 2 B (seed 000)
+        CHECK(p.kv_bytes_per_token == 163840);     // 10 × 16 × 512 × 1 × 2 B (docs/SOURCES.md "Model facts")
         CHECK(p.page_size_bytes == 16 * 16384);    // global page; sliding layers get 32-token blocks of 8192 B
         CHECK(p.num_kv_cache_groups == 6);         // groups of 10 layers: 1 global + 5 sliding
         CHECK(p.num_blocks == 10 * kGiB / (262144 * 10));

@@ -112,7 +112,7 @@ TEST_SUITE("hf_config") {
         CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 128, 128, 2, 1024}});
     }
 
-    TEST_CASE("Gemma 4 31B (seed 000): global head_dim 512, K=V tied, 163,840 B/token growing at bf16") {
+    TEST_CASE("Gemma 4 31B (docs/SOURCES.md \"Model facts\"): global head_dim 512, K=V tied, 163,840 B/token growing at bf16") {
         std::string types;
         for (int i = 0; i < 60; ++i) types += std::string(i ? "," : "") + ((i % 6 == 5) ? "\"full_attention\"" : "\"sliding_attention\"");
         const auto c = kvcalc::read_hf_config(R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
@@ -124,12 +124,12 @@ TEST_SUITE("hf_config") {
         CHECK(count_of<SlidingWindow>(c.spec) == 50);
         CHECK(c.spec.layers[5] == kvcalc::LayerCache{FullAttention{16, 512, 512, 1}});
         CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 256, 256, 1, 1024}});
-        // 10 layers × 16 heads × 512 × 1 tensor × 2 B = 163,840 B per token (seed 000 quick-reference table).
+        // 10 layers × 16 heads × 512 × 1 tensor × 2 B = 163,840 B per token (docs/SOURCES.md "Model facts").
         const auto& f = std::get<FullAttention>(c.spec.layers[5]);
         CHECK(10 * f.num_key_value_heads * f.head_dim_k * f.k_v_tensors * 2 == 163840);
     }
 
-    TEST_CASE("Gemma 4 26B-A4B (seed 000): 2 global KV heads on full layers, 8 on sliding ones") {
+    TEST_CASE("Gemma 4 26B-A4B (docs/SOURCES.md \"Model facts\"): 2 global KV heads on full layers, 8 on sliding ones") {
         std::string types;
         for (int i = 0; i < 30; ++i) types += std::string(i ? "," : "") + ((i % 6 == 5) ? "\"full_attention\"" : "\"sliding_attention\"");
         const auto c = kvcalc::read_hf_config(R"({"model_type":"gemma4_text","num_hidden_layers":30,"hidden_size":2816,

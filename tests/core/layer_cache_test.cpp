@@ -2,6 +2,7 @@
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/base/kv_format.h"
+#include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/model/layer_cache.h"
 #include "test_util.h"
 
@@ -9,7 +10,7 @@ using namespace kvcalc;
 using kvtest::per_token;
 
 TEST_SUITE("layer_cache") {
-    TEST_CASE("seed 000 quick-reference table: growing KV bytes per token, TP=1 / TP=2") {
+    TEST_CASE("the original's quick-reference table: growing KV bytes per token, TP=1 / TP=2 (docs/SOURCES.md \"The KV formula\")") {
         SUBCASE("Qwen 3.6 27B: 16 layers × 4 heads × 256 × 2 (K, V) = 32,768 × bpe") {
             CHECK(per_token("qwen3.6-27b", "bf16", 1) == 65536);
             CHECK(per_token("qwen3.6-27b", "bf16", 2) == 32768);
@@ -53,7 +54,7 @@ TEST_SUITE("layer_cache") {
             CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == doctest::Approx(5170).epsilon(0.003));
         }
     }
-    TEST_CASE("seed 000 per-model format tables") {
+    TEST_CASE("the original's per-model format tables (docs/SOURCES.md \"KV formats\")") {
         // Qwen 27B: k8v4 32,768 × 0.75 = 24,576 / 12,288. q4_0 with the exact 9/16: 32,768 × 0.5625 = 18,432
         // (the seed table used the rounded 0.56: 18,350 / 9,175 — within 0.5 %).
         CHECK(per_token("qwen3.6-27b", "k8v4", 1) == 24576);
@@ -74,16 +75,25 @@ TEST_SUITE("layer_cache") {
     }
     TEST_CASE("DeltaNet recurrent state") {
         const ModelSpec& m = *find_model("qwen3.6-35b-a3b");
-        // seed 000 worked example: 30 × (2,048 + 4,096 + 4 × 6,144) × 4 B × 1 = 3,686,400 B.
+        // docs/SOURCES.md "The KV formula" worked example: 30 × (2,048 + 4,096 + 4 × 6,144) × 4 B × 1 = 3,686,400 B.
         CHECK(seed_deltanet_state_bytes(m, 1) == 3686400);
         CHECK(seed_deltanet_state_bytes(m, 4) == 4 * 3686400);
         // Budget figure (k×v matrix per value head, fp32; conv over 2·2048 + 4096 = 8192 channels × 3, bf16):
         // per layer 32 × 128 × 128 × 4 + 8192 × 3 × 2 = 2,097,152 + 49,152 = 2,146,304; × 30 = 64,389,120 B.
-        const auto fmt = *find_kv_format("fp8_e5m2");
-        CHECK(model_footprint(m, fmt, 1).state_bytes_per_sequence == 64389120);
-        CHECK(model_footprint(m, fmt, 2).state_bytes_per_sequence == 64389120 / 2);
+        // The engine's plan prices it: vLLM's MambaSpec per layer, before its page rounding.
+        const auto state = [](const char* model, int tp) {
+            VllmSettings s;
+            s.tensor_parallel_size = tp;
+            s.kv_cache_dtype = "fp8_e5m2";
+            std::int64_t bytes = 0;
+            for (const VllmLayerType& t : make_vllm_plan(group_layers(*find_model(model)), s).types)
+                if (t.kind == VllmLayerType::Kind::mamba) bytes += t.bytes * t.layers;
+            return bytes;
+        };
+        CHECK(state("qwen3.6-35b-a3b", 1) == 64389120);
+        CHECK(state("qwen3.6-35b-a3b", 2) == 64389120 / 2);
         // Qwen 27B: 48 × (48 × 128 × 128 × 4 + (2 × 2048 + 6144) × 3 × 2) = 48 × (3,145,728 + 61,440) = 153,944,064.
-        CHECK(model_footprint(*find_model("qwen3.6-27b"), fmt, 1).state_bytes_per_sequence == 153944064);
+        CHECK(state("qwen3.6-27b", 1) == 153944064);
     }
     TEST_CASE("Gemma sliding-window fixed terms") {
         // 31B: 50 × 16 × 256 × 1 × 1024 = 209,715,200 × bpe; 26B-A4B: 25 × 8 × 256 × 1 × 1024 = 52,428,800 × bpe.
@@ -118,7 +128,7 @@ TEST_SUITE("layer_cache") {
     }
     TEST_CASE("gemma-4-12b measured growing KV replaces the layer formula") {
         // The layer view applies a measured per-token figure (45,632 B/token bf16 TP1; fp8 halves it; TP2 halves
-        // again, 22,816 = the boot log). This is the layer_cache fact itself, so it asks model_footprint.
+        // again, 22,816 = the boot log: 8.16 GiB / 384,019 tokens).
         const auto per_token = [](const char* model, const char* format, int tp) {
             const auto fp = model_footprint(*find_model(model), *find_kv_format(format), tp);
             return static_cast<double>(fp.growing_x400_per_token) / kBpeDenominator;

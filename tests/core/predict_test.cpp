@@ -33,7 +33,7 @@ bool has_diag(const Report& r, const char* code, const std::string& field, Sever
 }  // namespace
 
 TEST_SUITE("predict") {
-    TEST_CASE("seed 003: --compose dual-turbo --vram 20 --mem-util 0.82") {
+    TEST_CASE("the original's example: --compose dual-turbo --vram 20 --mem-util 0.82") {
         Scenario s = preset("qwen3.6-27b:dual-turbo");
         s.vram_gb = 20;
         s.gpu_memory_utilization = 0.82;
@@ -57,7 +57,7 @@ TEST_SUITE("predict") {
         CHECK(r.terms.cudagraph_workspace_bytes == 1'620'000'000LL);
         // budget 0.82 × 20e9 = 16.4e9; non-KV 8.75 + 1.038 + 1.62 = 11,408,090,240; the pool 4,991,909,760 holds
         // 4,991,909,760 / (16 × 1,604,480) = 194 blocks, 194 / 75 = 2.59 requests < 4: capped → TIGHT. (003, without
-        // capping, prints demand 18.71 GB = 114 % of budget → FAIL; seed 000's capping is what changes the verdict.)
+        // capping, prints demand 18.71 GB = 114 % of budget → FAIL; KV-pool capping, docs/SOURCES.md, is what changes the verdict.)
         CHECK(r.terms.budget_bytes == 16'400'000'000LL);
         CHECK(r.terms.fixed_bytes == 11408090240LL);
         CHECK(r.terms.kv_granted_bytes == r.terms.available_for_kv_bytes);
@@ -65,7 +65,7 @@ TEST_SUITE("predict") {
         CHECK(r.verdict == Verdict::tight);
         CHECK(r.effective_max_num_seqs == doctest::Approx(194.0 / 75.0));
         CHECK(r.startup.max_concurrency == doctest::Approx(194.0 / 75.0));
-        // Seed 000's error sources: 3-bit TurboQuant raises the DeltaNet activation peak on cards under 24 GB (out of
+        // docs/SOURCES.md "Activation": 3-bit TurboQuant raises the DeltaNet activation peak on cards under 24 GB (out of
         // memory near 90K tokens on 20 GB cards), so the 20 GB card gets the note and a 32 GB card does not (the rule
         // compares with 24 GiB).
         CHECK(mentions(r.notes, "3-bit TurboQuant KV on cards under 24 GB"));
@@ -245,7 +245,7 @@ TEST_SUITE("predict") {
         CHECK(r.error_band_bytes == kTightBandBytes);
         CHECK(r.terms.tight_band_bytes == kTightBandBytes);
         CHECK_FALSE(mentions(r.notes, "uncalibrated"));
-        // Seed 000 §4: CUDA graphs + workspace 0.5 + 1.0 × 0.95 GB at TP 1.
+        // docs/SOURCES.md "Per-card budget": CUDA graphs + workspace 0.5 + 1.0 × 0.95 GB at TP 1.
         CHECK(r.terms.cudagraph_workspace_bytes == 1'450'000'000);
         // Qwen 3.6 27B is a DeltaNet hybrid: vLLM makes several KV cache groups and its token count misleads.
         REQUIRE(r.startup.available);

@@ -105,7 +105,7 @@ TEST_SUITE("solver") {
     }
     TEST_CASE("answers sit on the boundary of the predicate (catalog models)") {
         Scenario s;
-        s.model_id = "gemma-4-31b";  // seed 000 TL;DR: TP2, INT8 PTH, 24 GB cards, mem_util 0.92
+        s.model_id = "gemma-4-31b";  // the original's recommended Gemma 4 31B rig: TP2, INT8 PTH, 24 GB cards, mem_util 0.92
         s.tensor_parallel_size = 2;
         s.kv_cache_dtype = "int8_per_token_head";
         s.gpu = "rtx-3090";

@@ -52,7 +52,7 @@ TEST_SUITE("url_codec") {
     }
 
     TEST_CASE("round trips") {
-        SUBCASE("seed 003 dual-turbo preset on a 20 GB card") {
+        SUBCASE("the dual-turbo preset on a 20 GB card") {
             const ComposePreset* p = find_preset("qwen3.6-27b:dual-turbo");
             REQUIRE(p != nullptr);
             Scenario s = p->scenario;

@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url);
 const createKvcalcCore = require(modulePath);
 const core = await createKvcalcCore();
 
-test('Qwen 3.6 27B growing KV per token at fp8 is 32,768 B (seed 000: 16 layers × 4 heads × 256 × 2 × 1 B)', () => {
+test('Qwen 3.6 27B growing KV per token at fp8 is 32,768 B (docs/SOURCES.md "The KV formula": 16 layers × 4 heads × 256 × 2 × 1 B)', () => {
   const report = JSON.parse(core.evaluate(JSON.stringify({ schema: 1, model: 'qwen3.6-27b', kv_cache_dtype: 'fp8_e5m2' })));
   assert.equal(report.schema, 1);
   assert.equal(report.ok, true);

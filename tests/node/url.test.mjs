@@ -64,7 +64,7 @@ test('encodeQuery → decodeQuery → evaluate gives the CLI verdict (TIGHT, 2.5
   const report = JSON.parse(core.evaluate(JSON.stringify(decoded.scenario)));
   assert.equal(report.ok, true);
   assert.equal(report.verdict, 'TIGHT');
-  // Seed 003's 2.56 under vLLM's block rules: 194 blocks in the pool, 75 per full-length request = 2.587
+  // The original's 2.56 under vLLM's block rules: 194 blocks in the pool, 75 per full-length request = 2.587
   // (tests/core/predict_test.cpp has the arithmetic).
   assert.ok(Math.abs(report.effective_max_num_seqs - 194 / 75) < 0.01, String(report.effective_max_num_seqs));
 });

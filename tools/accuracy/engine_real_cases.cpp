@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kvcalc/engines/deployment.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/config/hf_config.h"
@@ -113,7 +114,7 @@ bool check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
     const auto weights = static_cast<std::int64_t>(w.bytes / f.tensor_parallel_size);
     const VllmAccounting a = vllm_account(vllm_profile_dims(spec), vllm_device(*gpu), f, *era, weights, false);
     // 0.1 GiB is what the dense text models of the v0.19 and v0.11 logs support; MoE / multimodal paths and V0's
-    // max_model_len-long profile fit within 0.2 / 0.15 (reference/vllm-startup-accounting.md §3.2, §8.4).
+    // max_model_len-long profile fit within 0.2 / 0.15 (docs/SOURCES.md "vLLM start-up accounting").
     const VllmProfileDims dims = vllm_profile_dims(spec);
     const double peak_tol = dims.num_experts > 0 || dims.multimodal ? 0.2 : (*era == VllmEra::v0 ? 0.15 : 0.1);
     if (rc.measured.contains("weights_gib"))
@@ -276,16 +277,16 @@ RealCaseResult evaluate_real_case(std::string_view fixture_json) {
         const json& measured = run.contains("measured") ? run["measured"] : empty;
         const json& differ = run.contains("expect_differ") ? run["expect_differ"] : empty;
         RunChecks rc{out, str(run, "label"), measured, differ};
-        if (out.engine == "vllm") {
-            run_vllm(rc, cfg, config_text, run);
-        } else if (out.engine == "llama.cpp") {
-            run_llama_cpp(rc, cfg, run);
-        } else if (out.engine == "sglang") {
-            run_sglang(rc, cfg, run);
-        } else {
+        const EngineInfo* engine = find_engine(out.engine);
+        if (!engine || out.engine.empty()) {
             out.diagnostics.push_back({Severity::error, "fixture", "engine",
                                        "engine \"" + out.engine + "\" is not one of vllm, llama.cpp, sglang"});
             return out;
+        }
+        switch (engine->id) {  // exhaustive: a new engine needs its real-case runner here
+            case EngineId::vllm: run_vllm(rc, cfg, config_text, run); break;
+            case EngineId::llama_cpp: run_llama_cpp(rc, cfg, run); break;
+            case EngineId::sglang: run_sglang(rc, cfg, run); break;
         }
     }
     return out;

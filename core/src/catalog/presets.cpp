@@ -1,5 +1,5 @@
-// Compose presets as data: seed 003 COMPOSES (Qwen 3.6 27B) and the registry values of every
-// kvcalc_compose_presets entry in docs/SOURCES.md "Model facts" (named by registry slug, so they never collide).
+// Compose presets as data (docs/SOURCES.md "Compose presets"): the original's Qwen 3.6 27B table and the values
+// of every model profile's kvcalc_compose_presets entry (named by registry slug, so they never collide).
 #include <vector>
 
 #include "kvcalc/catalog/catalog.h"

@@ -1,5 +1,5 @@
-// The seed models as data. Facts: seed 000 (architecture tables, per-model sections) and
-// docs/SOURCES.md "Model facts" (club-3090 profiles @4a29ab57). Sizes are decimal GB as published.
+// The seed models as data. Facts: docs/SOURCES.md "Model facts" (the original's model table and architecture
+// notes, club-3090 profiles @4a29ab57). Sizes are decimal GB as published.
 #include <string>
 #include <vector>
 
@@ -71,13 +71,13 @@ ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, co
                     {"num_key_value_heads", kv + ", head_dim 256, k_v_tensors 2: " + source},
                     {"linear_attention", "16 k-heads, " + vh + " v-heads, dims 128, conv 4: " + source},
                     {"recurrent_state", "k_dim×v_dim fp32 per value head + bf16 conv over 2·key_dim+value_dim "
-                                        "(vLLM gated_delta_net state shapes; reference quirk 17)"},
+                                        "(vLLM gated_delta_net state shapes; docs/SOURCES.md quirk 17)"},
                     {"max_position_embeddings", std::string("262144: ") + source}};
     return m;
 }
 
 // Qwen3-Next MoE body shared by qwen3.6-35b-a3b and its fine-tunes (agents-a1, AgentWorld): 40 layers,
-// 2 KV heads, 32 value heads, 256 experts × 8 active (seed 000 §35B-A3B).
+// 2 KV heads, 32 value heads, 256 experts × 8 active (docs/SOURCES.md "Model facts").
 ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* source) {
     ModelSpec m = qwen_next(std::move(id), std::move(name), {"qwen3-next-moe", 2048, 40, 16, 2, 32}, source);
     m.model_type = "qwen3_5_moe_text";
@@ -87,7 +87,7 @@ ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* sourc
 }
 
 // Shape of one Gemma 4: every 6th layer global (head_dim 512), the rest sliding (head_dim 256, window 1024),
-// K = V tied on both (attention_k_eq_v; seed 000 §Gemma 4).
+// K = V tied on both (attention_k_eq_v; docs/SOURCES.md "Model facts").
 struct GemmaShape {
     const char* family;
     int hidden_size, num_hidden_layers, num_attention_heads, global_kv_heads, sliding_kv_heads;
@@ -106,7 +106,7 @@ std::vector<ModelSpec> build() {
     std::vector<ModelSpec> out;
 
     {  // Qwen 3.6 27B: 16 full attention + 48 Gated DeltaNet.
-        // seed 000 architecture table / seed 003 QWEN36_27B: 64 layers, 24 heads, 4 KV heads, 48 value heads.
+        // 64 layers, 24 heads, 4 KV heads, 48 value heads (docs/SOURCES.md "Model facts").
         ModelSpec m = qwen_next("qwen3.6-27b", "Qwen 3.6 27B", {"qwen3-next-hybrid", 5120, 64, 24, 4, 48}, kQwen27);
         m.weights = {weights("autoround-int4", 17.5, "Lorbus/Qwen3.6-27B-int4-AutoRound", {"default", "int4"}, kQwen27),
                      weights("awq", 17.0, "cyankiwi/Qwen3.6-27B-AWQ-INT4", {}, kQwen27),
@@ -128,11 +128,11 @@ std::vector<ModelSpec> build() {
                      weights("nvfp4", 24.0, "", {}, kQwen35),
                      weights("nvfp4-fast", 24.0, "", {}, kQwen35),
                      weights("bf16", 70.0, "", {}, "seed 000 §35B-A3B weights table (~70 GB, unquantized)")};
-        // Built-in MTP head: no separate weights, but 0.10 GB of MTP workspace on the MoE (constants.json
-        // qwen_moe_builtin_mtp_workspace_gb), sharded with the drafter.
+        // Built-in MTP head: no separate weights, but 0.10 GB of MTP workspace on the MoE (the original's
+        // qwen_moe_builtin_mtp_workspace_gb, kv-calc.py @4a29ab57), sharded with the drafter.
         m.drafters = {drafter("qwen-mtp-builtin", "mtp", 0.10, 3, 32,
                               "mtp_num_hidden_layers 1 (seed 000); 0.10 GB workspace: constants.json")};
-        m.calibrated = false;  // one measured anchor (reference calibration.json); seed 000 asks for ≥ 4
+        m.calibrated = false;  // one measured boot (docs/SOURCES.md "Calibration rows"); calibrated needs at least 4
         out.push_back(std::move(m));
     }
     {  // Gemma 4 31B: 50 sliding (window 1024) + 10 global, K = V tied.

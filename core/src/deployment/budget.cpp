@@ -1,5 +1,5 @@
 // Per-card budget: the non-KV terms are subtracted from gpu_memory_utilization × VRAM, the engine's plan prices
-// the KV in what is left, and the verdict reads both (seed 000 "Per-card budget composition", Known limitations 1).
+// the KV in what is left, and the verdict reads both (docs/SOURCES.md "Per-card budget", "KV-pool capping and the verdict").
 #include <algorithm>
 #include <cmath>
 #include <iterator>

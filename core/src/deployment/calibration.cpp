@@ -1,4 +1,4 @@
-// Calibration rows (seed 003 CALIBRATION, docs/SOURCES.md "Calibration rows") and their evaluation.
+// Calibration rows (docs/SOURCES.md "Calibration rows") and their evaluation.
 #include "kvcalc/deployment/calibration.h"
 
 #include <algorithm>
@@ -67,7 +67,7 @@ std::vector<CalibrationRow> build() {
         from_preset("bounded-thinking", "rtx-3090", 21.7, "BENCHMARKS.md#qwen36-27b bounded-thinking.yml 2026-05-04"),
         from_preset("minimal", "rtx-3090", 22.4, "BENCHMARKS.md#qwen36-27b minimal.yml 2026-05-03 (mem-util 0.95, max-ctx 65536)"),
     };
-    rows[6].scenario.max_model_len = 180000;  // the 4090 rig ran 180K (seed 003 special case)
+    rows[6].scenario.max_model_len = 180000;  // the 4090 rig ran 180K (its row in docs/SOURCES.md "Calibration rows")
     rows[6].note += ", max_model_len 180000";
     rows[10].scenario.max_model_len = 65536;  // as measured (the row's own text), not the preset's 32768 / 0.90
     rows[10].scenario.gpu_memory_utilization = 0.95;
@@ -100,7 +100,7 @@ std::vector<CalibrationRow> build() {
         rows.push_back(std::move(more[i]));
     }
     // The presets name fp8_e4m3, which only sm_89 and newer run (kv_format.cpp); on the 3090 rigs (sm_86) the
-    // launcher served the same presets with fp8_e5m2, one byte per element as well (seed 000 KV-format note on
+    // launcher served the same presets with fp8_e5m2, one byte per element as well (no e4m3 kernel on
     // Ampere; docs/SOURCES.md quirk 27: the dual anchor was measured with e5m2). The rows say what actually booted.
     for (CalibrationRow& row : rows) {
         const GpuSpec* gpu = find_gpu(row.scenario.gpu);

@@ -1,5 +1,5 @@
 // The non-KV terms of a deployment: weights' load buffers, activation peak, non-torch memory and CUDA graphs per
-// card. The seed families keep their fitted terms (seed 000 §4, activation.cpp); other vLLM models are priced by
+// card. The seed families keep their fitted terms (docs/SOURCES.md "Per-card budget", activation.cpp); other vLLM models are priced by
 // vLLM's start-up accounting (vllm/accounting.h); llama.cpp and SGLang model none (their notes say so). This is
 // the one seam between the budget and any non-KV accounting.
 #include <cmath>
@@ -125,7 +125,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
                     t.activation_bytes - activation_peak_bytes(fit, *d.model, d.footprint.num_recurrent_layers,
                                                                *d.format, load.max_model_len, tp, std::nullopt);
             }
-            // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (seed 000 §4).
+            // CUDA graphs + FlashInfer workspace + NCCL buffers: 0.5 + 1.0 × mem_util + 0.3 × (TP − 1) GB (docs/SOURCES.md "Per-card budget").
             t.cudagraph_workspace_bytes = round_to_int64((0.5 + 1.0 * s.gpu_memory_utilization + 0.3 * (tp - 1)) * 1e9);
             break;
         }

@@ -49,14 +49,15 @@ std::string gb(std::int64_t bytes) {
     return two_decimals(h) + " GB";
 }
 
-std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const char* engine) {
-    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)
-        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes),
-                   " (gpu_memory_utilization × VRAM): nothing is left for KV");
+std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const EngineInfo& row) {
+    const char* engine = row.display_name;
+    if (t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes)  // the engine's own name for its share of the card
+        return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes), " (",
+                   row.memory_fraction, " × VRAM): nothing is left for KV");
     if (v == Verdict::fail) {
         // llama.cpp allocates the whole cache at start-up: -c = max_num_seqs (-np) × max_model_len cells, so the
         // figure is every slot's KV, not one request's (llama-context.cpp llama_context: n_ctx cells for n_seq_max).
-        if (std::string_view(engine) == "llama.cpp" && seqs > 1)
+        if (row.id == EngineId::llama_cpp && seqs > 1)
             return cat("after the fixed terms only ", gb(t.available_for_kv_bytes), " is left for KV, but the cache of all ",
                        std::to_string(seqs), " -np slots (-c = max_num_seqs × max_model_len) needs ",
                        gb(t.kv_one_sequence_bytes), ": llama.cpp cannot allocate it at start-up");
@@ -159,7 +160,7 @@ CacheBreakdown breakdown_for(const Scenario& s, const Deployment& r, const Load&
     b.growing_kv_bytes = t.kv_growing_requested_bytes;
     b.sliding_kv_bytes = t.kv_sliding_requested_bytes;
     b.recurrent_state_bytes = t.recurrent_state_requested_bytes;
-    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (seed 000 --compressed-*); head dim 0 =
+    // compressed_layers × floor(len / ratio) × head_dim × bpe × seqs / tp (docs/SOURCES.md "The KV formula"); head dim 0 =
     // the model's. Saturating; resolve() bounds the extras so that they stay below 2^58 at any load.
     const bool extras = s.compressed_layers > 0 || s.indexer_ratio_layers > 0;
     const std::int64_t head_dim = extras ? model_head_dim(*r.model) : 0;  // per call: only when it is used
@@ -215,7 +216,7 @@ bool too_large(const BudgetTerms& t, const Load& load, Diagnostics& d) {
 // The wording of a report whose numbers are evaluated: the same text whether predict() writes it at once or
 // render_text() later.
 void write_text(Report& rep, const Deployment& d, const Load& load) {
-    rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine).display_name);
+    rep.reason = reason_for(rep.verdict, rep.terms, load.max_num_seqs, engine_info(d.engine));
     if (!rep.terms.kv_dtype_runs) rep.reason = kv_hardware_sentence(d, load.gpu ? load.gpu : d.gpu);
     const bool accounts = engine_info(d.engine).accounts_non_kv;
     const VllmAccounting explained = accounts ? detail::explain_non_kv(d) : VllmAccounting{};

@@ -44,9 +44,10 @@ std::string result_sentence(const Report& r, ByteUnit unit) {
             const std::string what = t.weights_bytes + t.drafter_bytes >= t.budget_bytes
                                          ? "The weights alone (" + b(t.weights_bytes + t.drafter_bytes) + " per card) exceed"
                                          : "The weights, activation peak and CUDA graphs (" + b(t.fixed_bytes) + " per card) fill";
-            const std::string stop = r.engine == "sglang" ? "SGLang loads the weights, then stops: not enough memory for its KV pool."
-                                                          : engine_name + " loads the model, then stops: no available memory for the cache blocks.";
-            return what + " the budget (" + b(t.budget_bytes) + ", gpu_memory_utilization × VRAM): " + stop;
+            // Only an engine whose row has the sentence stops so (startup_stop.cpp).
+            const char* stop = engine ? engine->stop_text.no_cache_memory_sentence : nullptr;
+            if (!stop) return r.reason + ".";
+            return what + " the budget (" + b(t.budget_bytes) + ", " + engine->memory_fraction + " × VRAM): " + stop;
         }
         if (t.available_for_kv_bytes <= 0)
             return "The fixed terms (" + b(t.fixed_bytes) + ") do not fit the budget (" + b(t.budget_bytes) + "): " +

@@ -22,6 +22,17 @@ int kv_heads_per_rank(int kv_heads, int tp, Diagnostics& diags) {
     return 0;
 }
 
+const KvFormat* format_spelled(EngineKvSpelling (*spelling)(KvFormatId), std::string_view name,
+                               std::span<const KvSpellingAlias> aliases) {
+    for (const KvFormat& f : kv_formats()) {
+        const EngineKvSpelling s = spelling(f.id);
+        if (s.exact && s.k == name && s.v == name) return &f;
+    }
+    for (const KvSpellingAlias& a : aliases)
+        if (a.name == name) return &kv_formats()[static_cast<std::size_t>(a.format)];  // KvFormatId order
+    return nullptr;
+}
+
 std::string_view config_float_dtype(std::string_view d) {
     if (d == "bfloat16" || d == "bf16") return "bfloat16";
     if (d == "float16" || d == "fp16" || d == "half") return "float16";

@@ -1,23 +1,36 @@
 // Internal helpers shared by the engine rules: per-rank head counts and element-size arithmetic.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "kvcalc/base/diagnostic.h"
+#include "kvcalc/base/kv_format.h"
 #include "kvcalc/base/model_spec.h"
+#include "kvcalc/base/units.h"
+#include "kvcalc/engines/deployment.h"
 
 namespace kvcalc::engine {
 
-/// Storage of one KV element: bytes = ceil(elements × num / den) plus `scale_bytes` per head vector.
-struct ElemFormat {
-    int num = 2, den = 1;
-    int scale_bytes_per_head = 0;
+/// Storage of one KV element: bytes = ceil(elements × num / den) plus `scale_bytes_per_head` per head vector
+/// (kv_format.h kv_element_storage, from the one table of KV formats).
+using ElemFormat = KvElementStorage;
+
+/// A cache dtype name an engine accepts beside its own spelling of each format (vLLM's "fp8" for fp8_e4m3).
+struct KvSpellingAlias {
+    std::string_view name;
+    KvFormatId format;
 };
+
+/// The format an engine's cache dtype `name` stores: the format whose exact spelling (K and V alike) is `name`
+/// under `spelling` (the engine's kv_dtype.cpp table), else an alias; nullptr when the engine has no such dtype.
+const KvFormat* format_spelled(EngineKvSpelling (*spelling)(KvFormatId), std::string_view name,
+                               std::span<const KvSpellingAlias> aliases = {});
 
 /// Bytes of one head vector of `elements` values.
 inline std::int64_t head_vector_bytes(std::int64_t elements, const ElemFormat& f) {
-    return (elements * f.num + f.den - 1) / f.den + f.scale_bytes_per_head;
+    return ceil_div(elements * f.num, f.den) + f.scale_bytes_per_head;
 }
 
 /// KV heads one tensor-parallel rank holds (kvcalc::kv_heads_per_rank in layer_cache.h, the one split rule),

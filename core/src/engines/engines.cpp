@@ -35,6 +35,7 @@ constexpr EngineInfo kEngines[] = {
      // issue #26431, RTX 3090).
      .stop_text = {.no_cache_memory = "vLLM loads the weights, then stops: \"No available memory for the cache blocks\"",
                    .fixed_terms = "the fixed terms",
+                   .no_cache_memory_sentence = "vLLM loads the model, then stops: no available memory for the cache blocks.",
                    .fp8_e4m3_no_kernel =
                        "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: no attention "
                        "backend stores fp8 e4m3 below sm_80 (FlashInfer's start at sm_80, Triton's at sm_89: \"type "
@@ -57,7 +58,10 @@ constexpr EngineInfo kEngines[] = {
      .command_says_auto = false,
      .kv_spelling = detail::llama_cpp_spelling,
      // llama.cpp has no memory fraction: it allocates what it is asked for.
-     .stop_text = {.no_cache_memory = nullptr, .fixed_terms = nullptr, .fp8_e4m3_no_kernel = nullptr}},
+     .stop_text = {.no_cache_memory = nullptr,
+                   .fixed_terms = nullptr,
+                   .no_cache_memory_sentence = nullptr,
+                   .fp8_e4m3_no_kernel = nullptr}},
     {.id = EngineId::sglang,
      .name = "sglang",
      .display_name = "SGLang",
@@ -77,6 +81,7 @@ constexpr EngineInfo kEngines[] = {
      // model_runner / pool_configurator: max_total_num_tokens <= 0.
      .stop_text = {.no_cache_memory = "SGLang stops after loading the weights: \"Not enough memory\" for the KV pool",
                    .fixed_terms = "the weights",
+                   .no_cache_memory_sentence = "SGLang loads the weights, then stops: not enough memory for its KV pool.",
                    .fp8_e4m3_no_kernel = nullptr}},
 };
 static_assert(std::size(kEngines) == kNumEngines, "one engines-table row per EngineId");

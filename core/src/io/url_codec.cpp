@@ -164,56 +164,61 @@ std::string absent_text(const ScenarioField& f, int version) {
 
 }  // namespace
 
-Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
-    bool url_without_query = false;
-    std::string_view query = query_part(text, url_without_query);
-    if (url_without_query)
-        warn(diagnostics, "url_no_query", "url",
-             "the link " + quoted(text) + " has no '?' part, so it carries no scenario (a kvcalc link reads "
-             "…/?v=" + std::to_string(kUrlVersion) + "&m=…&g=…; a '#fragment' is not read); the defaults are used");
+namespace {
 
-    // Bounded work for any link: a repeated key warns once (not once per earlier copy), and at most
-    // kMaxQueryBytes / kMaxQueryParameters are read.
+/// One "key=value" of a query, %-decoded; `decoded` is false when an escape is malformed.
+struct QueryPair {
+    std::string_view raw;
+    std::string key, value;
+    bool decoded = false;
+};
+
+/// A query's pairs in order; `too_many` when more than kMaxQueryParameters were left unread.
+struct SplitQuery {
+    std::vector<QueryPair> pairs;
+    bool too_many = false;
+};
+
+/// The query's pairs, at most kMaxQueryParameters of its first kMaxQueryBytes: bounded work for any link.
+SplitQuery split_query(std::string_view query, Diagnostics& diagnostics) {
     if (query.size() > kMaxQueryBytes) {
         warn(diagnostics, "url_too_long", "url",
              "the link's query is " + std::to_string(query.size()) + " characters; only the first " +
                  std::to_string(kMaxQueryBytes) + " are read (a kvcalc link is under 1,000)");
         query = query.substr(0, kMaxQueryBytes);
     }
-    struct Pair {
-        std::string_view raw;
-        std::string key, value;
-        bool decoded = false;
-    };
-    std::vector<Pair> pairs;
-    bool too_many = false;
+    SplitQuery out;
+    std::vector<QueryPair>& pairs = out.pairs;
     while (!query.empty()) {
         if (pairs.size() >= kMaxQueryParameters) {
-            too_many = true;
+            out.too_many = true;
             break;
         }
         const auto amp = query.find('&');
         const std::string_view raw = query.substr(0, amp);
         query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
         if (raw.empty()) continue;
-        Pair p;
+        QueryPair p;
         p.raw = raw;
         const auto eq = raw.find('=');
         p.decoded = percent_decode(raw.substr(0, eq), p.key) &&
                     (eq == std::string_view::npos || percent_decode(raw.substr(eq + 1), p.value));
         pairs.push_back(std::move(p));
     }
+    return out;
+}
 
-    // The link version decides what an absent key means (url_codec.h): read it first, wherever it stands. A link
-    // with keys but no 'v' is an old one (version 1 wrote it, but trimmed links drop it); one with no scenario
-    // key at all (nothing, or only the page's reserved keys) means today's defaults.
+/// The link version, which decides what an absent key means (url_codec.h), read first wherever 'v' stands. A link
+/// with keys but no 'v' is an old one (version 1 wrote it, but trimmed links drop it); one with no scenario key at
+/// all (nothing, or only the page's reserved keys) means today's defaults.
+int link_version(const std::vector<QueryPair>& pairs, Diagnostics& diagnostics) {
     bool has_v = false, has_keys = false;
-    for (const Pair& p : pairs) {
+    for (const QueryPair& p : pairs) {
         has_v = has_v || (p.decoded && p.key == "v");
         has_keys = has_keys || !p.decoded || (p.key != "v" && !is_reserved(p.key));
     }
     int version = has_keys && !has_v ? 1 : kUrlVersion;
-    for (const Pair& p : pairs) {
+    for (const QueryPair& p : pairs) {
         if (!p.decoded || p.key != "v") continue;
         const auto v = parse_int(p.value);
         if (!v || *v < 1) {
@@ -229,61 +234,92 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
             version = static_cast<int>(*v);
         }
     }
-    Scenario s = version == 1 ? url_version_1_defaults() : Scenario{};
+    return version;
+}
 
+void warn_bad_escape(const QueryPair& p, Diagnostics& diagnostics) {
+    const std::size_t at = bad_escape_at(p.raw);
+    const std::string_view escape = at == std::string_view::npos ? p.raw : p.raw.substr(at, 3);
+    const auto eq = p.raw.find('=');
+    const std::string key = eq == std::string_view::npos ? std::string(p.raw) : std::string(p.raw.substr(0, eq));
+    warn(diagnostics, "url_bad_escape", "url." + key,
+         "URL parameter " + quoted(p.raw) + " has a malformed %-escape " + quoted(escape) +
+             ": '%' must be followed by two hex digits (':' is %3A, '%' itself %25); the parameter is "
+             "ignored and its field read as absent");
+}
+
+/// The measured start-up terms of a calibrated scenario (key mt); a bad value warns and reads as absent.
+void apply_measured_terms(const std::string& value, Scenario& s, Diagnostics& diagnostics) {
+    MeasuredTerms m;
+    Diagnostics bad;
+    if (parse_measured_terms_text(value, m, bad)) {
+        s.measured = m;
+        return;
+    }
+    warn(diagnostics, "url_bad_value", "url.mt",
+         "URL key 'mt' (measured start-up terms): " + (bad.empty() ? std::string() : bad.front().message) +
+             "; read as absent (kvcalc's own terms)");
+}
+
+/// The field table's row for a URL key; nullptr (with a warning listing the keys) when none has it.
+const ScenarioField* row_for_key(const std::string& key, const std::string& value, Diagnostics& diagnostics) {
+    for (const ScenarioField* f : rows())
+        if (key == f->url_key) return f;
+    std::string keys;
+    for (const ScenarioField* f : rows()) keys += std::string(keys.empty() ? "" : ", ") + f->url_key;
+    warn(diagnostics, "url_unknown_key", "url." + key,
+         "URL key '" + key + "' (value '" + value + "') is not known; ignored. Known keys: v, " + keys);
+    return nullptr;
+}
+
+/// Keys already read, so a repeated key warns once (not once per earlier copy).
+struct SeenKeys {
     std::vector<std::string> seen, repeated;
-    for (const Pair& p : pairs) {
-        if (!p.decoded) {
-            const std::size_t at = bad_escape_at(p.raw);
-            const std::string_view escape = at == std::string_view::npos ? p.raw : p.raw.substr(at, 3);
-            const auto eq = p.raw.find('=');
-            const std::string key = eq == std::string_view::npos ? std::string(p.raw) : std::string(p.raw.substr(0, eq));
-            warn(diagnostics, "url_bad_escape", "url." + key,
-                 "URL parameter " + quoted(p.raw) + " has a malformed %-escape " + quoted(escape) +
-                     ": '%' must be followed by two hex digits (':' is %3A, '%' itself %25); the parameter is "
-                     "ignored and its field read as absent");
-            continue;
-        }
-        const std::string& key = p.key;
-        const std::string& value = p.value;
-        if (is_reserved(key) || key == "v") continue;
-        if (key == "mt") {  // the measured start-up terms of a calibrated scenario
-            MeasuredTerms m;
-            Diagnostics bad;
-            if (parse_measured_terms_text(value, m, bad)) s.measured = m;
-            else
-                warn(diagnostics, "url_bad_value", "url.mt",
-                     "URL key 'mt' (measured start-up terms): " + (bad.empty() ? std::string() : bad.front().message) +
-                         "; read as absent (kvcalc's own terms)");
-            continue;
-        }
-        const ScenarioField* row = nullptr;
-        for (const ScenarioField* f : rows()) {
-            if (key == f->url_key) row = f;
-        }
-        if (!row) {
-            std::string keys;
-            for (const ScenarioField* f : rows()) keys += std::string(keys.empty() ? "" : ", ") + f->url_key;
-            warn(diagnostics, "url_unknown_key", "url." + key,
-                 "URL key '" + key + "' (value '" + value + "') is not known; ignored. Known keys: v, " + keys);
-            continue;
-        }
+    void note(const std::string& key, const ScenarioField& row, Diagnostics& diagnostics) {
         const auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), key) != v.end(); };
         if (!has(seen)) {
             seen.push_back(key);
         } else if (!has(repeated)) {
             repeated.push_back(key);
-            warn(diagnostics, "url_repeated_key", std::string("url.") + row->url_key,
+            warn(diagnostics, "url_repeated_key", std::string("url.") + row.url_key,
                  "URL key '" + key + "' appears more than once; the last value is used");
         }
-        // set_field_from_text assigns only on success: a bad value leaves the field as an absent key leaves it.
-        if (const FieldTextStatus st = set_field_from_text(*row, value, s); st != FieldTextStatus::ok) {
-            warn(diagnostics, "url_bad_value", std::string("url.") + row->url_key,
-                 "URL key '" + key + "' (" + row->name + ") = '" + value + "' " + field_status_text(*row, st) +
-                     "; expected " + field_valid_text(*row) + "; read as absent (" + absent_text(*row, version) + ")");
-        }
     }
-    if (too_many)
+};
+
+/// Sets the field a pair names; a bad value leaves the field as an absent key leaves it (set_field_from_text
+/// assigns only on success) and says what that means in this link's version.
+void apply_pair(const QueryPair& p, int version, SeenKeys& keys, Scenario& s, Diagnostics& diagnostics) {
+    if (!p.decoded) return warn_bad_escape(p, diagnostics);
+    const std::string& key = p.key;
+    const std::string& value = p.value;
+    if (is_reserved(key) || key == "v") return;
+    if (key == "mt") return apply_measured_terms(value, s, diagnostics);
+    const ScenarioField* row = row_for_key(key, value, diagnostics);
+    if (!row) return;
+    keys.note(key, *row, diagnostics);
+    if (const FieldTextStatus st = set_field_from_text(*row, value, s); st != FieldTextStatus::ok) {
+        warn(diagnostics, "url_bad_value", std::string("url.") + row->url_key,
+             "URL key '" + key + "' (" + row->name + ") = '" + value + "' " + field_status_text(*row, st) +
+                 "; expected " + field_valid_text(*row) + "; read as absent (" + absent_text(*row, version) + ")");
+    }
+}
+
+}  // namespace
+
+Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
+    bool url_without_query = false;
+    const std::string_view query = query_part(text, url_without_query);
+    if (url_without_query)
+        warn(diagnostics, "url_no_query", "url",
+             "the link " + quoted(text) + " has no '?' part, so it carries no scenario (a kvcalc link reads "
+             "…/?v=" + std::to_string(kUrlVersion) + "&m=…&g=…; a '#fragment' is not read); the defaults are used");
+    const SplitQuery split = split_query(query, diagnostics);
+    const int version = link_version(split.pairs, diagnostics);
+    Scenario s = version == 1 ? url_version_1_defaults() : Scenario{};
+    SeenKeys keys;
+    for (const QueryPair& p : split.pairs) apply_pair(p, version, keys, s, diagnostics);
+    if (split.too_many)  // the last word on the link, after the pairs' own warnings
         warn(diagnostics, "url_too_many_parameters", "url",
              "the link has more than " + std::to_string(kMaxQueryParameters) +
                  " parameters; the rest are ignored (a kvcalc link has at most " + std::to_string(rows().size() + 1) +

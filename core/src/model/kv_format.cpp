@@ -4,42 +4,43 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 
 namespace kvcalc {
 
 const std::vector<KvFormat>& kv_formats() {
-    // bpe × 400. Sources: seed 000 KV-format table; constants.json kv_format_bytes_per_element / _components.
+    // bpe × 400. Source: docs/SOURCES.md "KV formats" (the original's table, kv-calc.py line 169) and the rows' notes.
     static const std::vector<KvFormat> table{
-        {KvFormatId::fp16, "fp16", 800, "2", 0, 0, ""},
-        {KvFormatId::bf16, "bf16", 800, "2", 0, 0, ""},
-        {KvFormatId::fp8_e5m2, "fp8_e5m2", 400, "1", 0, 0, ""},
+        {KvFormatId::fp16, "fp16", 800, "2", 0, 0, "", 800, 0},
+        {KvFormatId::bf16, "bf16", 800, "2", 0, 0, "", 800, 0},
+        {KvFormatId::fp8_e5m2, "fp8_e5m2", 400, "1", 0, 0, "", 400, 0},
         // sm_80-88 run it only through FlashInfer's attention kernels (kv_format_backend_note); Triton's e4m3
         // type needs sm_89 (vllm-project/vllm issue #26431).
         {KvFormatId::fp8_e4m3, "fp8_e4m3", 400, "1", 80, 0,
          "fp8_e4m3 needs sm_80 or newer (FlashInfer's attention kernels; Triton's from sm_89) — use fp8_e5m2 or "
-         "int8_per_token_head there"},
+         "int8_per_token_head there", 400, 0},
         // 1 byte + an amortised per-token-head scale ≈ 1%: 101/100 (vLLM PR #40391/#42102).
-        {KvFormatId::int8_per_token_head, "int8_per_token_head", 404, "101/100", 0, 0, ""},
+        {KvFormatId::int8_per_token_head, "int8_per_token_head", 404, "101/100", 0, 0, "", 400, 4},
         // 4 bits + one group scale per 32 elements: 1/2 + 1/16 = 9/16.
-        {KvFormatId::q4_0, "q4_0", 225, "9/16", 0, 0, ""},
+        {KvFormatId::q4_0, "q4_0", 225, "9/16", 0, 0, "", 225, 0},
         // K int8, V int4: (1 + 1/2) / 2 = 3/4.
-        {KvFormatId::k8v4, "k8v4", 300, "3/4", 0, 0, ""},
+        {KvFormatId::k8v4, "k8v4", 300, "3/4", 0, 0, "", 300, 0},
         // 3 bits + ≈0.05 B overhead: 3/8 + 1/20 = 17/40 (TurboQuant, arXiv 2504.19874).
         {KvFormatId::turboquant_3bit_nc, "turboquant_3bit_nc", 170, "17/40", 0, 0,
-         "TurboQuant 3-bit is supplied by the Genesis patches for Qwen 3.6 (DeltaNet) models only"},
+         "TurboQuant 3-bit is supplied by the Genesis patches for Qwen 3.6 (DeltaNet) models only", 170, 0},
         // 4 bits + one fp8 scale per 16 elements: 1/2 + 1/16 = 9/16 (projected, no measured boot).
         // Consumer Blackwell has no FP4 attention kernel build: vllm-project/vllm issue #43562.
         {KvFormatId::nvfp4, "nvfp4", 225, "9/16", 100, 103,
          "nvfp4 KV needs datacenter Blackwell (sm_100/sm_103); consumer Blackwell (sm_120/121) has no FP4 attention "
-         "kernel for it"},
+         "kernel for it", 225, 0},
         // llama.cpp cache types (-ctk / -ctv), bytes per block of 32 values (ggml-common.h block_q8_0 = fp16 scale
         // + 32 int8 = 34 B; block_q4_1 = scale + min + 16 B = 20; block_q5_0 = scale + 4 B high bits + 16 = 22;
         // block_q5_1 = 24; block_iq4_nl = scale + 16 = 18). vLLM and SGLang have no such cache dtype.
-        {KvFormatId::q8_0, "q8_0", 425, "17/16", 0, 0, ""},
-        {KvFormatId::q4_1, "q4_1", 250, "5/8", 0, 0, ""},
-        {KvFormatId::q5_0, "q5_0", 275, "11/16", 0, 0, ""},
-        {KvFormatId::q5_1, "q5_1", 300, "3/4", 0, 0, ""},
-        {KvFormatId::iq4_nl, "iq4_nl", 225, "9/16", 0, 0, ""},
+        {KvFormatId::q8_0, "q8_0", 425, "17/16", 0, 0, "", 425, 0},
+        {KvFormatId::q4_1, "q4_1", 250, "5/8", 0, 0, "", 250, 0},
+        {KvFormatId::q5_0, "q5_0", 275, "11/16", 0, 0, "", 275, 0},
+        {KvFormatId::q5_1, "q5_1", 300, "3/4", 0, 0, "", 300, 0},
+        {KvFormatId::iq4_nl, "iq4_nl", 225, "9/16", 0, 0, "", 225, 0},
     };
     return table;
 }
@@ -48,6 +49,11 @@ const KvFormat* find_kv_format(std::string_view name) {
     for (const auto& f : kv_formats())
         if (name == f.name) return &f;
     return nullptr;
+}
+
+KvElementStorage kv_element_storage(const KvFormat& f) {
+    const int g = std::gcd(f.element_x400, kBpeDenominator);
+    return {f.element_x400 / g, kBpeDenominator / g, f.scale_bytes_per_head};
 }
 
 bool is_auto_kv_cache_dtype(std::string_view name) { return name == kAutoKvCacheDtype; }
@@ -95,8 +101,9 @@ std::string kv_format_label(std::string_view name) {
 }
 
 int indexer_bpe_x400(std::string_view name) {
-    if (name == "fp16" || name == "bf16") return 800;
-    if (name == "fp8_e5m2" || name == "fp8_e4m3" || name == "int8") return 400;
+    // The 16-bit and fp8 names are KV formats (the table's sizes); int8, fp4 and int4 are the indexer's own.
+    if (name == "fp16" || name == "bf16" || name == "fp8_e5m2" || name == "fp8_e4m3") return find_kv_format(name)->bpe_x400;
+    if (name == "int8") return 400;
     if (name == "fp4" || name == "int4") return 200;
     return -1;
 }

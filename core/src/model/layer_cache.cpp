@@ -115,11 +115,8 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
             // DeepSeek V3.2 (vLLM fp8_ds_mla, SGLang NSATokenToKVPool): a 1-byte cache keeps the latent in fp8 with
             // an fp32 scale per 128 values and the rope part in bf16 (656 B); every layer adds its indexer key,
             // fp8 + one fp32 scale per 128 values (132 B), whatever the dtype.
-            constexpr std::int64_t q = 128;
-            if (format.bpe_x400 == kBpeDenominator)
-                x400 = (std::int64_t{l->kv_lora_rank} + l->kv_lora_rank / q * 4 + 2LL * l->qk_rope_head_dim) *
-                       kBpeDenominator;
-            x400 += (l->index_head_dim + (l->index_head_dim + q - 1) / q * 4) * kBpeDenominator;
+            if (format.bpe_x400 == kBpeDenominator) x400 = mla_fp8_latent_bytes(*l) * kBpeDenominator;
+            x400 += mla_indexer_key_bytes(*l) * kBpeDenominator;
         }
     }
     LayerFootprint f;

@@ -11,7 +11,7 @@ namespace kvcalc {
 enum class GpuVendor { nvidia, amd };
 
 /// One accelerator. Convention: a card sold as "N GB" has N GiB of VRAM (N × 2^30 bytes) — a "24 GB" RTX 3090
-/// is 25,769,803,776 B, which is what nvidia-smi reports as 24576 MiB. (The seed tool used N × 1e9; docs/SOURCES.md quirk 1.)
+/// is 25,769,803,776 B, which is what nvidia-smi reports as 24576 MiB. (Decimal GB would undercount a card: docs/SOURCES.md quirk 1.)
 struct GpuSpec {
     std::string id;                    ///< e.g. "rtx-3090"
     std::string display_name;          ///< e.g. "NVIDIA GeForce RTX 3090"

@@ -12,7 +12,7 @@ struct GpuSpec;
 /// (0.425 = 170/400, 1.01 = 404/400, 0.5625 = 225/400). 400 = lcm of the denominators 40, 100, 16, 4.
 inline constexpr int kBpeDenominator = 400;
 
-/// Position of a format in per-format coefficient tables (constants.json order).
+/// Position of a format in per-format coefficient tables (the order of the original's table, docs/SOURCES.md "KV formats").
 enum class KvFormatId {
     fp16, bf16, fp8_e5m2, fp8_e4m3, int8_per_token_head, q4_0, k8v4, turboquant_3bit_nc, nvfp4,
     // llama.cpp ggml block types (ggml-common.h): 32 values per block plus fp16 scale (and min)
@@ -20,17 +20,31 @@ enum class KvFormatId {
 };
 inline constexpr int kNumKvFormats = 14;
 
-/// One kv_cache_dtype value.
-/// Source: seed 000 "bytes_per_kv_element by KV format"; docs/SOURCES.md "Constants" kv_format_bytes_per_element.
+/// One kv_cache_dtype value: the one table of KV element sizes. Each engine's rules take the bytes of an element
+/// from here through its own spelling of the format (kv_dtype.cpp in each engine's folder); none keeps its own.
+/// Source: docs/SOURCES.md "KV formats".
 struct KvFormat {
     KvFormatId id;
     const char* name;          ///< vLLM --kv-cache-dtype spelling used by kvcalc
-    int bpe_x400;              ///< bytes per element × 400 (exact)
+    int bpe_x400;              ///< bytes per element × 400 (exact), per-vector scales amortised
     const char* bpe_exact;     ///< the rational as text, e.g. "17/40"
     int min_sm_x10;            ///< lowest compute capability × 10 that runs it (0 = any)
     int max_sm_x10;            ///< highest compute capability × 10 that runs it (0 = no upper limit)
     const char* hardware_note; ///< empty when none
+    /// What the engines store: element_x400 / 400 bytes per element (the element alone) plus scale_bytes_per_head
+    /// bytes per head vector. They differ from bpe_x400 only for int8_per_token_head: 1 B per element and one fp32
+    /// scale per token and head (vLLM PR #40391), which bpe_x400 amortises as 1 %.
+    int element_x400;
+    int scale_bytes_per_head;
 };
+
+/// How an engine lays out one element of `format`: ceil(elements × num / den) bytes per head vector, plus
+/// `scale_bytes_per_head` (the fraction in lowest terms: fp8 is 1/1, q8_0 17/16).
+struct KvElementStorage {
+    int num = 2, den = 1;
+    int scale_bytes_per_head = 0;
+};
+KvElementStorage kv_element_storage(const KvFormat& format);
 
 /// All formats in KvFormatId order.
 const std::vector<KvFormat>& kv_formats();
@@ -58,12 +72,12 @@ struct AutoKvResolution {
 };
 
 /// Indexer-cache element size in 1/400 byte for --kv-breakdown's indexer_format
-/// (fp16/bf16 2, fp8_* / int8 1, fp4 / int4 0.5; constants.json indexer_format_bytes_per_element).
+/// (fp16/bf16 2, fp8_* / int8 1, fp4 / int4 0.5; docs/SOURCES.md "The KV formula").
 /// Returns -1 for an unknown name.
 int indexer_bpe_x400(std::string_view name);
 
 /// True when `format` has a kernel on a card of compute capability `sm_x10` (e.g. 86 for sm_86); 0 means the
-/// card is unknown, which runs only formats without a hardware requirement. Source: seed 000 KV-format table.
+/// card is unknown, which runs only formats without a hardware requirement. Source: docs/SOURCES.md "KV formats" and each row's hardware_note.
 bool kv_format_runs_on(const KvFormat& format, int sm_x10);
 /// The attention-backend caveat of a format that runs on `card` through one backend only: fp8_e4m3 on sm_80-88
 /// (FlashInfer yes, Triton no: vllm-project/vllm issue #26431). Empty when there is none or the card is unknown.

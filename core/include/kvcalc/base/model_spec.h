@@ -16,7 +16,7 @@ namespace kvcalc {
 /// Full (global) attention: K and V for every token of the context, growing with max_model_len.
 /// Per token per layer it stores num_key_value_heads × (head_dim_k + head_dim_v) elements, or
 /// num_key_value_heads × head_dim_k when K and V are one tensor (k_v_tensors == 1, Gemma 4
-/// `attention_k_eq_v`). Source: seed 000 "General KV cache formula".
+/// `attention_k_eq_v`). Source: docs/SOURCES.md "The KV formula".
 struct FullAttention {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
@@ -26,7 +26,7 @@ struct FullAttention {
 };
 
 /// Sliding-window attention: like FullAttention but keeps at most `sliding_window` tokens per sequence,
-/// so its size does not grow with context. Source: seed 000 Gemma §3; vLLM SlidingWindowSpec.
+/// so its size does not grow with context. Source: docs/SOURCES.md "The KV formula"; vLLM SlidingWindowSpec.
 struct SlidingWindow {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
@@ -60,6 +60,20 @@ struct MlaLatent {
     int index_head_dim = 0;
     bool operator==(const MlaLatent&) const = default;
 };
+
+/// Bytes per token per layer of a DeepSeek V3.2 indexer key: index_head_dim fp8 values and one fp32 scale per 128
+/// (132 B for index_head_dim 128), in vLLM (vllm/model_executor/models/deepseek_v2.py DeepseekV32IndexerCache) and
+/// SGLang (NSATokenToKVPool) alike; 0 without an indexer.
+constexpr std::int64_t mla_indexer_key_bytes(const MlaLatent& l) {
+    return l.index_head_dim <= 0 ? 0 : l.index_head_dim + (std::int64_t{l.index_head_dim} + 127) / 128 * 4;
+}
+
+/// Bytes per token per layer of a DeepSeek V3.2 latent in a 1-byte cache: the latent in fp8 with one fp32 scale per
+/// 128 values, the rope part kept bf16 (512 + 16 + 128 = 656 B; vllm/v1/kv_cache_interface.py MLAAttentionSpec
+/// fp8_ds_mla, SGLang NSATokenToKVPool).
+constexpr std::int64_t mla_fp8_latent_bytes(const MlaLatent& l) {
+    return std::int64_t{l.kv_lora_rank} + l.kv_lora_rank / 128 * 4 + 2LL * l.qk_rope_head_dim;
+}
 
 /// Recurrent state of a linear-attention / SSM layer (Gated DeltaNet, Mamba): a fixed number of
 /// elements per sequence, independent of context length. `state_elements` and `conv_elements` are per
@@ -126,7 +140,7 @@ struct Drafter {
     std::string method;         ///< "mtp", "dflash", "mtp_assistant"
     double weights_gb = 0.0;    ///< drafter weights, total across cards (sharded by TP)
     int num_speculative_tokens = 0;
-    /// Extra KV positions cached per speculative token (seed 003 / constants.json: 32 for Qwen built-in MTP,
+    /// Extra KV positions cached per speculative token (docs/SOURCES.md "The KV formula": 32 for Qwen built-in MTP,
     /// 0 for separate drafter models whose KV is their own).
     int kv_extra_tokens_per_speculative_token = 0;
     std::string source;

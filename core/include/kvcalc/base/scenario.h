@@ -89,7 +89,7 @@ struct Scenario {
     std::string drafter;                       ///< drafter id from the model's list; wins over mtp
     std::optional<double> drafter_gb;          ///< override drafter weights, decimal GB total (sharded by TP)
     std::optional<int> num_speculative_tokens; ///< override the drafter's default
-    // --- seed 000 --kv-breakdown extras (reporting only; not in the verdict) ---
+    // --- --kv-breakdown extras (reporting only; not in the verdict; docs/SOURCES.md "The KV formula") ---
     bool include_draft_kv = false;
     double draft_kv_gb = 0.0;                  ///< per card, decimal GB
     int compressed_layers = 0;

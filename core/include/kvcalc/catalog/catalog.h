@@ -12,7 +12,7 @@
 
 namespace kvcalc {
 
-/// The seed models: the four of seed 000 plus the three other models of docs/SOURCES.md "Model facts", each fact
+/// The seed models: the seven of docs/SOURCES.md "Model facts" (four from the original tool, three from its profiles), each fact
 /// with its source (catalog_seed_models.cpp).
 const std::vector<ModelSpec>& seed_models();
 
@@ -35,7 +35,7 @@ const std::vector<LayerGroup>* catalog_layer_groups(const ModelSpec* model);
 /// Comma-separated catalog ids (for diagnostics).
 std::string model_id_list();
 
-/// A named serving configuration ("compose") from seed 003 or the reference registry.
+/// A named serving configuration ("compose"; docs/SOURCES.md "Compose presets").
 /// `id` is "<model id>:<name>" so names never collide across models (docs/SOURCES.md quirk 19).
 struct ComposePreset {
     std::string id;          ///< e.g. "qwen3.6-27b:dual-turbo", "qwen3.6-27b:vllm/dual"
@@ -45,7 +45,8 @@ struct ComposePreset {
     std::string source;
 };
 
-/// Every preset: seed 003 COMPOSES (Qwen 27B) and each reference model's kvcalc_compose_presets (registry values).
+/// Every preset: the original's Qwen 27B presets and each model profile's kvcalc_compose_presets (docs/SOURCES.md
+/// "Compose presets").
 const std::vector<ComposePreset>& compose_presets();
 
 /// Finds a preset by full id, or by bare name when exactly one model has it (or `model_id` picks one).

@@ -28,7 +28,7 @@ enum class ReserveCheck { within, over, under, not_checked };
 
 /// How far under kvcalc's predicted reserve a measured peak may lie and still count as inside the band: the
 /// pessimistic side of the band, widened from the measured rows' spread (docs/ACCURACY.md "The band"). The rigs'
-/// peaks lie from 3.22 GB under to 1.07 GB over the reserve; the widest miss under it (seed 003 dual-turbo, TQ3 KV)
+/// peaks lie from 3.22 GB under to 1.07 GB over the reserve; the widest miss under it (the dual-turbo preset, TQ3 KV)
 /// sets this side at 3.5 GB. An optimistic miss (the card used more than predicted) keeps the Report's own band.
 inline constexpr std::int64_t kCalibrationBandBelowBytes = 3'500'000'000;
 

@@ -60,6 +60,8 @@ struct StartupStopText {
     /// is asked for).
     const char* no_cache_memory;
     const char* fixed_terms;      ///< "the fixed terms", "the weights"
+    /// The same stop as the result sentence's last clause (result_sentence.h), a whole sentence.
+    const char* no_cache_memory_sentence;
     /// fp8_e4m3 on an NVIDIA card without the kernel, when the engine stops before the hardware rule's sentence
     /// would apply (vLLM's Triton path); nullptr = the hardware sentence.
     const char* fp8_e4m3_no_kernel;

@@ -75,7 +75,7 @@ struct VllmPlan {
     std::int64_t page_size_bytes = 0;        ///< one block of one layer after unification
     std::int64_t max_num_batched_tokens = 8192;
     bool mamba_align = false;                ///< prefix caching "align" mode: 2 state pages per request
-    /// Extra positions every request keeps in the full-attention layers (MTP draft tokens, seed 003); 0 in vLLM's
+    /// Extra positions every request keeps in the full-attention layers (MTP draft tokens, docs/SOURCES.md "The KV formula"); 0 in vLLM's
     /// own accounting of a model without a drafter.
     std::int64_t extra_tokens = 0;
     std::int64_t kv_bytes_per_token = 0;     ///< growing (full / MLA) layers, per rank, unpadded

@@ -27,14 +27,14 @@ enum class Verdict { pass, tight, fail };
 /// "PASS" / "TIGHT" / "FAIL".
 const char* verdict_name(Verdict v);
 
-/// Width of the TIGHT band around the budget: 1.5 GB (seed 000 "±1.5 GB error band").
+/// Width of the TIGHT band around the budget: 1.5 GB (docs/SOURCES.md "KV-pool capping and the verdict").
 inline constexpr std::int64_t kTightBandBytes = 1'500'000'000;
 
-/// Per-card memory terms in bytes (seed 000 "Per-card budget composition", vLLM's worker subtraction).
+/// Per-card memory terms in bytes (docs/SOURCES.md "Per-card budget", vLLM's worker subtraction).
 /// fixed = weights + activation + cudagraph_workspace + drafter (the non-KV terms); available_for_kv = budget −
 /// fixed is the engine's KV pool. Every KV byte (growing, sliding window, recurrent state) is priced by the
 /// engine's per-layer plan and lives in that pool; kv_granted = min(kv_requested, available_for_kv) because the
-/// engine sizes the pool to what is left (seed 000 Known limitations 1).
+/// engine sizes the pool to what is left (docs/SOURCES.md "KV-pool capping and the verdict").
 struct BudgetTerms {
     /// The KV format the engine stores (Deployment::run_format) has a kernel on the load's card (kv_format_support;
     /// true when that is not known). false fails the verdict whatever the bytes: the engine cannot start there.
@@ -100,7 +100,7 @@ std::string_view term_label(std::string_view id);
 /// is not one: front ends key a term's colour on it so that it stays the same from one report to the next.
 std::size_t term_rank(std::string_view id);
 
-/// seed 000 --kv-breakdown: raw cache/state buckets per card (reporting only).
+/// --kv-breakdown: raw cache/state buckets per card (reporting only; docs/SOURCES.md "The KV formula").
 struct CacheBreakdown {
     std::string_view layout;            ///< static text: "dense_gqa", "hybrid_mamba", "sliding_window", "mla", "compressed_sparse"
     std::int64_t growing_kv_bytes = 0;  ///< requested growing KV

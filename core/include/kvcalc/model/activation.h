@@ -14,7 +14,7 @@ namespace kvcalc {
 ///   ( gdn_coef[format] × recurrent_layers × max_model_len + split_const_bytes
 ///     + split_bytes_per_token × max_model_len + split_bytes_per_hidden_token × hidden_size × max_model_len ) / tp
 ///   + per_card_const_bytes (+ GDN prefill scratch delta when max_num_batched_tokens is set and enabled)
-/// Source: docs/SOURCES.md "Constants" "activation" (seed 003 GDN_ACTIVATION_COEF for qwen3-next-hybrid).
+/// Source: docs/SOURCES.md "Constants" "activation" (the original's GDN_ACTIVATION_COEF for qwen3-next-hybrid).
 struct ActivationFit {
     const char* family;
     std::array<int, kNumKvFormats> gdn_coef_bytes{};   ///< bytes per recurrent layer per token, by KvFormatId
@@ -30,7 +30,7 @@ struct ActivationFit {
 /// (callers fall back to "generic-dense" with a warning).
 const ActivationFit* find_activation_fit(std::string_view family);
 
-/// GDN chunked-prefill scratch on one card for a batch of `batched_tokens` (constants.json gdn_prefill_scratch):
+/// GDN chunked-prefill scratch on one card for a batch of `batched_tokens` (kv-calc.py @4a29ab57 lines 259-270):
 /// h = ceil(batched/64) × (v_heads/tp) × v_dim × k_dim × 2 B, plus v_new and o = batched × (v_heads/tp) × v_dim × 2 B each.
 std::int64_t gdn_prefill_scratch_bytes(const ModelSpec& model, int tp, std::int64_t batched_tokens);
 

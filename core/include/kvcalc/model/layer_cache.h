@@ -10,7 +10,7 @@
 
 namespace kvcalc {
 
-/// Largest tensor_parallel_size kvcalc prices (single-node rigs, seed 000 "1-8 GPUs").
+/// Largest tensor_parallel_size kvcalc prices (single-node rigs; docs/SOURCES.md "The KV formula").
 inline constexpr int kMaxTensorParallel = 8;
 
 /// One distinct layer cache of a model and how many layers have it (first-appearance order).
@@ -62,8 +62,8 @@ struct LayerFootprint {
 };
 
 /// Footprint of one layer on one card. Requires kv_heads_per_rank(...) > 0 (check_tensor_parallel first).
-/// Full/sliding: heads_per_rank × (head_dim_k [+ head_dim_v when k_v_tensors == 2]) × bpe (seed 000 general
-/// formula). Chunked local attention: like a sliding window of attention_chunk_size tokens. MLA:
+/// Full/sliding: heads_per_rank × (head_dim_k [+ head_dim_v when k_v_tensors == 2]) × bpe
+/// (docs/SOURCES.md "The KV formula"). Chunked local attention: like a sliding window of attention_chunk_size tokens. MLA:
 /// (kv_lora_rank + qk_rope_head_dim) × bpe, not split by TP; with a DeepSeek V3.2 indexer, + 132 B (128 fp8 +
 /// an fp32 scale) per layer, and a 1-byte cache stores the latent as 656 B (fp8 + scales + bf16 rope; vLLM
 /// fp8_ds_mla, SGLang NSATokenToKVPool). Recurrent: state and conv elements × their dtype bytes, divided by tp
@@ -89,12 +89,12 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
                                int tp);
 
 /// Sliding-window bytes on one card for a given max_model_len: each sliding layer keeps
-/// min(window, max_model_len) tokens; constant in max_num_seqs as seed 000 §Gemma 3 prices it.
+/// min(window, max_model_len) tokens; constant in max_num_seqs as the original priced it (docs/SOURCES.md "The KV formula").
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len);
 
 /// Seed 000's DeltaNet recurrent-state estimate, kept reproducible (not used in the budget):
 /// gdn_layers × (k_heads·k_dim + v_heads·v_dim + conv_kernel·(k_heads·k_dim + v_heads·v_dim)) × 4 B × seqs.
-/// 35B-A3B at seqs=1: 30 × 30,720 × 4 = 3,686,400 B (seed 000 worked example).
+/// 35B-A3B at seqs=1: 30 × 30,720 × 4 = 3,686,400 B (docs/SOURCES.md "The KV formula").
 std::int64_t seed_deltanet_state_bytes(const ModelSpec& model, std::int64_t max_num_seqs);
 
 /// The Gated-DeltaNet recurrent-state layer kvcalc puts in catalogs: a k_dim × v_dim fp32 matrix per value

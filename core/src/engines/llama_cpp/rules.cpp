@@ -4,6 +4,7 @@
 #include <variant>
 #include "util/text.h"
 
+#include "engines/deploy_internal.h"
 #include "engines/engine_common.h"
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/engines/engine_rules.h"
@@ -16,17 +17,16 @@ namespace {
 
 using engine::ElemFormat;
 
-/// ggml block types: bytes per block of 32 (ggml-common.h: q8_0 = 2-byte scale + 32 int8 = 34 B).
+/// The storage of one element under a llama.cpp cache type (-ctk / -ctv, common/arg.cpp kv_cache_types): the
+/// format llama_cpp_spelling names so, or f32, which llama.cpp accepts and kvcalc has no KV format for.
 bool ggml_format(const std::string& name, ElemFormat& f) {
-    if (name == "f32") f = {4, 1, 0};
-    else if (name == "f16" || name == "bf16") f = {2, 1, 0};
-    else if (name == "q8_0") f = {34, 32, 0};
-    else if (name == "q5_1") f = {24, 32, 0};
-    else if (name == "q5_0") f = {22, 32, 0};
-    else if (name == "q4_1") f = {20, 32, 0};
-    else if (name == "q4_0" || name == "iq4_nl") f = {18, 32, 0};
-    else return false;
-    return true;
+    if (name == "f32") {
+        f = {4, 1, 0};
+        return true;
+    }
+    const KvFormat* format = engine::format_spelled(detail::llama_cpp_spelling, name);
+    if (format) f = kv_element_storage(*format);
+    return format != nullptr;
 }
 
 /// llama.cpp builds an SWA cache only for architectures whose load_hparams sets swa_type / n_swa (the
@@ -37,7 +37,7 @@ bool llama_cpp_uses_swa(const std::string& model_type) {
     return t && t->llama_cpp_swa;
 }
 
-std::int64_t pad(std::int64_t x, std::int64_t n) { return (x + n - 1) / n * n; }
+std::int64_t pad(std::int64_t x, std::int64_t n) { return ceil_div(x, n) * n; }
 
 /// One layer as llama.cpp caches it: K and V bytes per cell, the SWA window (0 = the non-SWA cache) or, for a
 /// recurrent layer, its state. One lambda per LayerCache alternative (no generic branch), so a new layer kind does

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <variant>
 
+#include "engines/deploy_internal.h"
 #include "engines/engine_common.h"
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/model/layer_cache.h"
@@ -12,23 +13,18 @@
 namespace kvcalc {
 
 std::int64_t sglang_mla_cell_bytes(const MlaLatent& l, int kv_bytes) {
-    constexpr std::int64_t quant_block = 128;  // NSA fp8 quantisation block (one fp32 scale per 128 values)
-    std::int64_t b = 0;
-    if (l.index_head_dim > 0 && kv_bytes == 1) {
-        // NSATokenToKVPool with an fp8 store: fp8 latent, its fp32 block scales, the rope part kept bf16
-        // (512 + 16 + 128 = 656 B for DeepSeek V3.2).
-        b = l.kv_lora_rank + l.kv_lora_rank / quant_block * 4 + 2LL * l.qk_rope_head_dim;
-    } else {
-        // MLATokenToKVPool: one latent of kv_lora_rank + qk_rope_head_dim values per token per layer.
-        b = static_cast<std::int64_t>(l.kv_lora_rank + l.qk_rope_head_dim) * kv_bytes;
-    }
-    if (l.index_head_dim > 0) {  // indexer keys: fp8 values + one fp32 scale per 128 (132 B for V3.2)
-        b += l.index_head_dim + (l.index_head_dim + quant_block - 1) / quant_block * 4;
-    }
-    return b;
+    // NSATokenToKVPool with an fp8 store keeps DeepSeek V3.2's latent in its fp8 layout; MLATokenToKVPool keeps
+    // one latent of kv_lora_rank + qk_rope_head_dim values per token per layer. Either adds the indexer key.
+    const std::int64_t latent = l.index_head_dim > 0 && kv_bytes == 1
+                                    ? mla_fp8_latent_bytes(l)
+                                    : static_cast<std::int64_t>(l.kv_lora_rank + l.qk_rope_head_dim) * kv_bytes;
+    return latent + mla_indexer_key_bytes(l);
 }
 
 namespace {
+
+/// SGLang --kv-cache-dtype names beside the spellings kvcalc writes (sglang_spelling in kv_dtype.cpp).
+constexpr engine::KvSpellingAlias kSglangAliases[] = {{"bfloat16", KvFormatId::bf16}, {"fp16", KvFormatId::fp16}};
 
 /// One layer in SGLang's token pool: K and V bytes per token on one rank. One lambda per LayerCache alternative
 /// (no generic branch), so a new layer kind does not compile until SGLang's rule for it is written here.
@@ -60,11 +56,12 @@ CellSpec cell_spec(const LayerCache& c, int tp_size, int bytes, Diagnostics& d) 
         c);
 }
 
-/// Bytes per element of SGLang's --kv-cache-dtype; 0 for an unknown name.
+/// Bytes per element of SGLang's --kv-cache-dtype, from the one KV format table through SGLang's spellings; 0
+/// for an unknown name.
 int element_bytes(const SglangSettings& s) {
     if (s.kv_cache_dtype == "auto") return s.model_dtype_bytes;
-    if (s.kv_cache_dtype == "bf16" || s.kv_cache_dtype == "bfloat16" || s.kv_cache_dtype == "fp16") return 2;
-    if (s.kv_cache_dtype == "fp8_e4m3" || s.kv_cache_dtype == "fp8_e5m2") return 1;
+    if (const KvFormat* f = engine::format_spelled(detail::sglang_spelling, s.kv_cache_dtype, kSglangAliases))
+        return f->element_x400 / kBpeDenominator;  // SGLang's pool dtypes are whole bytes
     return 0;
 }
 

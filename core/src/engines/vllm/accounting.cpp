@@ -26,7 +26,7 @@ std::int64_t bytes(double x) {
 bool at_least(VllmEra e, VllmEra from) { return static_cast<int>(e) >= static_cast<int>(from); }
 
 // Non-torch increase during load + profile (gpu_worker.py: memory_profiling non_torch_increase, measured from the
-// start-up snapshot). Values from the published logs (reference/vllm-startup-accounting.md §6):
+// start-up snapshot). Values from the published logs (docs/SOURCES.md "vLLM start-up accounting"):
 //   0.17+: 0.24-0.27 GiB at TP 1; 2.06-2.21 GiB at TP 2 and TP 4 on H100 (v0.19 Llama-3.1-8B TP 2 / 4: 3.96 / 4.02
 //          GiB of peak + non-torch), where the FlashInfer all-reduce + RMSNorm fusion workspace is set up inside the
 //          profile (config/vllm.py enable_allreduce_rms_fusion: TP > 1 on sm 90 / sm 100-family, NVLink parts).

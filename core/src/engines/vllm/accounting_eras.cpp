@@ -136,7 +136,7 @@ std::optional<VllmEra> parse_vllm_version(std::string_view text) {
 }
 
 std::optional<std::string> vllm_version_note(std::string_view text) {
-    constexpr int kNewestCheckedMinor = 25;  // vllm-v0.25.1, the newest measured boot (reference/calibration.json)
+    constexpr int kNewestCheckedMinor = 25;  // vllm-v0.25.1, the newest measured boot (docs/SOURCES.md "vLLM start-up accounting")
     std::string s = lower(text);
     while (!s.empty() && s.back() == ' ') s.pop_back();
     while (!s.empty() && s.front() == ' ') s.erase(0, 1);

@@ -22,26 +22,23 @@ namespace {
 
 using engine::ElemFormat;
 
-/// vLLM's --kv-cache-dtype names (vllm/config/cache.py CacheDType) and the storage of one element.
+/// vLLM's --kv-cache-dtype names (vllm/config/cache.py CacheDType) beside the spellings kvcalc writes
+/// (vllm_dtype in kv_dtype.cpp): "fp8" and "fp8_inc" store e4m3 on CUDA.
+constexpr engine::KvSpellingAlias kVllmAliases[] = {{"bf16", KvFormatId::bf16},
+                                                    {"fp16", KvFormatId::fp16},
+                                                    {"half", KvFormatId::fp16},
+                                                    {"fp8", KvFormatId::fp8_e4m3},
+                                                    {"fp8_inc", KvFormatId::fp8_e4m3}};
+
+/// The storage of one element under a vLLM cache dtype name; "auto" is the model's dtype.
 bool vllm_format(const std::string& name, int model_bytes, ElemFormat& f) {
     if (name == "auto") {
         f = {model_bytes, 1, 0};
-    } else if (name == "bfloat16" || name == "bf16" || name == "float16" || name == "fp16" || name == "half") {
-        f = {2, 1, 0};
-    } else if (name == "fp8" || name == "fp8_e4m3" || name == "fp8_e5m2" || name == "fp8_inc") {
-        f = {1, 1, 0};
-    } else if (name == "turboquant_k8v4") {
-        f = {3, 4, 0};  // K 8-bit + V 4-bit: 3/4 B per element on average (kvcalc's k8v4 size)
-    } else if (name == "turboquant_3bit_nc") {
-        f = {17, 40, 0};  // 3 bits + ≈0.05 B of norms per element (kvcalc's turboquant_3bit_nc size)
-    } else if (name == "int8_per_token_head") {
-        f = {1, 1, 4};  // fp32 scale per token per head (vLLM PR #40391)
-    } else if (name == "nvfp4") {
-        f = {9, 16, 0};  // 4-bit values + one fp8 scale per 16
-    } else {
-        return false;
+        return true;
     }
-    return true;
+    const KvFormat* format = engine::format_spelled(detail::vllm_spelling, name, kVllmAliases);
+    if (format) f = kv_element_storage(*format);
+    return format != nullptr;
 }
 
 using Kind = VllmLayerType::Kind;
@@ -85,8 +82,8 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
                 // bf16 rope = 656 B; its indexer key adds index_head_dim fp8 + one fp32 scale per 128.
                 std::int64_t b = engine::head_vector_bytes(l.kv_lora_rank + l.qk_rope_head_dim, f);
                 if (l.index_head_dim > 0) {
-                    if (fp8) b = l.kv_lora_rank + l.kv_lora_rank / 128 * 4 + 2LL * l.qk_rope_head_dim;
-                    b += l.index_head_dim + ceil_div(l.index_head_dim, 128) * 4;
+                    if (fp8) b = mla_fp8_latent_bytes(l);
+                    b += mla_indexer_key_bytes(l);
                 }
                 return Spec{Kind::full, b, 0};
             },

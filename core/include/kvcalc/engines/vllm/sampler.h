@@ -25,7 +25,7 @@ VllmSampler vllm_default_sampler(VllmEra era);
 
 /// Bytes per (row × vocabulary entry) of the profile's dummy sampler run (gpu_model_runner.py
 /// _dummy_sampler_run: top-k V − 1, top-p 0.9 on every row) with `sampler` on `rows` rows. Fitted on the
-/// published logs (reference/vllm-startup-accounting.md §3.1, §8.4):
+/// published logs (docs/SOURCES.md "vLLM start-up accounting"):
 ///   FlashInfer or the Triton kernels (≥ 8 rows, 0.17+): 14.2 B (bf16 logits, fp32 copy, probs, noise; v0.19 and
 ///     v0.11.0 logs);
 ///   the sort path (apply_top_k_top_p: fp32 values and int64 indices of logits.sort() and its temporaries):
