@@ -367,7 +367,7 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
     if (g.tensors_listed) {
         s.num_parameters = elements;
         const std::string how = "sum of " + std::to_string(tensors) + " GGUF tensor infos (ggml type table)";
-        s.weights.push_back({"gguf", static_cast<double>(g.tensor_bytes) / 1e9, "", {}, how, {}});
+        s.weights.push_back({"gguf", static_cast<double>(g.tensor_bytes) / 1e9, "", {}, how, {}, {}});
         s.provenance.push_back({"weights", how});
         return g;
     }
@@ -384,7 +384,7 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
         char gb[32];
         std::snprintf(gb, sizeof gb, "%.3g", w.bytes / 1e9);
         s.num_parameters = params.total();
-        s.weights.push_back({w.dtype, w.bytes / 1e9, "", {}, "estimated: parameter count × " + w.dtype, {}});
+        s.weights.push_back({w.dtype, w.bytes / 1e9, "", {}, "estimated: parameter count × " + w.dtype, {}, {}});
         s.provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (no tensor infos)"});
         g.diagnostics.push_back({Severity::warning, "gguf_weights_unknown", "weights_gb",
                                  "the GGUF lists no tensors (a vocab-only file): its weights are unknown and priced "

@@ -45,7 +45,7 @@ void evaluate(const Deployment& d, const Load& load, BudgetTerms& t) {
     const KvSupport support = kv_format_support(d.run_format ? *d.run_format : *d.format, load.gpu ? load.gpu : d.gpu);
     t.kv_dtype_runs = support != KvSupport::does_not_run;
     t.kv_dtype_support_known = support != KvSupport::not_known;
-    t.weights_bytes = ceil_div(s.weights_bytes_total, tp);
+    t.weights_bytes = s.weights_bytes_per_card();
     t.drafter_bytes = ceil_div(s.drafter_bytes_total, tp);
     t.budget_bytes = round_to_int64(s.gpu_memory_utilization * static_cast<double>(load.vram_bytes));
     detail::non_kv_terms(d, load, t);  // vLLM's accounting also sets weights (+ load buffers) and the budget

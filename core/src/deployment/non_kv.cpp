@@ -18,7 +18,8 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     d.settings.vllm_version = vllm_era_rules(era).id;
     if (!engine_info(d.engine).accounts_non_kv) return;  // Kind::none
     m.dims = vllm_profile_dims(*d.model);
-    if (s.weights_gb) m.dims.encoder_weights_bytes = 0;  // the user's checkpoint size already holds the tower
+    // The user's checkpoint size, or one read from its tensors, already holds the tower.
+    if (s.weights_gb || d.settings.weights_bytes_per_rank > 0) m.dims.encoder_weights_bytes = 0;
     m.device = d.gpu ? vllm_device(*d.gpu) : vllm_device_from_total(d.settings.vram_bytes);
     // The flags that are not the load; bind_non_kv sets max_model_len and max_num_seqs at each load.
     VllmServeFlags& f = m.flags;
@@ -46,7 +47,7 @@ void bind_non_kv(const Scenario& s, const ActivationFit* fit, Deployment& d) {
     const bool accounted = d.model->family == "generic";  // config.json and popular models: no measured fit
     if (accounted)
         m.accounting = vllm_account(m.dims, m.device, f, m.era,
-                                    ceil_div(set.weights_bytes_total, set.tensor_parallel_size), false);
+                                    set.weights_bytes_per_card(), false);
     else  // in place: only the defaults' fields are kept for a seed fit, and this runs at every new load
         vllm_resolve_defaults_into(m.device, f, m.era, false, m.accounting);
     // vLLM's defaults stand in for what the user left unset, everywhere the settings are shown or priced.
@@ -71,7 +72,7 @@ VllmAccounting explain_non_kv(const Deployment& d) {
     const NonKvModel& m = d.non_kv;
     if (m.kind == NonKvModel::Kind::vllm_accounting)
         return vllm_account_worded(m.dims, m.device, m.flags, m.era,
-                                   ceil_div(d.settings.weights_bytes_total, d.settings.tensor_parallel_size), true,
+                                   d.settings.weights_bytes_per_card(), true,
                                    false);
     // A seed fit shows the defaults of max_num_seqs and gpu_memory_utilization, and predict() adds the batch's
     // when sliding-window pages depend on it (its activation fit does not use vLLM's max_num_batched_tokens or
@@ -100,7 +101,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             f.max_model_len = load.max_model_len;
             f.max_num_seqs = load.max_num_seqs;
             const VllmAccounting a = vllm_account(d.non_kv.dims, vllm_device_for(d, load), f, d.non_kv.era,
-                                                  ceil_div(s.weights_bytes_total, tp), false);
+                                                  s.weights_bytes_per_card(), false);
             t.weights_bytes = a.weights_bytes;
             t.activation_bytes = a.torch_peak_bytes;
             t.cudagraph_workspace_bytes = a.non_torch_bytes + (a.cudagraph_subtracted ? a.cudagraph_bytes : 0);
