@@ -10,3 +10,7 @@ build/native-release/bench/kvcalc_bench
 echo
 echo "=== page (headless Chromium) ==="
 node tests/browser/budget.mjs
+echo
+echo "=== worst inputs (native release, then the wasm module) ==="
+build/native-release/bench/kvcalc_worst_inputs
+node bench/worst_inputs.mjs

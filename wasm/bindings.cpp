@@ -9,6 +9,7 @@
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/io/url_check.h"
 #include "kvcalc/io/url_codec.h"
+#include "kvcalc/deployment/input_limits.h"
 
 namespace {
 
@@ -60,9 +61,16 @@ std::string decode_query(const std::string& query) {
 std::string encode_query(const std::string& scenario_json) {
     return guarded([&] {
         kvcalc::Diagnostics d;
-        const bool too_deep = kvcalc::json_too_deep(scenario_json);
-        const nlohmann::json j = too_deep ? nlohmann::json() : nlohmann::json::parse(scenario_json, nullptr, false);
-        if (too_deep) {
+        // The same cap as evaluate(): past it the answer is an error, not a copy of megabytes of input.
+        const bool too_large = scenario_json.size() > kvcalc::kMaxRequestBytes;
+        const bool too_deep = !too_large && kvcalc::json_too_deep(scenario_json);
+        const nlohmann::json j = too_large || too_deep ? nlohmann::json()
+                                                       : nlohmann::json::parse(scenario_json, nullptr, false);
+        if (too_large) {
+            d.push_back({kvcalc::Severity::error, "too_large", "",
+                         "scenario is " + std::to_string(scenario_json.size()) + " bytes; at most " +
+                             std::to_string(kvcalc::kMaxRequestBytes) + " (8 MiB) are read"});
+        } else if (too_deep) {
             d.push_back({kvcalc::Severity::error, "too_deep", "", "scenario nests arrays/objects too deeply"});
         } else if (j.is_discarded() || !j.is_object()) {
             d.push_back({kvcalc::Severity::error, "bad_json", "", "scenario is not a JSON object"});

@@ -228,6 +228,24 @@ TEST_SUITE("hf_config: quantization_config forms") {
         CHECK(linear_bytes_per_weight(fp4.arch, &dtype) == doctest::Approx(0.5 + 1.0 / 16));
         CHECK(dtype == "nvfp4");
     }
+
+    TEST_CASE("fp8 with a bits key other than 8 is named and priced at one byte per weight, as vLLM loads it") {
+        // vLLM's Fp8Config.from_config (model_executor/layers/quantization/fp8.py) reads no bit width: e4m3 weights.
+        const auto c = kvcalc::read_hf_config(
+            with_quant("llama-3.1-8b.json", {{"quant_method", "fp8"}, {"activation_scheme", "dynamic"}, {"bits", 4}}));
+        REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
+        const auto* w = find_field(c.diagnostics, "quantization_config.bits");
+        REQUIRE(w != nullptr);
+        CHECK(w->code == "ignored_key");
+        CHECK(contains(w->message, "is 4"));
+        std::string dtype;
+        CHECK(linear_bytes_per_weight(c.arch, &dtype) == doctest::Approx(1.0));
+        CHECK(dtype == "fp8");
+        // bits 8 is what fp8 means: no warning.
+        const auto ok = kvcalc::read_hf_config(
+            with_quant("llama-3.1-8b.json", {{"quant_method", "fp8"}, {"activation_scheme", "dynamic"}, {"bits", 8}}));
+        CHECK(find_field(ok.diagnostics, "quantization_config.bits") == nullptr);
+    }
 }
 
 TEST_SUITE("hf_config: bad-input wording") {

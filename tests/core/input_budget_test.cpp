@@ -2,7 +2,7 @@
 // layers): the work must grow linearly. The measure is deterministic, never a clock: the number of heap
 // allocations and the bytes allocated while reading and pricing, counted by this file's operator new. Doubling
 // the input may at most double them (plus a small fixed part); a quadratic step would quadruple them.
-// Timings: bench/bench_main.cpp.
+// Timings and peak memory: bench/worst_inputs.cpp.
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -12,8 +12,13 @@
 
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/deployment/predict.h"
+#include "worst_inputs.h"
 
 namespace {
+
+using kvcalc::worst::layers_config;
+using kvcalc::worst::many_keys_config;
+using kvcalc::worst::nan_config;
 
 struct Work {
     std::size_t allocations = 0;
@@ -40,29 +45,6 @@ void check_linear(const Work& small, const Work& doubled) {
     CAPTURE(doubled.bytes);
     CHECK(doubled.allocations <= 2 * small.allocations + small.allocations / 20 + 64);
     CHECK(doubled.bytes <= 2 * small.bytes + small.bytes / 20 + (64 << 10));
-}
-
-const char* kHead = R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,)"
-                    R"("num_attention_heads":32,"num_key_value_heads":8,"head_dim":128,"intermediate_size":14336,)"
-                    R"("vocab_size":128256,"max_position_embeddings":8192,"torch_dtype":"bfloat16",)";
-
-std::string nan_config(std::size_t n) {
-    std::string t = std::string(kHead) + R"("num_hidden_layers":32,"x":[)";
-    for (std::size_t i = 0; i < n; ++i) t += i ? ",NaN" : "NaN";
-    return t + "]}";
-}
-
-std::string many_keys_config(std::size_t n) {
-    std::string t = std::string(kHead) + R"("num_hidden_layers":32)";
-    for (std::size_t i = 0; i < n; ++i) t += ",\"k" + std::to_string(i) + "\":NaN";
-    return t + "}";
-}
-
-std::string layers_config(std::size_t n) {
-    std::string t = std::string(kHead) + R"("sliding_window":4096,"num_hidden_layers":)" + std::to_string(n) +
-                    R"(,"layer_types":[)";
-    for (std::size_t i = 0; i < n; ++i) t += std::string(i ? "," : "") + (i % 6 == 5 ? "\"full_attention\"" : "\"sliding_attention\"");
-    return t + "]}";
 }
 
 void price(const std::string& config) {

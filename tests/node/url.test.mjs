@@ -120,3 +120,14 @@ test('encodeQuery refuses what evaluate rejects (ranges, catalog ids)', () => {
     assert.ok(out.diagnostics.some((d) => d.severity === 'error' && d.field === field), field);
   assert.equal(JSON.parse(core.encodeQuery(JSON.stringify({ max_model_len: -5 }))).ok, false);
 });
+
+test('encodeQuery caps its input like evaluate (8 MiB): an error, not megabytes echoed back', () => {
+  // 8 MiB + 1 byte of a valid scenario (padding in a string value): refused before parsing.
+  const big = JSON.stringify({ schema: 1, model: 'llama-3.1-8b', note: 'x'.repeat(8 * 1024 * 1024) });
+  const text = core.encodeQuery(big);
+  const out = JSON.parse(text);
+  assert.equal(out.ok, false);
+  assert.equal(out.query, '');
+  assert.ok(out.diagnostics.some((d) => d.code === 'too_large'), JSON.stringify(out.diagnostics));
+  assert.ok(text.length < 1000, 'answer is ' + text.length + ' bytes');
+});

@@ -435,19 +435,19 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
 
 /// The non_standard_json warnings: one per token for the first kMaxNonFiniteWarnings, then one line counting
 /// the rest, so a file of a million NaN tokens costs a bounded answer (a real Hub config holds one or two).
-void note_non_finite(const std::vector<hf::ReplacedToken>& replaced, Diagnostics& diags) {
-    constexpr std::size_t kMaxNonFiniteWarnings = 4;
-    const std::size_t shown = std::min(replaced.size(), kMaxNonFiniteWarnings);
+void note_non_finite(const hf::NonFiniteTokens& found, Diagnostics& diags) {
+    constexpr std::size_t kMaxNonFiniteWarnings = hf::NonFiniteTokens::kKeptInOrder - 1;
+    const std::size_t shown = std::min(found.first.size(), kMaxNonFiniteWarnings);
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto& r = replaced[i];
+        const auto& r = found.first[i];
         diags.push_back({Severity::warning, "non_standard_json", r.path,
                          r.path + " is " + r.token + " (Python's json writes it; strict JSON has no such value): read "
                          "as null"});
     }
-    if (replaced.size() <= shown) return;
-    const auto& first = replaced[shown];
+    if (found.count <= shown) return;
+    const auto& first = found.first[shown];
     diags.push_back({Severity::warning, "non_standard_json", first.path,
-                     std::to_string(replaced.size() - shown) + " more values were NaN or Infinity (read as null); the "
+                     std::to_string(found.count - shown) + " more values were NaN or Infinity (read as null); the "
                      "first of them at " + first.path + " (" + first.token + ")"});
 }
 
@@ -471,10 +471,11 @@ HfConfig read_hf_config(std::string_view text) {
                                        " levels; a real config.json nests 3-4"});
         return out;
     }
-    std::vector<hf::ReplacedToken> replaced;
-    const std::string cleaned = hf::replace_non_finite_tokens(text, replaced);
-    const nlohmann::json root = nlohmann::json::parse(cleaned.begin(), cleaned.end(), nullptr, false);
-    note_non_finite(replaced, out.diagnostics);
+    hf::NonFiniteTokens non_finite;
+    const std::string cleaned = hf::replace_non_finite_tokens(text, non_finite);
+    hf::ParsedJson parsed = hf::parse_counting_duplicates(cleaned);
+    const nlohmann::json& root = parsed.root;
+    note_non_finite(non_finite, out.diagnostics);
     if (root.is_discarded()) {
         const std::string detail = json_error_detail(cleaned);
         out.diagnostics.push_back({Severity::error, "bad_json", "",
@@ -489,7 +490,7 @@ HfConfig read_hf_config(std::string_view text) {
                                    "config.json must be a JSON object ({ … }), got " + std::string(root.type_name())});
         return out;
     }
-    if (const hf::DuplicateKeys dup = hf::find_duplicate_keys(cleaned); dup.count > 0) {
+    if (const hf::DuplicateKeys& dup = parsed.duplicates; dup.count > 0) {
         out.diagnostics.push_back({Severity::warning, "duplicate_key", dup.first_path,
                                    dup.first_path + " is spelled twice in one object; the last value is read (as "
                                    "Python's json and transformers do)" +
@@ -507,12 +508,7 @@ HfConfig read_hf_config(std::string_view text) {
                                        "\"num_hidden_layers\": …}), or null / left out for a text-only model"});
     }
     KeyReader keys(root, out.diagnostics, out.spec.provenance);
-    {
-        std::unordered_map<std::string, std::string> non_finite;
-        non_finite.reserve(replaced.size());
-        for (const auto& r : replaced) non_finite.emplace(r.path, r.token);  // the first token per path
-        keys.set_non_finite(std::move(non_finite));
-    }
+    keys.set_non_finite(std::move(non_finite.members));
     read_identity(keys, root, out);
     ModelSpec& s = out.spec;
     auto layers = keys.integer({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers", 1,

@@ -44,14 +44,24 @@ std::string_view non_finite_word(std::string_view text, std::size_t i) {
     return {};
 }
 
-/// SAX handler for find_duplicate_keys: one key set per open object, the array index per open array.
-struct DuplicateFinder : nlohmann::json_sax<nlohmann::json> {
+/// SAX handler for parse_counting_duplicates: builds the DOM with nlohmann's own DOM builder and keeps one key
+/// set per open object (and the index per open array) to name the first repeated key's path.
+struct DomWithDuplicates {
+    using json = nlohmann::json;
+    using number_integer_t = json::number_integer_t;
+    using number_unsigned_t = json::number_unsigned_t;
+    using number_float_t = json::number_float_t;
+    using string_t = json::string_t;
+    using binary_t = json::binary_t;
+
     struct Level {
         bool array = false;
         std::unordered_set<std::string> keys;
         std::string key;
         std::size_t index = 0;
     };
+    explicit DomWithDuplicates(json& root) : dom(root, false) {}
+    nlohmann::detail::json_sax_dom_parser<json> dom;
     std::vector<Level> stack;
     DuplicateKeys found;
 
@@ -63,38 +73,60 @@ struct DuplicateFinder : nlohmann::json_sax<nlohmann::json> {
         }
         return out;
     }
-    void value_done() {
+    bool value_done(bool ok) {
         if (!stack.empty() && stack.back().array) ++stack.back().index;
+        return ok;
     }
-    bool null() override { return value_done(), true; }
-    bool boolean(bool) override { return value_done(), true; }
-    bool number_integer(number_integer_t) override { return value_done(), true; }
-    bool number_unsigned(number_unsigned_t) override { return value_done(), true; }
-    bool number_float(number_float_t, const string_t&) override { return value_done(), true; }
-    bool string(string_t&) override { return value_done(), true; }
-    bool binary(binary_t&) override { return value_done(), true; }
-    bool start_object(std::size_t) override { return stack.push_back({false, {}, {}, 0}), true; }
-    bool key(string_t& k) override {
+    bool null() { return value_done(dom.null()); }
+    bool boolean(bool b) { return value_done(dom.boolean(b)); }
+    bool number_integer(number_integer_t v) { return value_done(dom.number_integer(v)); }
+    bool number_unsigned(number_unsigned_t v) { return value_done(dom.number_unsigned(v)); }
+    bool number_float(number_float_t v, const string_t& s) { return value_done(dom.number_float(v, s)); }
+    bool string(string_t& v) { return value_done(dom.string(v)); }
+    bool binary(binary_t& v) { return value_done(dom.binary(v)); }
+    bool start_object(std::size_t n) {
+        stack.push_back({false, {}, {}, 0});
+        return dom.start_object(n);
+    }
+    bool key(string_t& k) {
         Level& l = stack.back();
         l.key = k;
         if (!l.keys.insert(k).second && found.count++ == 0) found.first_path = path_here();
-        return true;
+        return dom.key(k);
     }
-    bool end_object() override { return stack.pop_back(), value_done(), true; }
-    bool start_array(std::size_t) override { return stack.push_back({true, {}, {}, 0}), true; }
-    bool end_array() override { return stack.pop_back(), value_done(), true; }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+    bool end_object() {
+        stack.pop_back();
+        return value_done(dom.end_object());
+    }
+    bool start_array(std::size_t n) {
+        stack.push_back({true, {}, {}, 0});
+        return dom.start_array(n);
+    }
+    bool end_array() {
+        stack.pop_back();
+        return value_done(dom.end_array());
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
+        return dom.parse_error(position, token, ex);
+    }
 };
 
 }  // namespace
 
-DuplicateKeys find_duplicate_keys(std::string_view text) {
-    DuplicateFinder finder;
-    nlohmann::json::sax_parse(text.begin(), text.end(), &finder);
-    return finder.found;
+ParsedJson parse_counting_duplicates(std::string_view text) {
+    ParsedJson out;
+    DomWithDuplicates sax(out.root);
+    const bool ok = nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
+    if (!ok || sax.dom.is_errored()) {
+        out.root = nlohmann::json(nlohmann::json::value_t::discarded);
+        return out;
+    }
+    out.duplicates = std::move(sax.found);
+    return out;
 }
 
-std::string replace_non_finite_tokens(std::string_view text, std::vector<ReplacedToken>& replaced) {
+std::string replace_non_finite_tokens(std::string_view text, NonFiniteTokens& found) {
     std::string out;
     out.reserve(text.size());
     std::vector<Frame> stack;
@@ -131,7 +163,14 @@ std::string replace_non_finite_tokens(std::string_view text, std::vector<Replace
             if (!stack.empty() && stack.back().array) ++stack.back().index;
             else expect_key = true;
         } else if (const std::string_view word = non_finite_word(text, i); !word.empty()) {
-            replaced.push_back({path_of(stack), std::string(word)});
+            // Paths cost a string each, so only the ones a warning or a key lookup can use are built.
+            const bool member = !stack.empty() && !stack.back().array;
+            if (found.first.size() < NonFiniteTokens::kKeptInOrder || member) {
+                std::string path = path_of(stack);
+                if (found.first.size() < NonFiniteTokens::kKeptInOrder) found.first.push_back({path, std::string(word)});
+                if (member) found.members.emplace(std::move(path), std::string(word));
+            }
+            ++found.count;
             out += "null";
             i += word.size();
             continue;

@@ -216,6 +216,21 @@ void read_bitsandbytes(KeyReader& keys, const nlohmann::json& q, const std::stri
     }
 }
 
+/// A bits / num_bits key in an fp8 quantization_config that is not 8: a warning naming it (vLLM ignores it).
+void note_fp8_bits(KeyReader& keys, const nlohmann::json& q, const std::string& path) {
+    for (const char* k : {"bits", "w_bit", "num_bits", "weight_bits"}) {
+        const nlohmann::json* b = member(q, k);
+        if (!b || b->is_null()) continue;
+        if (b->is_number_integer() && !b->is_number_unsigned() && b->get<std::int64_t>() == 8) return;
+        if (b->is_number_unsigned() && b->get<std::uint64_t>() == 8) return;
+        const std::string key = path + "." + std::string(k);
+        keys.warning("ignored_key", key,
+                     key + " is " + shown_value(*b, 40) + ", but quant_method fp8 stores one byte per weight "
+                     "(float8_e4m3fn) and vLLM's Fp8Config reads no bit width: priced at 8 bits");
+        return;
+    }
+}
+
 /// ModelOpt names its scheme in quant_algo (top level, or under `quantization` as hf_quant_config.json has it):
 /// FP8 variants store one byte per weight, NVFP4 four bits (vLLM ModelOptFp8Config / ModelOptNvFp4Config).
 void read_modelopt_algo(KeyReader& keys, const nlohmann::json& q, const std::string& path, HfArchitecture& h) {
@@ -273,7 +288,13 @@ void read_quantization(KeyReader& keys, HfArchitecture& h) {
     h.quant_method = m && m->is_string() ? m->get<std::string>() : std::string();
     const BitsRule* rule = bits_rule(method);
     bool reported = false;
-    if (auto bits = read_bits(keys, *q, path, rule, reported)) h.quant_bits = *bits;
+    if (method == "fp8") {
+        // vLLM's Fp8Config.from_config reads no bit width: the weights are float8_e4m3fn, one byte each, whatever
+        // a bits key says, so a contradicting one is named and the weights priced as vLLM loads them.
+        note_fp8_bits(keys, *q, path);
+    } else if (auto bits = read_bits(keys, *q, path, rule, reported)) {
+        h.quant_bits = *bits;
+    }
     if (!reported && h.quant_bits == 0 && method == "gptq") {
         keys.error("missing_key", path + ".bits",
                    path + ".bits is missing: a GPTQ checkpoint must say its width (2, 3, 4 or 8 bits per weight); "
