@@ -1,6 +1,7 @@
 // Table-driven command-line parser for kvcalc: the scenario flags are the field table's rows (scenario_fields.h),
 // the modes and output flags are listed here; both drive parsing and --help.
 #include "flags.h"
+#include "checkpoint_loader.h"
 #include "gguf_loader.h"
 #include "kvcalc/base/echo.h"
 
@@ -86,6 +87,10 @@ const ExtraFlag kExtraFlags[] = {
     {"Model", "--config", "", "PATH", "model",
      "Hugging Face config.json to describe the model (replaces --model)",
      [](Options& o, std::string_view v) { o.config_path = std::string(v); return std::string(); }},
+    {"", "--offline", "", "", "",
+     "with --model ORG/NAME: read the Hub files from the cache only ($XDG_CACHE_HOME/kvcalc/hub or "
+     "~/.cache/kvcalc/hub), never the network",
+     [](Options& o, std::string_view) { o.offline = true; return std::string(); }},
     {"", "--gguf", "", "FILE", "model",
      "GGUF file (llama.cpp's model format) to describe the model from its header; only the header is read, split "
      "files (NAME-00001-of-0000N.gguf) part by part; --model FILE.gguf does the same (replaces --model)",
@@ -232,6 +237,11 @@ std::string set_row(Options& o, const kvcalc::ScenarioField& row, std::string_vi
     // --model FILE.gguf names a GGUF file, not a catalog id: main() reads it as --gguf.
     if (std::string_view(row.name) == "model_id" && is_gguf_path(std::string(value))) {
         o.gguf_path = std::string(value);
+        return "";
+    }
+    // --model DIR or ORG/NAME[@REV]: a checkpoint, read by main() (checkpoint_loader.h).
+    if (std::string_view(row.name) == "model_id" && is_checkpoint_source(std::string(value))) {
+        o.checkpoint = std::string(value);
         return "";
     }
     if (row.metavar[0] == '\0') {                            // a switch: --mtp, --include-draft-kv

@@ -16,6 +16,7 @@
 #include "svg.h"
 #include "catalog_json.h"
 #include "config_loader.h"
+#include "checkpoint_loader.h"
 #include "gguf_loader.h"
 #include "kvcalc/deployment/llama_cpp_startup.h"
 #include "startup_log_text.h"
@@ -393,6 +394,11 @@ int main(int argc, char** argv) {
     }
     if (!o.config_path.empty()) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
+        if (!error.empty()) return bad_input(error);
+    }
+    if (!o.checkpoint.empty()) {
+        if (!o.config_path.empty()) return bad_input("--model " + o.checkpoint + " and --config both describe the model: give one of them");
+        std::string error = kvcli::load_checkpoint(o.checkpoint, o.offline, o.scenario);
         if (!error.empty()) return bad_input(error);
     }
     if (!o.gguf_path.empty()) {

@@ -27,6 +27,8 @@ struct Options {
     std::string url_base;        ///< --url BASE: print BASE?query after the answer
     std::string svg_path;        ///< --svg PATH: write the per-card breakdown
     std::string config_path;     ///< --config PATH: Hugging Face config.json
+    std::string checkpoint;      ///< --model DIR or ORG/NAME[@REV]: a snapshot folder or a Hub repo
+    bool offline = false;        ///< --offline: Hub repos come from the cache only
     std::string gguf_path;       ///< --gguf FILE (or --model FILE.gguf): a GGUF file whose header describes the model
     kvcalc::Diagnostics model_notes;  ///< warnings from reading --gguf, also put into the report
     std::vector<kvcalc::GgufHeader> gguf_headers;  ///< the --gguf parts' headers, for llama.cpp's buffer lines

@@ -30,7 +30,7 @@ apt_update_once() { if [[ $apt_updated == 0 ]]; then "${sudo_cmd[@]}" apt-get up
 # ---- 1. Debian packages ---------------------------------------------------------------------------------
 kvcalc_step "Debian packages" "check that apt-get works (network to the Debian mirror, no other apt process running), then run scripts/setup.sh again"
 packages=(cmake g++ make emscripten nlohmann-json3-dev doctest-dev libsdl2-dev fonts-dejavu-core fonttools cmark-gfm
-          clang-14 libclang-rt-14-dev nodejs npm python3 xz-utils)
+          clang-14 libclang-rt-14-dev nodejs npm python3 xz-utils libcurl4-openssl-dev)
 # Browser tests use Debian's Chromium unless CHROMIUM_PATH names another Chromium-based browser.
 if [[ $want_browser == 1 && ! -x "${CHROMIUM_PATH:-}" ]]; then packages+=(chromium); fi
 missing=()

@@ -26,9 +26,11 @@ std::string shell_quote(const std::string& s) {
     return q + "'";
 }
 
-Run kvcalc(const std::string& args) {
+Run kvcalc(const std::string& args) { return kvcalc_env("", args); }
+
+Run kvcalc_env(const std::string& env, const std::string& args) {
     const std::string out = temp_path("stdout.txt"), err = temp_path("stderr.txt");
-    const std::string cmd = shell_quote(KVCALC_BIN) + " " + args + " >" + shell_quote(out) + " 2>" + shell_quote(err);
+    const std::string cmd = (env.empty() ? std::string() : "env " + env + " ") + shell_quote(KVCALC_BIN) + " " + args + " >" + shell_quote(out) + " 2>" + shell_quote(err);
     const int raw = std::system(cmd.c_str());
     Run r;
     r.status = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;

@@ -14,6 +14,9 @@ struct Run {
 /// Runs `kvcalc ARGS` through the shell (ARGS are shell words, quote as needed).
 Run kvcalc(const std::string& args);
 
+/// Runs `kvcalc ARGS` with the environment assignments `env` ("NAME=value …", shell words) added.
+Run kvcalc_env(const std::string& env, const std::string& args);
+
 /// Whole file as text ("" when missing).
 std::string read_file(const std::string& path);
 

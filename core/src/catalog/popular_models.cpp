@@ -19,7 +19,7 @@ std::vector<ModelSpec> popular_models() {
         spec.calibrated = false;
         const WeightsEstimate w = estimate_weights(count_parameters(spec, cfg.arch), cfg.arch, src.weights_dtype);
         spec.weights.push_back({src.weights_dtype, w.bytes / 1e9, src.hf_repo, {},
-                                "estimated: parameter count × " + src.weights_dtype + " (" + w.basis + ")", {}});
+                                "estimated: parameter count × " + src.weights_dtype + " (" + w.basis + ")", {}, {}});
         spec.provenance.push_back({"config.json", "huggingface.co/" + src.hf_repo + " config.json (embedded facts)"});
         spec.provenance.push_back({"weights", "estimated: parameter count × " + src.weights_dtype + " (" + w.basis + ")"});
         out.push_back(std::move(spec));

@@ -20,7 +20,7 @@ std::vector<LayerCache> periodic_layers(int count, int period, const LayerCache&
 }
 
 WeightsVariant weights(std::string id, double gb, std::string repo, std::vector<std::string> aliases, std::string source) {
-    return WeightsVariant{std::move(id), gb, std::move(repo), std::move(aliases), std::move(source), {}};
+    return WeightsVariant{std::move(id), gb, std::move(repo), std::move(aliases), std::move(source), {}, {}};
 }
 
 Drafter drafter(std::string id, std::string method, double gb, int n, int extra_tokens, std::string source) {

@@ -369,7 +369,7 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
     if (g.tensors_listed) {
         s.num_parameters = elements;
         const std::string how = "sum of " + std::to_string(tensors) + " GGUF tensor infos (ggml type table)";
-        s.weights.push_back({"gguf", static_cast<double>(g.tensor_bytes) / 1e9, "", {}, how, {}});
+        s.weights.push_back({"gguf", static_cast<double>(g.tensor_bytes) / 1e9, "", {}, how, {}, {}});
         s.provenance.push_back({"weights", how});
         return g;
     }
@@ -390,7 +390,7 @@ GgufModel read_gguf_model(const std::vector<GgufHeader>& parts) {
         std::snprintf(gb, sizeof gb, "%.3g", w.bytes / 1e9);
         hint = " (an " + w.dtype + " copy of these hparams would be about " + gb + " GB)";
     }
-    s.weights.push_back({kUnknownWeightsId, 0.0, "", {}, "no tensor infos (vocab-only GGUF)", {}});
+    s.weights.push_back({kUnknownWeightsId, 0.0, "", {}, "no tensor infos (vocab-only GGUF)", {}, {}});
     s.provenance.push_back({"weights", "unknown: the GGUF lists no tensor infos"});
     g.diagnostics.push_back({Severity::info, "gguf_weights_unknown", "weights_gb",
                              "the GGUF lists no tensors (a vocab-only file): its weights are unknown" + hint +

@@ -43,6 +43,7 @@ struct Attn {
     int kv_tensors = 2;
     std::int64_t window = 0;
     bool window_covers_context = false;  ///< sliding_window ≥ max_position_embeddings: nothing ever slides out
+    bool mla_as_plain = false;           ///< MLA-shaped weights run as plain attention (MiniCPM3)
 };
 
 void read_identity(KeyReader& keys, const nlohmann::json& root, HfConfig& out) {
@@ -62,9 +63,10 @@ void read_identity(KeyReader& keys, const nlohmann::json& root, HfConfig& out) {
 Attn read_attention(KeyReader& keys, HfConfig& out) {
     Attn a;
     ModelSpec& s = out.spec;
-    a.heads = as_int(keys.integer({"num_attention_heads", "n_head", "num_heads"}, "num_attention_heads", 1, kMaxHeads));
+    a.heads = as_int(keys.integer({"num_attention_heads", "n_head", "num_heads", "n_heads"}, "num_attention_heads", 1, kMaxHeads));
     s.num_attention_heads = a.heads;
-    auto kv = keys.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num"},
+    auto kv = keys.integer({"num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num",
+                            "attn_config.kv_n_heads"},
                            "num_key_value_heads", 1, kMaxHeads);
     const std::string& mt = out.arch.model_type;
     const bool falcon = mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel";
@@ -127,7 +129,9 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     // V head size apart from K (MiMo-V2: 192 / 128). For MLA configs v_head_dim is the latent's V width instead.
     std::string mla_path;
     const bool mla = keys.raw({"kv_lora_rank"}, mla_path) != nullptr;
-    a.head_dim_v = mla ? a.head_dim : as_int(keys.integer({"v_head_dim"}, "v_head_dim", 1, kMaxDim), a.head_dim);
+    // DeepSeek-VL2-tiny switches MLA off with kv_lora_rank null and v_head_dim 0: 0 means "not set" there.
+    a.head_dim_v = mla ? a.head_dim : as_int(keys.integer({"v_head_dim"}, "v_head_dim", 0, kMaxDim), a.head_dim);
+    if (a.head_dim_v == 0) a.head_dim_v = a.head_dim;
     const int head_dim_v = a.head_dim_v;
     a.global_head_dim_v = a.global_head_dim == a.head_dim ? head_dim_v : a.global_head_dim;
     a.swa_kv_heads = as_int(keys.integer({"swa_num_key_value_heads"}, "swa_num_key_value_heads", 1, kMaxHeads), a.kv_heads);
@@ -177,6 +181,24 @@ void read_mla(KeyReader& keys, HfArchitecture& h) {
     h.index_n_heads = as_int(keys.integer({"index_n_heads"}, "index_n_heads", 1, kMaxHeads));
 }
 
+/// MiniCPM3 has MLA-shaped projections (kv_lora_rank) but caches full K and V: vLLM minicpm3.py
+/// MiniCPM3Attention builds Attention(num_heads, qk_nope_head_dim + qk_rope_head_dim, num_kv_heads = num_heads) and
+/// pads V to that head size. The weights keep their MLA shapes (param count); the layers are typed as plain attention.
+void run_mla_as_plain(KeyReader& keys, HfConfig& out, Attn& a) {
+    const HfArchitecture& h = out.arch;
+    if (h.model_type != "minicpm3" || h.kv_lora_rank == 0) return;
+    a.mla_as_plain = true;
+    a.head_dim = a.head_dim_v = h.qk_nope_head_dim + h.qk_rope_head_dim;
+    a.kv_heads = a.heads;
+    a.global_kv_heads = a.swa_kv_heads = a.heads;
+    a.global_head_dim = a.global_head_dim_v = a.swa_head_dim = a.swa_head_dim_v = a.head_dim;
+    keys.info("mla_as_plain_attention", keys.prefix() + "kv_lora_rank",
+              "minicpm3: kv_lora_rank shapes the projections, but vLLM caches full K and V (" + std::to_string(a.heads) +
+                  " heads of qk_nope_head_dim + qk_rope_head_dim = " + std::to_string(a.head_dim) +
+                  ", V padded to it; minicpm3.py MiniCPM3Attention)");
+    keys.note_source("layers", "minicpm3: plain attention, num_attention_heads K/V heads of " + std::to_string(a.head_dim));
+}
+
 void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     auto& h = out.arch;
     auto& s = out.spec;
@@ -186,12 +208,18 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     h.vocab_size_per_layer_input =
         as_int(keys.integer({"vocab_size_per_layer_input"}, "vocab_size_per_layer_input", 1, 100000000));
     if (h.vocab_size_per_layer_input == 0) h.vocab_size_per_layer_input = h.vocab_size;
-    h.intermediate_size = as_int(keys.integer({"intermediate_size", "ffn_hidden_size", "n_inner"},
+    h.intermediate_size = as_int(keys.integer({"intermediate_size", "ffn_hidden_size", "n_inner", "ffn_config.ffn_hidden_size"},
                                               "intermediate_size", 1, kMaxDim));
-    s.num_experts = as_int(keys.integer({"n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts"},
+    if (h.intermediate_size == 0 && s.hidden_size > 0) {
+        // MPT: the MLP is expansion_ratio × d_model wide (vllm/model_executor/models/mpt.py MPTMLP).
+        if (auto ratio = keys.integer({"expansion_ratio"}, "expansion_ratio", 1, 1000))
+            h.intermediate_size = static_cast<int>(std::min<std::int64_t>(*ratio * s.hidden_size, kMaxDim));
+    }
+    s.num_experts = as_int(keys.integer({"n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts",
+                                         "ffn_config.moe_num_experts"},
                                         "num_experts", 0, 1000000));
     s.num_experts_per_tok = as_int(keys.integer(
-        {"num_experts_per_tok", "experts_per_token", "top_k_experts", "moe_topk", "moe_k"}, "num_experts_per_tok", 0,
+        {"num_experts_per_tok", "experts_per_token", "top_k_experts", "moe_topk", "moe_k", "ffn_config.moe_top_k"}, "num_experts_per_tok", 0,
         1000000));
     if (s.num_experts > 0) {
         // Mixtral / gpt-oss name the expert width intermediate_size.
@@ -200,7 +228,7 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
             h.intermediate_size);
     }
     h.moe_latent_size = as_int(keys.integer({"moe_latent_size"}, "moe_latent_size", 1, kMaxDim));
-    h.n_shared_experts = as_int(keys.integer({"n_shared_experts", "num_shared_experts"}, "n_shared_experts", 0, 100000));
+    h.n_shared_experts = as_int(keys.integer({"n_shared_experts", "num_shared_experts", "num_shared_expert"}, "n_shared_experts", 0, 100000));
     h.shared_expert_intermediate_size = as_int(keys.integer(
         {"shared_expert_intermediate_size", "moe_shared_expert_intermediate_size"}, "shared_expert_intermediate_size",
         0, kMaxDim));
@@ -214,11 +242,14 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
         for (const auto& e : *f) h.moe_layer_freq.push_back(e.is_number_integer() && e.get<std::int64_t>() != 0 ? 1 : 0);
     }
     auto tie = keys.boolean({"tie_word_embeddings"}, "tie_word_embeddings");
-    const bool gemma = h.model_type.rfind("gemma", 0) == 0;
-    h.tie_word_embeddings = tie.value_or(gemma);
+    // Gemma's config classes and FalconConfig default to tied (vllm/model_executor/models/falcon.py
+    // FalconForCausalLM: an absent key ties lm_head to word_embeddings); the other families default to untied.
+    const bool gemma = h.model_type.rfind("gemma", 0) == 0, falcon = h.model_type == "falcon";
+    h.tie_word_embeddings = tie.value_or(gemma || falcon);
     if (!tie) {
         keys.info("assumed", "tie_word_embeddings",
-                  std::string("tie_word_embeddings missing: assumed ") + (gemma ? "true (Gemma default)" : "false") +
+                  std::string("tie_word_embeddings missing: assumed ") +
+                      (gemma ? "true (Gemma default)" : falcon ? "true (FalconConfig default)" : "false") +
                       " for the parameter count");
     }
 }
@@ -348,7 +379,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
         }
         if (k == MixerKind::full || k == MixerKind::sliding || k == MixerKind::chunked) need_attention = true;
         if (k == MixerKind::linear || k == MixerKind::mamba) require_recurrent_dims(keys, out, k);
-        if (h.kv_lora_rank > 0 && (k == MixerKind::full || k == MixerKind::sliding)) {
+        if (h.kv_lora_rank > 0 && !a.mla_as_plain && (k == MixerKind::full || k == MixerKind::sliding)) {
             s.layers.emplace_back(MlaLatent{h.kv_lora_rank, h.qk_rope_head_dim, h.index_head_dim});
         } else if (k == MixerKind::full) {
             s.layers.emplace_back(FullAttention{at(pattern.kv_heads, i, a.global_kv_heads), a.global_head_dim,
@@ -493,8 +524,9 @@ HfConfig read_hf_config(std::string_view text) {
                    "hidden_size is missing: add the model width (e.g. 4096 for Llama 3.1 8B)");
     }
     hf::read_context_limits(keys, out);
-    const Attn attn = read_attention(keys, out);
+    Attn attn = read_attention(keys, out);
     read_mla(keys, out.arch);
+    run_mla_as_plain(keys, out, attn);
     read_moe_and_mlp(keys, out);
     read_recurrent_dims(keys, out);
     read_dtype_and_quant(keys, out.arch);

@@ -1,5 +1,8 @@
 #include "config/hf_config_keys.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "kvcalc/base/json_safety.h"
 
 #include <algorithm>
@@ -61,6 +64,19 @@ std::string KeyReader::source_of(const std::string& path) const {
 }
 
 const nlohmann::json* KeyReader::find(const char* key, std::string& path) const {
+    // "attn_config.kv_n_heads": a key of a nested object (DBRX / MPT keep attention and FFN widths there).
+    if (const char* dot = std::strchr(key, '.')) {
+        const std::string outer(key, dot);
+        for (const nlohmann::json* scope : {text_, &root_}) {
+            auto o = scope->find(outer);
+            if (o == scope->end() || !o->is_object()) continue;
+            auto in = o->find(dot + 1);
+            if (in == o->end() || in->is_null()) continue;
+            path = (scope == text_ ? prefix_ : std::string()) + key;
+            return &*in;
+        }
+        return nullptr;
+    }
     auto it = text_->find(key);
     if (it != text_->end() && !it->is_null()) {
         path = prefix_ + key;
@@ -106,6 +122,15 @@ bool KeyReader::report_non_finite(std::initializer_list<const char*> aliases, co
     return false;
 }
 
+namespace {
+/// Facts a config may list per layer, read as one number.
+bool per_layer_fact(const char* fact) {
+    for (const char* f : {"moe_intermediate_size", "num_experts_per_tok", "n_shared_experts"})
+        if (std::strcmp(f, fact) == 0) return true;
+    return false;
+}
+}  // namespace
+
 std::optional<std::int64_t> KeyReader::integer(std::initializer_list<const char*> aliases, const char* fact,
                                                std::int64_t lo, std::int64_t hi) {
     std::string path;
@@ -115,8 +140,18 @@ std::optional<std::int64_t> KeyReader::integer(std::initializer_list<const char*
         return std::nullopt;
     }
     double x = 0.0;
-    if (v->is_number_integer() || v->is_number_unsigned()) {
+    const bool whole = v->is_number_integer() || v->is_number_unsigned();
+    if (whole) {
         x = v->get<double>();
+    } else if (per_layer_fact(fact) && v->is_array() && !v->empty() &&
+               std::all_of(v->begin(), v->end(), [](const nlohmann::json& e) { return e.is_number_integer(); })) {
+        // Hunyuan lists moe_topk / moe_intermediate_size / num_shared_expert per layer (vLLM hunyuan_v1.py reads
+        // element layer_id); one number stands for all: the largest, which bounds every layer.
+        for (const auto& e : *v) x = std::max(x, e.get<double>());
+        const bool same = std::all_of(v->begin(), v->end(), [&](const nlohmann::json& e) { return e.get<double>() == x; });
+        info("per_layer_list", path,
+             path + " lists one value per layer: " + (same ? "all are " : "the largest, ") + num_text(x) +
+                 (same ? "" : ", stands for every layer (an upper bound)"));
     } else if (v->is_number_float() && std::isfinite(v->get<double>()) &&
                v->get<double>() == std::floor(v->get<double>())) {
         x = v->get<double>();  // 128.0 is accepted as 128

@@ -242,6 +242,30 @@ bool from_jamba_period(KeyReader& keys, int n, LayerPattern& p) {
     return true;
 }
 
+/// Bamba / granite hybrids list their attention layers by index; every other layer is Mamba-2 (transformers
+/// BambaConfig.layers_block_type: "attention" if i in attn_layer_indices else "mamba"; vLLM bamba.py BambaModel
+/// builds each layer from that list).
+bool from_attn_layer_indices(KeyReader& keys, int n, LayerPattern& p) {
+    std::string path;
+    const nlohmann::json* v = keys.raw({"attn_layer_indices"}, path);
+    if (!v) return false;
+    if (!v->is_array()) {
+        keys.error("bad_type", path, path + " must be a list of attention layer indices (0.." + std::to_string(n - 1) + ")");
+        return true;
+    }
+    p.kinds.assign(n, MixerKind::mamba);
+    for (const auto& e : *v) {
+        if (!e.is_number_integer() || e.get<std::int64_t>() < 0 || e.get<std::int64_t>() >= n) {
+            keys.error("out_of_range", path,
+                       path + " lists " + e.dump() + ": each entry must be a layer index from 0 to " + std::to_string(n - 1));
+            return true;
+        }
+        p.kinds[static_cast<std::size_t>(e.get<std::int64_t>())] = MixerKind::full;
+    }
+    keys.note_source("layer pattern", "config.json: " + path + " (attention layers; the others Mamba-2)");
+    return true;
+}
+
 bool from_interval(KeyReader& keys, int n, LayerPattern& p) {
     auto interval = keys.integer({"full_attention_interval"}, "full attention interval", 1, 100000);
     if (!interval) return false;
@@ -286,7 +310,7 @@ LayerPattern resolve_layer_pattern(KeyReader& keys, int n, const std::string& mo
     LayerPattern p;
     if (from_layer_types(keys, n, p) || from_hybrid_override_pattern(keys, n, p) ||
         from_block_configs(keys, n, heads_of(keys), hidden_of(keys), p) || from_hybrid_layer_pattern(keys, n, p) ||
-        from_jamba_period(keys, n, p)) {
+        from_jamba_period(keys, n, p) || from_attn_layer_indices(keys, n, p)) {
         return p;
     }
     const LayerRule rule = keys.traits() ? keys.traits()->layer_rule : LayerRule::from_keys;

@@ -1,9 +1,11 @@
 // Scenario::config_json → ModelSpec with weights priced by estimate_weights.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/catalog/catalog_popular.h"
+#include "kvcalc/config/checkpoint_weights.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/deployment/input_limits.h"
 #include "kvcalc/config/param_count.h"
@@ -22,6 +24,42 @@ const PopularModelSource* popular_source(const std::string& id) {
     for (const auto& x : sources)
         if (x.id == id) return &x;
     return nullptr;
+}
+
+/// The weights of Scenario::safetensors_index_json (+ headers) as vLLM loads them, or nullopt after an error.
+std::optional<WeightsVariant> checkpoint_variant(const Scenario& s, const HfConfig& cfg, const ModelSpec& m,
+                                                 const std::string& hub, Diagnostics& d) {
+    if (s.safetensors_index_json.size() > kMaxConfigJsonBytes * 4) {
+        d.push_back({Severity::error, "out_of_range", "safetensors_index_json",
+                     "safetensors_index_json is " + std::to_string(s.safetensors_index_json.size()) +
+                         " bytes, above the " + std::to_string(kMaxConfigJsonBytes * 4) + " bytes kvcalc reads"});
+        return std::nullopt;
+    }
+    SafetensorsIndex index = read_safetensors_index(s.safetensors_index_json);
+    std::vector<SafetensorsTensor> tensors;
+    for (std::size_t i = 0; i < s.safetensors_headers.size(); ++i) {
+        SafetensorsHeader h = read_safetensors_header_json(s.safetensors_headers[i]);
+        for (auto& x : h.diagnostics) {
+            x.field = "safetensors_headers[" + std::to_string(i) + "]" + (x.field.empty() ? "" : "." + x.field);
+            d.push_back(std::move(x));
+        }
+        for (auto& t : h.tensors) tensors.push_back(std::move(t));
+    }
+    CheckpointLoadOptions options;
+    options.load_mtp_layers = s.mtp.value_or(false) && m.drafters.empty();
+    CheckpointWeights w = price_checkpoint(index, tensors, cfg.arch, m, options);
+    bool failed = false;
+    for (auto* list : {&index.diagnostics, &w.diagnostics}) {
+        for (auto& x : *list) {
+            failed = failed || x.severity == Severity::error;
+            x.field = "safetensors_index_json" + (x.field.empty() ? "" : "." + x.field);
+            d.push_back(std::move(x));
+        }
+    }
+    if (failed || has_error(d) || w.loaded_bytes <= 0) return std::nullopt;
+    WeightsVariant v{"checkpoint", static_cast<double>(w.loaded_bytes) / 1e9, hub, {}, w.basis, {}, {}};
+    v.bytes_per_rank_by_tp = std::move(w.bytes_per_rank_by_tp);
+    return v;
 }
 
 }  // namespace
@@ -74,8 +112,20 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
     const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
     if (s.weights_gb) {
-        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}});
+        if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}, {}});
         return m;
+    }
+    if (!s.safetensors_index_json.empty()) {
+        if (dtype == "auto") {
+            auto v = checkpoint_variant(s, cfg, *m, hub, d);
+            if (!v) return nullptr;
+            m->provenance.push_back({"weights", v->source});
+            m->weights.push_back(std::move(*v));
+            return m;
+        }
+        d.push_back({Severity::warning, "safetensors_index_unused", "weights_dtype",
+                     "weights_dtype " + text::quoted(dtype) + " re-prices the model from its parameter count: the "
+                     "checkpoint's own index (its real tensors) is not used; leave weights_dtype auto to price it"});
     }
     if (!(w.bytes > 0) || !std::isfinite(w.bytes)) {
         d.push_back({Severity::error, "weights_unknown", "weights_gb",
@@ -96,7 +146,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         return nullptr;
     }
     m->weights.push_back({w.dtype, w.bytes / 1e9, hub, {},
-                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")", {}});
+                          "estimated: parameter count × " + w.dtype + " (" + w.basis + ")", {}, {}});
     // fp8 chosen for a checkpoint of wider weights: vLLM runs it so only with --quantization fp8.
     if (w.dtype == "fp8" && dtype != "auto") {
         const std::string own = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, "auto").dtype;

@@ -273,7 +273,16 @@ struct ResolvedWeights {
     std::int64_t total_bytes = 0;
     std::string name;
     bool known = true;
+    std::int64_t per_rank_bytes = 0;  ///< from the checkpoint's tensor placement, 0 = even split
 };
+
+/// The variant's busiest card at the scenario's TP, when its size came from the checkpoint's tensors.
+std::int64_t variant_per_rank(const WeightsVariant& v, const Scenario& s) {
+    const int tp = s.tensor_parallel_size;
+    return tp >= 1 && static_cast<std::size_t>(tp) <= v.bytes_per_rank_by_tp.size()
+               ? v.bytes_per_rank_by_tp[static_cast<std::size_t>(tp - 1)]
+               : 0;
+}
 
 /// weights_gb wins, but a weights_variant given with it must still be a real one (it is echoed back).
 ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnostics& d) {
@@ -283,7 +292,7 @@ ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnosti
     } else if (m.weights.empty() && !s.weights_gb) {
         error(d, "weights_missing", "weights_gb", m.id + " has no catalogued weights: give weights_gb");
     } else if (s.weights_variant.empty()) {
-        w = {gb_to_bytes(m.weights.front().size_gb), m.weights.front().id};
+        w = {gb_to_bytes(m.weights.front().size_gb), m.weights.front().id, variant_per_rank(m.weights.front(), s)};
     } else {
         const WeightsVariant* hit = nullptr;
         for (const auto& v : m.weights) {
@@ -299,7 +308,7 @@ ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnosti
                   "weights_variant " + text::quoted(s.weights_variant) + " is not available for " + m.id +
                       ". Valid: " + ids + " (or give weights_gb)");
         } else {
-            w = {gb_to_bytes(hit->size_gb), hit->id};
+            w = {gb_to_bytes(hit->size_gb), hit->id, variant_per_rank(*hit, s)};
         }
         if (s.weights_gb) w = {gb_bytes_if_valid("weights_gb", *s.weights_gb), "override"};
     }
@@ -392,6 +401,7 @@ void fill_settings(const Scenario& s, const ActivationFit& activation, const Res
     out.weights_variant = names->weights_variant;
     out.weights_bytes_total = weights.total_bytes;
     out.weights_known = weights.known;
+    out.weights_bytes_per_rank = weights.per_rank_bytes;
     out.gpu = names->gpu;
     out.vram_bytes = vram;
     out.gpus = gpus;

@@ -81,7 +81,7 @@ bool all_same(const Tuple& x, const Tuple& y, std::index_sequence<I...>) {
 // field: a field added to Scenario fails to compile here until it is made part of the key.
 bool same_but_load(const Scenario& key, const Scenario& s) {
     const auto fields = [](const Scenario& c) {
-        const auto& [model_id, model, config_json, weights_dtype, compose, weights_variant, weights_gb, gpu, vram_gb,
+        const auto& [model_id, model, config_json, weights_dtype, safetensors_index_json, safetensors_headers, compose, weights_variant, weights_gb, gpu, vram_gb,
                      vram_gib, gpus, engine, tensor_parallel_size, kv_cache_dtype, max_model_len, max_num_seqs,
                      gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version,
                      vllm_sampler, enforce_eager, block_size, kv_cache_memory_bytes, data_parallel_size,
@@ -99,7 +99,7 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
                         include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
                         indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
                         engine, weights_dtype, compose, weights_variant, vllm_version, vllm_sampler, drafter,
-                        indexer_format, measured, config_json, model);
+                        indexer_format, measured, config_json, safetensors_index_json, safetensors_headers, model);
     };
     const auto x = fields(key), y = fields(s);
     return all_same(x, y, std::make_index_sequence<std::tuple_size_v<decltype(x)>>{});
@@ -109,7 +109,8 @@ std::shared_ptr<const Deployment> resolve_and_keep(Cache& c, const Scenario& s, 
     Diagnostics d;
     const ActivationFit* fit = nullptr;
     std::optional<Deployment> r = resolve_uncached(s, d, &fit);
-    const bool keep = r && s.config_json.size() <= kMaxCachedConfigBytes;
+    const bool keep = r && s.config_json.size() <= kMaxCachedConfigBytes &&
+                      s.safetensors_index_json.size() <= 16 * kMaxCachedConfigBytes;
     diags.insert(diags.end(), d.begin(), d.end());
     if (!r) return nullptr;
     auto dep = std::make_shared<Deployment>(std::move(*r));

@@ -81,8 +81,13 @@ void resolve_vllm_flags(const Scenario& s, Deployment& r, Diagnostics& d) {
     r.kv_cache_memory_bytes = vllm ? s.kv_cache_memory_bytes : std::nullopt;
     r.cpu_offload_bytes = vllm ? round_to_int64(s.cpu_offload_gib * static_cast<double>(kBytesPerGib)) : 0;
     const int tp = std::max(r.settings.tensor_parallel_size, 1);
-    const std::int64_t on_card = split_weights(r.settings.weights_bytes_total, tp, r.data_parallel_size,
-                                               r.model ? routed_expert_share(*r.model) : 0.0);
+    // A checkpoint read tensor by tensor knows its busiest card at this TP; data parallelism re-splits experts,
+    // which the tensor placement does not model, so it falls back to the parameter-share split.
+    const std::int64_t on_card =
+        r.settings.weights_bytes_per_rank > 0 && r.data_parallel_size == 1
+            ? r.settings.weights_bytes_per_rank
+            : split_weights(r.settings.weights_bytes_total, tp, r.data_parallel_size,
+                            r.model ? routed_expert_share(*r.model) : 0.0);
     r.weights_bytes_per_card = std::max<std::int64_t>(0, on_card - r.cpu_offload_bytes);
     // maybe_offload_to_cpu moves whole parameters until the budget is used: an offload above the weights moves
     // them all (and vLLM may offload slightly more than asked, never less).

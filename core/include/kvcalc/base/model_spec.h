@@ -131,6 +131,10 @@ struct WeightsVariant {
     /// bf16/fp16/fp32 checkpoint priced as fp8 (vLLM quantizes it to FP8 as it loads, Fp8Config with
     /// is_checkpoint_fp8_serialized false). Empty when the checkpoint holds the weights as priced.
     std::string vllm_quantization;
+    /// Bytes on the busiest card at tensor_parallel_size 1..8 (index tp − 1) when the size comes from the checkpoint's
+    /// own tensor list (config/checkpoint_weights.h price_checkpoint); such a size holds the vision tower too. Empty
+    /// = size_gb split evenly over the cards.
+    std::vector<std::int64_t> bytes_per_rank_by_tp;
     bool operator==(const WeightsVariant&) const = default;
 };
 

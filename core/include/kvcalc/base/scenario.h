@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kvcalc/base/measured_terms.h"
 #include "kvcalc/base/model_spec.h"
@@ -24,6 +25,13 @@ struct Scenario {
     /// Weights dtype for a config_json model: bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, or empty/"auto" = the
     /// config's quantization_config, else torch_dtype (param_count.h estimate_weights). weights_gb wins.
     std::string weights_dtype;
+    /// Text of the checkpoint's model.safetensors.index.json, with config_json: the weights are its tensors as vLLM
+    /// loads and shards them (checkpoint_weights.h price_checkpoint), not a parameter count × weights_dtype.
+    /// weights_gb still wins; weights_dtype other than auto re-prices from the parameter count instead.
+    std::string safetensors_index_json;
+    /// JSON headers of the checkpoint's shards (the text after each file's 8-byte length), optional: with them the
+    /// per-card split is exact per tensor. Needs safetensors_index_json.
+    std::vector<std::string> safetensors_headers;
     std::string compose;                       ///< preset id it came from (informational; JSON applies it)
     std::string weights_variant;               ///< variant id or alias; empty = model default
     std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)

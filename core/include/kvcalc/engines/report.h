@@ -122,6 +122,15 @@ struct ResolvedSettings {
     /// false when the model's weights are unknown (kUnknownWeightsId, no weights_gb): weights_bytes_total is 0
     /// and every total leaves the weights out; a "weights_unknown" warning says so.
     bool weights_known = true;
+    /// The busiest card's weights from the checkpoint's tensor placement (WeightsVariant::bytes_per_rank_by_tp);
+    /// 0 = weights_bytes_total split evenly. Such a size includes the vision tower.
+    std::int64_t weights_bytes_per_rank = 0;
+    /// Weights per card as priced: weights_bytes_per_rank, else weights_bytes_total / TP rounded up.
+    std::int64_t weights_bytes_per_card() const {
+        if (weights_bytes_per_rank > 0) return weights_bytes_per_rank;
+        const std::int64_t tp = tensor_parallel_size > 0 ? tensor_parallel_size : 1;
+        return weights_bytes_total / tp + (weights_bytes_total % tp != 0 ? 1 : 0);
+    }
     std::string_view gpu;               ///< empty when VRAM was given as a number
     std::int64_t vram_bytes = 0;        ///< per card
     int gpus = 0;
