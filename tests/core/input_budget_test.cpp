@@ -79,9 +79,18 @@ TEST_SUITE("input_budget") {
         CHECK(warnings < 16);
     }
 
-    TEST_CASE("keys: 150k and 300k NaN-valued keys, read and priced with linear work") {
-        const std::string small = many_keys_config(150000), big = many_keys_config(300000);
+    TEST_CASE("keys: 20k and 40k NaN-valued keys, read and priced with linear work; 300k refused early") {
+        const std::string small = many_keys_config(20000), big = many_keys_config(40000);
+        price(many_keys_config(10));  // first-use costs (catalog tables, caches) stay out of the comparison
         check_linear(measure([&] { price(small); }), measure([&] { price(big); }));
+        // Past kMaxConfigKeys (50,000) the reader stops before building the document, naming the limit.
+        const std::string huge = many_keys_config(300000);
+        kvcalc::Diagnostics d;
+        const Work w = measure([&] { d = kvcalc::read_hf_config(huge).diagnostics; });
+        REQUIRE(d.size() >= 1);
+        CHECK(d.back().code == "too_large");
+        CHECK(d.back().message.find("50000 keys") != std::string::npos);
+        CHECK(w.bytes < 4 * huge.size() + (16 << 20));  // no 300k-key DOM was built
     }
 
     TEST_CASE("layers: 5,000 and 10,000 typed layers, read and priced with linear work") {

@@ -476,6 +476,13 @@ HfConfig read_hf_config(std::string_view text) {
     hf::ParsedJson parsed = hf::parse_counting_duplicates(cleaned);
     const nlohmann::json& root = parsed.root;
     note_non_finite(non_finite, out.diagnostics);
+    if (parsed.too_many_keys) {
+        out.diagnostics.push_back({Severity::error, "too_large", "",
+                                   "config.json holds more than " + std::to_string(hf::kMaxConfigKeys) +
+                                       " keys; a real one holds a few hundred (at most about 1,200, one entry per "
+                                       "layer): is this the right file?"});
+        return out;
+    }
     if (root.is_discarded()) {
         const std::string detail = json_error_detail(cleaned);
         out.diagnostics.push_back({Severity::error, "bad_json", "",

@@ -64,6 +64,8 @@ struct DomWithDuplicates {
     nlohmann::detail::json_sax_dom_parser<json> dom;
     std::vector<Level> stack;
     DuplicateKeys found;
+    std::size_t keys_seen = 0;
+    bool too_many_keys = false;
 
     std::string path_here() const {
         std::string out;
@@ -89,6 +91,7 @@ struct DomWithDuplicates {
         return dom.start_object(n);
     }
     bool key(string_t& k) {
+        if (++keys_seen > kMaxConfigKeys) return too_many_keys = true, false;
         Level& l = stack.back();
         l.key = k;
         if (!l.keys.insert(k).second && found.count++ == 0) found.first_path = path_here();
@@ -118,8 +121,9 @@ ParsedJson parse_counting_duplicates(std::string_view text) {
     ParsedJson out;
     DomWithDuplicates sax(out.root);
     const bool ok = nlohmann::json::sax_parse(text.begin(), text.end(), &sax);
-    if (!ok || sax.dom.is_errored()) {
+    if (!ok || sax.dom.is_errored() || sax.too_many_keys) {
         out.root = nlohmann::json(nlohmann::json::value_t::discarded);
+        out.too_many_keys = sax.too_many_keys;
         return out;
     }
     out.duplicates = std::move(sax.found);
@@ -164,7 +168,8 @@ std::string replace_non_finite_tokens(std::string_view text, NonFiniteTokens& fo
             else expect_key = true;
         } else if (const std::string_view word = non_finite_word(text, i); !word.empty()) {
             // Paths cost a string each, so only the ones a warning or a key lookup can use are built.
-            const bool member = !stack.empty() && !stack.back().array;
+            // Past kMaxConfigKeys members the parse refuses the file, so no more paths are worth keeping.
+            const bool member = !stack.empty() && !stack.back().array && found.members.size() <= kMaxConfigKeys;
             if (found.first.size() < NonFiniteTokens::kKeptInOrder || member) {
                 std::string path = path_of(stack);
                 if (found.first.size() < NonFiniteTokens::kKeptInOrder) found.first.push_back({path, std::string(word)});

@@ -44,14 +44,20 @@ struct DuplicateKeys {
     std::string first_path;
 };
 
+/// Most object keys a config.json may hold. The largest real one kvcalc has seen holds 1,154
+/// (nvidia/Llama-3_3-Nemotron-Super-49B-v1, one block_configs entry per layer); the DOM of 300,000 keys costs
+/// about 1.5 s, so past this the file is refused before it is built (docs/CONFIG_JSON.md "Limits").
+inline constexpr std::size_t kMaxConfigKeys = 50000;
+
 /// A parsed document and the duplicate keys seen while parsing it.
 struct ParsedJson {
-    nlohmann::json root;  ///< discarded (is_discarded()) when the text is not JSON
+    nlohmann::json root;  ///< discarded (is_discarded()) when the text is not JSON or holds too many keys
     DuplicateKeys duplicates;
+    bool too_many_keys = false;  ///< parsing stopped at key kMaxConfigKeys + 1
 };
 
 /// Parses strict JSON text into a DOM and finds duplicate keys in the same pass (one key set per open object),
-/// so a large file is read once. Never throws.
+/// so a large file is read once; stops at more than kMaxConfigKeys keys. Never throws.
 ParsedJson parse_counting_duplicates(std::string_view text);
 
 }  // namespace kvcalc::hf

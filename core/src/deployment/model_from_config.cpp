@@ -62,6 +62,23 @@ std::optional<WeightsVariant> checkpoint_variant(const Scenario& s, const HfConf
     return v;
 }
 
+/// read_hf_config of `text`, remembered for the last text read on this thread: the solvers and the GPU sweep
+/// resolve one config at many TP sizes and cards, and a megabyte config would otherwise be parsed each time.
+HfConfig read_config_once(const std::string& text) {
+    struct Last {
+        std::string text;
+        HfConfig config;
+        bool valid = false;
+    };
+    thread_local Last last;
+    if (!last.valid || last.text != text) {
+        last.config = read_hf_config(text);
+        last.text = text;
+        last.valid = true;
+    }
+    return last.config;
+}
+
 }  // namespace
 
 std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostics& d) {
@@ -78,7 +95,7 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
         return nullptr;
     }
     const std::string& text = popular ? popular->config_json : s.config_json;
-    HfConfig cfg = read_hf_config(text);
+    HfConfig cfg = read_config_once(text);
     bool failed = false;
     for (auto& x : cfg.diagnostics) {
         failed = failed || x.severity == Severity::error;

@@ -292,7 +292,7 @@ ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnosti
     } else if (m.weights.empty() && !s.weights_gb) {
         error(d, "weights_missing", "weights_gb", m.id + " has no catalogued weights: give weights_gb");
     } else if (s.weights_variant.empty()) {
-        w = {gb_to_bytes(m.weights.front().size_gb), m.weights.front().id, variant_per_rank(m.weights.front(), s)};
+        w = {gb_to_bytes(m.weights.front().size_gb), m.weights.front().id, true, variant_per_rank(m.weights.front(), s)};
     } else {
         const WeightsVariant* hit = nullptr;
         for (const auto& v : m.weights) {
@@ -308,7 +308,7 @@ ResolvedWeights resolve_weights(const Scenario& s, const ModelSpec& m, Diagnosti
                   "weights_variant " + text::quoted(s.weights_variant) + " is not available for " + m.id +
                       ". Valid: " + ids + " (or give weights_gb)");
         } else {
-            w = {gb_to_bytes(hit->size_gb), hit->id, variant_per_rank(*hit, s)};
+            w = {gb_to_bytes(hit->size_gb), hit->id, true, variant_per_rank(*hit, s)};
         }
         if (s.weights_gb) w = {gb_bytes_if_valid("weights_gb", *s.weights_gb), "override"};
     }
