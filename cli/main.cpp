@@ -118,7 +118,7 @@ int bad_report(const kvcli::Options& o, const kvcalc::Report& r) {
 
 /// llama.cpp's per-device buffer lines for a --gguf model that lists tensors, run with engine llama.cpp.
 std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o) {
-    if (o.gguf_headers.empty() || o.scenario.engine != "llama.cpp") return std::nullopt;
+    if (o.gguf_headers.empty()) return std::nullopt;  // the core answers wrong_engine for another engine
     bool tensors = false;
     for (const auto& h : o.gguf_headers) tensors = tensors || !h.tensors.empty();
     if (!tensors) return std::nullopt;

@@ -1,7 +1,8 @@
 // vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
 // start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
 #include <algorithm>
-#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 #include "engines/deploy_internal.h"
@@ -37,10 +38,15 @@ VllmSettings settings_of(const Deployment& d) {
 }
 
 // The shortest decimal that reads back as `x` ("7.5", "12"), as the user typed --cpu-offload-gb.
+// (Emscripten's libc++ has no floating-point std::to_chars, so the fewest decimals that read back are searched.)
 std::string shortest_text(double x) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, x);
-    return std::string(buf, r.ptr);
+    char buf[400];
+    for (int decimals = 0; decimals <= 17; ++decimals) {
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+        if (std::strtod(buf, nullptr) == x) return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
 }
 
 // What the data-parallel, expert-parallel and fixed-pool flags change in the lines vLLM prints.
