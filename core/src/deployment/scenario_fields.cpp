@@ -17,6 +17,7 @@
 #include "kvcalc/engines/vllm/sampler.h"
 
 #include "engines/deploy_internal.h"
+#include "util/text.h"
 
 namespace kvcalc {
 
@@ -382,15 +383,7 @@ const ScenarioField* find_scenario_field(std::string_view name) {
     return nullptr;
 }
 
-std::string format_field_number(double x) {
-    char buf[400];
-    for (int decimals = 0; decimals <= 17; ++decimals) {
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-        if (std::strtod(buf, nullptr) == x) return buf;
-    }
-    std::snprintf(buf, sizeof buf, "%.17g", x);
-    return buf;
-}
+std::string format_field_number(double x) { return text::shortest_decimal(x); }
 
 std::string field_valid_text(const ScenarioField& f) {
     const std::string unit = *f.unit ? std::string(" (") + f.unit + ")" : std::string();

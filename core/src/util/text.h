@@ -8,6 +8,10 @@
 
 namespace kvcalc::text {
 
+/// The fewest decimals that read back as `x` exactly ("7.5", "12", "0.1"), %.17g past 17 of them. Written by hand
+/// because Emscripten's libc++ has no floating-point std::to_chars. text.cpp.
+std::string shortest_decimal(double x);
+
 /// ASCII lower case (locale-free and inlined: look-ups run on every prediction).
 constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 

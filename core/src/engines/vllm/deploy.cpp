@@ -1,11 +1,10 @@
 // vLLM in a deployment: its per-card plan prices every KV byte of the verdict, the solvers, shopping and the
 // start-up lines (engine_vllm.cpp holds vLLM's rules; this file connects them to the budget).
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <optional>
 
 #include "engines/deploy_internal.h"
+#include "util/text.h"
 #include "config/served_model.h"
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/base/units.h"
@@ -37,17 +36,6 @@ VllmSettings settings_of(const Deployment& d) {
     return vs;
 }
 
-// The shortest decimal that reads back as `x` ("7.5", "12"), as the user typed --cpu-offload-gb.
-// (Emscripten's libc++ has no floating-point std::to_chars, so the fewest decimals that read back are searched.)
-std::string shortest_text(double x) {
-    char buf[400];
-    for (int decimals = 0; decimals <= 17; ++decimals) {
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-        if (std::strtod(buf, nullptr) == x) return buf;
-    }
-    std::snprintf(buf, sizeof buf, "%.17g", x);
-    return buf;
-}
 
 // What the data-parallel, expert-parallel and fixed-pool flags change in the lines vLLM prints.
 void parallel_and_pool_notes(const Deployment& d, std::vector<std::string>& notes) {
@@ -220,7 +208,7 @@ std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
         out.append(" \\\n  --kv-cache-memory-bytes ").append(std::to_string(*d.kv_cache_memory_bytes));
     if (d.cpu_offload_bytes > 0)
         out.append(" \\\n  --cpu-offload-gb ")
-            .append(shortest_text(static_cast<double>(d.cpu_offload_bytes) / static_cast<double>(kBytesPerGib)));
+            .append(text::shortest_decimal(static_cast<double>(d.cpu_offload_bytes) / static_cast<double>(kBytesPerGib)));
     if (d.drafter) {
         const Drafter& dr = *d.drafter;
         out.append(" \\\n  --speculative-config '{\"method\":\"").append(dr.method).append("\"");
