@@ -18,7 +18,9 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
 
 /** Serves `root` under the URL prefix `base` (e.g. '/kvcalc/' like GitHub Pages) on 127.0.0.1, random port. */
 export async function serveSite(root = siteDir, base = '/kvcalc/') {
-  const server = http.createServer((req, res) => {
+  // 64 KiB of request head: GitHub Pages and common servers take links far past node's 16 KiB default, and the
+  // bad-link flows open 30 KB links.
+  const server = http.createServer({ maxHeaderSize: 65536 }, (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     if (!url.pathname.startsWith(base)) { res.writeHead(404); res.end(); return; }
     let rel = decodeURIComponent(url.pathname.slice(base.length)) || 'index.html';
