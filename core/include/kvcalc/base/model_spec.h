@@ -111,7 +111,7 @@ overloaded(F...) -> overloaded<F...>;
 /// Where a fact came from: a catalog entry with its source, a config.json key path, or a user override.
 struct Provenance {
     std::string fact;    ///< e.g. "num_key_value_heads"
-    std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads" or "seed 000 §Gemma 4 31B"
+    std::string source;  ///< e.g. "config.json: text_config.num_key_value_heads" or a catalog source such as "Google model card: Gemma 4 31B"
     bool operator==(const Provenance&) const = default;
 };
 

@@ -20,7 +20,7 @@ struct CalibrationRow {
     std::string note;            ///< how the settings were resolved
 };
 
-/// Seed 003's 11 Qwen 27B rows followed by the 8 rows of docs/SOURCES.md "Calibration rows".
+/// The 11 measured Qwen 27B boots and the 8 further rows of docs/SOURCES.md "Calibration rows".
 const std::vector<CalibrationRow>& calibration_rows();
 
 /// Which side of the measured peak the predicted reserve falls on, outside the band.

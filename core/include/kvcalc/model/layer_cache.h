@@ -92,7 +92,7 @@ ModelFootprint model_footprint(const ModelSpec& model, const std::vector<LayerGr
 /// min(window, max_model_len) tokens; constant in max_num_seqs as the original priced it (docs/SOURCES.md "The KV formula").
 std::int64_t sliding_fixed_bytes(const ModelSpec& model, const KvFormat& format, int tp, std::int64_t max_model_len);
 
-/// Seed 000's DeltaNet recurrent-state estimate, kept reproducible (not used in the budget):
+/// The original calculator's DeltaNet recurrent-state estimate, kept reproducible (not used in the budget):
 /// gdn_layers × (k_heads·k_dim + v_heads·v_dim + conv_kernel·(k_heads·k_dim + v_heads·v_dim)) × 4 B × seqs.
 /// 35B-A3B at seqs=1: 30 × 30,720 × 4 = 3,686,400 B (docs/SOURCES.md "The KV formula").
 std::int64_t seed_deltanet_state_bytes(const ModelSpec& model, std::int64_t max_num_seqs);
