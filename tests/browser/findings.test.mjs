@@ -1,19 +1,11 @@
 // The UI test's minor findings, each as the flow that showed it (../shared/reference/ui-usertest-2.md §5, §7, Findings).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { qwen3_32b_awq } from './configs.mjs';
 import { useSiteAndBrowser, openApp, appState, wheelClickHitbox, waitState, mirrorText, desktop } from './harness.mjs';
 
 const env = useSiteAndBrowser();
 
-// Qwen/Qwen3-32B-AWQ's config.json (the fields kvcalc reads), as the keyboard test pastes it.
-const qwen3_32b_awq = JSON.stringify({
-  architectures: ['Qwen3ForCausalLM'], model_type: 'qwen3', _name_or_path: 'Qwen/Qwen3-32B-AWQ',
-  hidden_size: 5120, intermediate_size: 25600, num_hidden_layers: 64, num_attention_heads: 64,
-  num_key_value_heads: 8, head_dim: 128, max_position_embeddings: 40960, vocab_size: 151936,
-  rms_norm_eps: 1e-6, rope_theta: 1000000, tie_word_embeddings: false, torch_dtype: 'float16',
-  hidden_act: 'silu', attention_bias: false, use_sliding_window: false, sliding_window: null, max_window_layers: 64,
-  quantization_config: { bits: 4, group_size: 128, quant_method: 'awq', version: 'gemm', zero_point: true },
-});
 
 test('llama.cpp FAIL names the KV of all -np slots, and the table says what llama.cpp reserves', async () => {
   // Llama 3.1 8B: 131,072 B of KV per token; 2 slots of 65,536 tokens (-c 131,072) are 16 GiB, one slot 8 GiB.
