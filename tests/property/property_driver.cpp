@@ -239,13 +239,14 @@ int main(int argc, char** argv) {
         ++ok;
         (r.verdict == kvcalc::Verdict::pass ? pass : r.verdict == kvcalc::Verdict::tight ? tight : failv)++;
         // vLLM's profiled terms (torch peak of the dummy run, CUDA-graph capture list) are not monotone when the
-        // batch is tiny: max_num_batched_tokens defaults to max_num_seqs × max_model_len below 16,384 tokens, is
-        // added to the capture sizes only while it is ≤ the largest capture size (config/vllm.py
-        // _set_cudagraph_sizes), and the dummy run splits it over min(tokens, max_num_seqs) requests. For those
-        // scenarios (uncalibrated models on vLLM) only demand without activation and CUDA graphs must grow;
-        // everywhere else the whole demand must.
+        // batch is tiny: the default max_num_batched_tokens is capped at max_num_seqs × max_model_len, is added to
+        // the capture sizes only while it is ≤ the largest capture size (config/vllm.py _set_cudagraph_sizes), and
+        // the dummy run splits it over min(tokens, max_num_seqs) requests; and the sampler sorts below 8 rows but
+        // takes the leaner Triton top-k/top-p kernel from 8 (topk_topp_sampler.py), so 7 → 8 sequences lowers the
+        // peak. For those scenarios (uncalibrated models on vLLM) only demand without activation and CUDA graphs
+        // must grow; everywhere else the whole demand must.
         const std::int64_t mnbt = s.max_num_batched_tokens.value_or(s.max_model_len * s.max_num_seqs);
-        const bool profiled_moves = r.engine == "vllm" && !r.calibrated && mnbt < 16384;
+        const bool profiled_moves = r.engine == "vllm" && !r.calibrated && (mnbt < 16384 || s.max_num_seqs < 8);
         auto demand = [&](const Report& x) {
             return profiled_moves ? x.terms.demand_bytes - x.terms.activation_bytes - x.terms.cudagraph_workspace_bytes
                                   : x.terms.demand_bytes;
