@@ -140,6 +140,53 @@ def main():
         hf_keys |= set(c.keys())
     write_dict("hf_config", sorted(hf_keys) + ["{", "}", "[", "]", ":", "null", "true", "false", "-1", "1e400",
                                                "bfloat16", "float16", "float32"])
+    safetensors_seeds()
+
+
+def safetensors_seeds():
+    """fuzz_safetensors: byte 0 picks the door (0 index, 1 binary shard prefix, 2 header JSON), the rest is the file.
+
+    Index seeds are the fixtures' model.safetensors.index.json files cut to their first 200 tensors (the target reads
+    at most 64 KiB); header seeds are layer 0 of the Meta-Llama-3-8B fixture's widths (config.json) in BF16, as
+    safetensors' format README lays a shard out: 8-byte little-endian JSON length, JSON, data.
+    """
+    seeds = []
+    for index_file in sorted((ROOT / "tests/data/checkpoints").glob("*/model.safetensors.index.json")):
+        index = json.loads(index_file.read_text())
+        names = list(index.get("weight_map", {}).items())[:200]
+        cut = {"metadata": index.get("metadata", {}), "weight_map": dict(names)}
+        seeds.append(b"\x00" + json.dumps(cut).encode())
+    cfg = json.loads((ROOT / "tests/data/checkpoints/meta-llama-3-8b-instruct-fp8/config.json").read_text())
+    h, kv = cfg["hidden_size"], cfg["num_key_value_heads"] * (cfg["hidden_size"] // cfg["num_attention_heads"])
+    i, v = cfg["intermediate_size"], cfg["vocab_size"]
+    shapes = {"model.embed_tokens.weight": [v, h], "model.layers.0.self_attn.q_proj.weight": [h, h],
+              "model.layers.0.self_attn.k_proj.weight": [kv, h], "model.layers.0.self_attn.v_proj.weight": [kv, h],
+              "model.layers.0.self_attn.o_proj.weight": [h, h], "model.layers.0.mlp.gate_proj.weight": [i, h],
+              "model.layers.0.mlp.up_proj.weight": [i, h], "model.layers.0.mlp.down_proj.weight": [h, i],
+              "model.layers.0.input_layernorm.weight": [h], "model.norm.weight": [h], "lm_head.weight": [v, h]}
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    for name, shape in shapes.items():
+        n = 2
+        for d in shape:
+            n *= d
+        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + n]}
+        offset += n
+    text = json.dumps(header).encode()
+    seeds.append(b"\x01" + len(text).to_bytes(8, "little") + text)
+    seeds.append(b"\x02" + text)
+    d = HERE / "corpus" / "safetensors"
+    d.mkdir(parents=True, exist_ok=True)
+    for old in d.iterdir():
+        old.unlink()
+    for data in seeds:
+        (d / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+    print(f"safetensors: {len(seeds)} seeds")
+    write_dict("safetensors", ["metadata", "total_size", "weight_map", "__metadata__", "dtype", "shape",
+                               "data_offsets", "BF16", "F16", "F32", "F8_E4M3", "F8_E5M2", "I8", "U8", "I32",
+                               "I64", "BOOL", "F64", "model.safetensors", "model-00001-of-00002.safetensors",
+                               "model.layers.0.self_attn.q_proj.weight", "qweight", "scales", "qzeros",
+                               "weight_scale", "lm_head.weight", "model.embed_tokens.weight", "{", "}", "[", "]",
+                               ":", ",", "null", "-1", "1e400", "9223372036854775807"])
 
 
 if __name__ == "__main__":
