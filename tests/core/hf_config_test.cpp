@@ -209,6 +209,17 @@ TEST_SUITE("hf_config") {
         CHECK(falcon.spec.parallel_caches.size() == 3);
     }
 
+    TEST_CASE("attn_layer_period on a Llama without Mamba keys: the error names the key that made layers Mamba") {
+        // reliability-2 N12: the Mamba-keys error never said which key turned the layers into Mamba layers.
+        const auto cfg = kvcalc::read_hf_config(R"({"model_type":"llama","num_hidden_layers":2,"hidden_size":64,
+            "num_attention_heads":4,"vocab_size":100,"intermediate_size":128,"attn_layer_period":2})");
+        REQUIRE(kvcalc::has_error(cfg.diagnostics));
+        bool named = false;
+        for (const auto& d : cfg.diagnostics)
+            named = named || (d.field == "ssm_state_size" && d.message.find("attn_layer_period 2") != std::string::npos);
+        CHECK(named);
+    }
+
     TEST_CASE("hostile input never crashes: errors name the field") {
         CHECK(has_code(kvcalc::read_hf_config("{\"num_hidden_layers\": 32,").diagnostics, "bad_json", kvcalc::Severity::error));
         CHECK(has_code(kvcalc::read_hf_config("[1,2]").diagnostics, "bad_json", kvcalc::Severity::error));

@@ -45,4 +45,25 @@ TEST_SUITE("json_safety") {
         CHECK(out["ok"] == false);
         CHECK(out["diagnostics"][0]["message"].get<std::string>().find("not valid JSON") != std::string::npos);
     }
+    TEST_CASE("a number past a double's range names the key it is the value of") {
+        // reliability-2 N12: "1e400" named the byte and the number but not the key.
+        const kvcalc::HfConfig cfg = kvcalc::read_hf_config(
+            R"({"num_hidden_layers": 2, "hidden_size": 64, "rope_theta": 1e400, "vocab_size": 100})");
+        REQUIRE_FALSE(cfg.diagnostics.empty());
+        const std::string m = cfg.diagnostics[0].message;
+        CHECK(m.find("1e400") != std::string::npos);
+        CHECK(m.find("\"rope_theta\"") != std::string::npos);
+    }
+    TEST_CASE("a UTF-16 request or config.json is named as UTF-16, not as an invalid literal") {
+        // reliability-2 N12: Windows editors save UTF-16 (byte order mark FF FE, then NUL after each ASCII byte).
+        const std::string utf16le("\xff\xfe{\0\"\0v\0\"\0:\0 \0001\0}\0", 20);
+        const json out = json::parse(kvcalc::evaluate_json(utf16le));
+        CHECK(out["ok"] == false);
+        CHECK(out["diagnostics"][0]["message"].get<std::string>().find("UTF-16") != std::string::npos);
+        const std::string no_bom("{\0\"\0", 4);
+        const kvcalc::HfConfig cfg = kvcalc::read_hf_config(no_bom);
+        REQUIRE_FALSE(cfg.diagnostics.empty());
+        CHECK(cfg.diagnostics[0].message.find("must be UTF-8") != std::string::npos);
+        CHECK(kvcalc::json_error_detail("[1, 2]").empty());
+    }
 }

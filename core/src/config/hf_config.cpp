@@ -349,7 +349,9 @@ void require_recurrent_dims(KeyReader& keys, const HfConfig& out, MixerKind kind
                    "linear_value_head_dim and linear_conv_kernel_dim: add the missing ones");
     }
     if (kind == MixerKind::mamba && (h.mamba_d_state == 0 || h.mamba_d_conv == 0 || h.mamba_d_inner == 0)) {
+        const std::string why = keys.noted_source("layer pattern");
         keys.error("missing_key", keys.prefix() + "ssm_state_size",
+                   (why.empty() ? std::string() : "the layer pattern comes from " + why + "; ") +
                    "Mamba layers need the state size (ssm_state_size / mamba_d_state), the conv kernel "
                    "(conv_kernel / mamba_d_conv) and the inner width (mamba_num_heads × mamba_head_dim or "
                    "mamba_expand): add the missing ones");
@@ -487,7 +489,8 @@ HfConfig read_hf_config(std::string_view text) {
         const std::string detail = json_error_detail(cleaned);
         out.diagnostics.push_back({Severity::error, "bad_json", "",
                                    "config.json is not valid JSON: " + detail +
-                                       (detail.find("overflow") == std::string::npos
+                                       (detail.find("overflow") == std::string::npos &&
+                                                detail.find("must be UTF-8") == std::string::npos
                                             ? " (check for a truncated paste or trailing commas)"
                                             : "")});
         return out;

@@ -228,4 +228,10 @@ void KeyReader::note_source(const std::string& fact, const std::string& source) 
     provenance_.push_back({fact, source});
 }
 
+std::string KeyReader::noted_source(const std::string& fact) const {
+    for (auto it = provenance_.rbegin(); it != provenance_.rend(); ++it)
+        if (it->fact == fact) return it->source;
+    return {};
+}
+
 }  // namespace kvcalc::hf

@@ -47,6 +47,8 @@ public:
     void warning(const std::string& code, const std::string& field, const std::string& message);
     void info(const std::string& code, const std::string& field, const std::string& message);
     void note_source(const std::string& fact, const std::string& source);
+    /// The source last noted for `fact`, empty when none (an error can then name the key that decided it).
+    std::string noted_source(const std::string& fact) const;
     /// Key paths whose value was Infinity / -Infinity / NaN in the text (hf_config_json.h reads them as null).
     /// integer() and number() report such a key as invalid, naming the token, instead of as absent.
     void set_non_finite(std::unordered_map<std::string, std::string> path_and_token) {

@@ -239,6 +239,9 @@ bool from_jamba_period(KeyReader& keys, int n, LayerPattern& p) {
     for (int i = 0; i < n; ++i) {
         if (i % *period == offset) p.kinds[i] = MixerKind::full;
     }
+    keys.note_source("layer pattern", "config.json: attn_layer_period " + std::to_string(*period) +
+                                          ", attn_layer_offset " + std::to_string(offset) +
+                                          " (Jamba: attention where i % period == offset, Mamba elsewhere)");
     return true;
 }
 

@@ -132,9 +132,13 @@ std::optional<json> parse_request(std::string_view text, std::string& failed) {
     if (json_too_deep(text))
         return fail("too_deep", "request nests arrays/objects deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     json req = json::parse(text.begin(), text.end(), nullptr, false);
-    if (req.is_discarded())
-        return fail("bad_json", "request is not valid JSON (RFC 8259): " + json_error_detail(text) +
-                                    "; check quotes, commas and brackets; NaN and Infinity are not JSON");
+    if (req.is_discarded()) {
+        const std::string detail = json_error_detail(text);
+        return fail("bad_json", "request is not valid JSON (RFC 8259): " + detail +
+                                    (detail.find("must be UTF-8") == std::string::npos
+                                         ? "; check quotes, commas and brackets; NaN and Infinity are not JSON"
+                                         : ""));
+    }
     if (!req.is_object())
         return fail("bad_json", "request must be a JSON object ({ ... }), got " + std::string(req.type_name()));
     return req;

@@ -27,9 +27,11 @@ bool json_too_deep(std::string_view text, int max_depth) {
 
 namespace {
 
-/// SAX handler that accepts every event and keeps the parser's first error.
+/// SAX handler that accepts every event and keeps the parser's first error, naming the last object key read so
+/// an error inside a value (a number past a double's range) says which key it belongs to.
 struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
     std::string detail;
+    std::string last_key;
     bool null() override { return true; }
     bool boolean(bool) override { return true; }
     bool number_integer(number_integer_t) override { return true; }
@@ -38,7 +40,10 @@ struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
     bool string(string_t&) override { return true; }
     bool binary(binary_t&) override { return true; }
     bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
+    bool key(string_t& k) override {
+        last_key = k.size() > 64 ? k.substr(0, 64) + "…" : k;
+        return true;
+    }
     bool end_object() override { return true; }
     bool start_array(std::size_t) override { return true; }
     bool end_array() override { return true; }
@@ -51,7 +56,10 @@ struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
         if (what.find("line ") == std::string::npos) what = "at byte " + std::to_string(position) + ": " + what;
         // The parser repeats the token it stopped at ("last read: '…'"), which can be megabytes of the input.
         if (what.size() > 2 * kMaxEchoBytes) what = text::without_bidi(what.substr(0, 2 * kMaxEchoBytes)) + "…";
-        if (ex.id == 406) what += " (a JSON number must fit a double, at most about 1.8e308)";
+        if (ex.id == 406) {
+            if (!last_key.empty()) what += ", the value of key " + text::quoted(text::without_bidi(last_key));
+            what += " (a JSON number must fit a double, at most about 1.8e308)";
+        }
         detail = what;
         (void)last_token;
         return false;
@@ -61,6 +69,15 @@ struct ErrorCatcher : nlohmann::json_sax<nlohmann::json> {
 }  // namespace
 
 std::string json_error_detail(std::string_view text) {
+    // JSON text exchanged between systems must be UTF-8 (RFC 8259 section 8.1); Windows editors and PowerShell's
+    // redirection often save UTF-16, which the parser sees as an invalid literal at column 1.
+    const auto byte = [&](std::size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0x100u; };
+    const bool bom16 = (byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF);
+    const bool nul_between = text.size() >= 2 && (byte(0) == 0 || byte(1) == 0);
+    if (bom16 || nul_between)
+        return std::string("the text is UTF-16 or UTF-32 encoded (") +
+               (bom16 ? "it starts with a UTF-16 byte order mark" : "NUL bytes sit between its characters") +
+               "), and JSON must be UTF-8: save the file as UTF-8";
     ErrorCatcher catcher;
     nlohmann::json::sax_parse(text.begin(), text.end(), &catcher);
     return catcher.detail;

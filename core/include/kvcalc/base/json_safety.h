@@ -18,7 +18,8 @@ inline constexpr int kMaxJsonDepth = 64;
 bool json_too_deep(std::string_view text, int max_depth = kMaxJsonDepth);
 
 /// Why `text` is not JSON, for a diagnostic: where (line, column or byte) and what the parser met, e.g. a number
-/// beyond a double's range (1e400) or a missing comma. Empty when `text` parses. No exceptions are thrown.
+/// beyond a double's range (1e400, with the key it is the value of) or a missing comma; UTF-16 / UTF-32 text is
+/// named as such (JSON must be UTF-8, RFC 8259 section 8.1). Empty when `text` parses. No exceptions are thrown.
 std::string json_error_detail(std::string_view text);
 
 /// Serialises `j`; invalid UTF-8 in strings (e.g. a model id typed as raw bytes) becomes U+FFFD instead of
