@@ -56,11 +56,13 @@ TEST_SUITE("json_safety") {
     }
     TEST_CASE("a UTF-16 request or config.json is named as UTF-16, not as an invalid literal") {
         // reliability-2 N12: Windows editors save UTF-16 (byte order mark FF FE, then NUL after each ASCII byte).
-        const std::string utf16le("\xff\xfe{\0\"\0v\0\"\0:\0 \0001\0}\0", 20);
+        static const char utf16le_bytes[] = "\xff\xfe{\0\"\0v\0\"\0:\0 \0001\0}\0";
+        const std::string utf16le(utf16le_bytes, sizeof utf16le_bytes - 1);  // 18 bytes: BOM + 8 UTF-16LE units
         const json out = json::parse(kvcalc::evaluate_json(utf16le));
         CHECK(out["ok"] == false);
         CHECK(out["diagnostics"][0]["message"].get<std::string>().find("UTF-16") != std::string::npos);
-        const std::string no_bom("{\0\"\0", 4);
+        static const char no_bom_bytes[] = "{\0\"\0";
+        const std::string no_bom(no_bom_bytes, sizeof no_bom_bytes - 1);
         const kvcalc::HfConfig cfg = kvcalc::read_hf_config(no_bom);
         REQUIRE_FALSE(cfg.diagnostics.empty());
         CHECK(cfg.diagnostics[0].message.find("must be UTF-8") != std::string::npos);
