@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <variant>
 
 #include "kvcalc/base/checked_math.h"
 #include "kvcalc/config/param_count.h"
+#include "kvcalc/model/layer_kinds.h"
 #include "util/text.h"
 
 namespace kvcalc {
@@ -283,8 +283,7 @@ CheckpointWeights price_checkpoint(const SafetensorsIndex& index, const std::vec
         const double hd = arch.head_dim > 0 ? arch.head_dim : (heads > 0 ? static_cast<double>(spec.hidden_size) / heads : 0);
         int attention_layers = 0;  // only attention layers have K/V projections (hybrids: a quarter of them)
         for (const auto& l : spec.layers)
-            attention_layers += std::holds_alternative<FullAttention>(l) || std::holds_alternative<SlidingWindow>(l) ||
-                                std::holds_alternative<ChunkedLocalAttention>(l);
+            attention_layers += layer_mixer_weights(l) == MixerWeights::gqa_attention;
         const double kv_share = all > 0 ? 2.0 * attention_layers * kv * hd * spec.hidden_size / all : 0.0;
         for (int tp = 1; tp <= kMaxCheckpointTp; ++tp) {
             double share = whole + (1.0 - whole) / tp;

@@ -55,12 +55,11 @@ std::string reason_for(Verdict v, const BudgetTerms& t, std::int64_t seqs, const
         return cat("fixed terms ", gb(t.fixed_bytes), " exceed the budget ", gb(t.budget_bytes), " (",
                    row.memory_fraction, " × VRAM): nothing is left for KV");
     if (v == Verdict::fail) {
-        // llama.cpp allocates the whole cache at start-up: -c = max_num_seqs (-np) × max_model_len cells, so the
-        // figure is every slot's KV, not one request's (llama-context.cpp llama_context: n_ctx cells for n_seq_max).
-        if (row.id == EngineId::llama_cpp && seqs > 1)
+        // An engine that allocates every slot's cache at start-up needs every slot's KV, not one request's.
+        if (row.stop_text.all_slots && seqs > 1)
             return cat("after the fixed terms only ", gb(t.available_for_kv_bytes), " is left for KV, but the cache of all ",
-                       std::to_string(seqs), " -np slots (-c = max_num_seqs × max_model_len) needs ",
-                       gb(t.kv_one_sequence_bytes), ": llama.cpp cannot allocate it at start-up");
+                       std::to_string(seqs), " ", row.stop_text.all_slots, " needs ", gb(t.kv_one_sequence_bytes),
+                       ": ", row.stop_text.all_slots_stop);
         return cat("after the fixed terms only ", gb(t.available_for_kv_bytes),
                    " is left for KV, but one max_model_len request needs ", gb(t.kv_one_sequence_bytes), ": ", engine,
                    " refuses to start");
@@ -105,7 +104,7 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
         // Measured on single-card Qwen 3.6 boots (the project's measured boots, docs/ACCURACY.md).
         notes.push_back("on one card, prompts above 50K tokens can run out of memory in the DeltaNet forward pass "
                         "even when the cache fits: the activation peak grows with the prompt");
-    if (r.engine == EngineId::vllm || r.engine == EngineId::sglang) {
+    if (engine_info(r.engine).picks_attention_backend) {
         const KvFormat& run = r.run_format ? *r.run_format : f;
         if (std::string b = kv_format_backend_note(run, load.gpu ? load.gpu : r.gpu); !b.empty()) notes.push_back(std::move(b));
     }

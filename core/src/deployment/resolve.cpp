@@ -216,7 +216,7 @@ const ActivationFit* resolve_layers(int tp, bool tp_in_range, Deployment& r, Dia
 /// GPUs in the box: `gpus`, 0 = one per rank (TP × vLLM's data_parallel_size); an error when fewer than the ranks.
 int resolve_gpus(const Scenario& s, bool tp_in_range, EngineId engine, Diagnostics& d) {
     const int tp = s.tensor_parallel_size;
-    const int dp = engine == EngineId::vllm && s.data_parallel_size >= 1 && s.data_parallel_size <= kMaxTensorParallel
+    const int dp = engine_info(engine).reads_vllm_memory_flags && s.data_parallel_size >= 1 && s.data_parallel_size <= kMaxTensorParallel
                        ? s.data_parallel_size
                        : 1;
     const int ranks = tp_in_range ? tp * dp : tp;

@@ -56,7 +56,7 @@ void check_vllm_flags(const Scenario& s, const Deployment& r, Diagnostics& d) {
              "tensor_parallel_size " + std::to_string(tp) + " × data_parallel_size " + std::to_string(dp) + " = " +
                  std::to_string(tp * dp) + " cards; kvcalc prices at most " + std::to_string(kMaxTensorParallel) +
                  " cards in one box");
-    const bool vllm = r.engine == EngineId::vllm;
+    const bool vllm = engine_info(r.engine).reads_vllm_memory_flags;
     const bool any = s.enforce_eager || s.block_size != 0 || s.kv_cache_memory_bytes || s.data_parallel_size != 1 ||
                      s.enable_expert_parallel || s.cpu_offload_gib != 0;
     if (!vllm && any)
@@ -75,7 +75,7 @@ void check_vllm_flags(const Scenario& s, const Deployment& r, Diagnostics& d) {
 }
 
 void resolve_vllm_flags(const Scenario& s, Deployment& r, Diagnostics& d) {
-    const bool vllm = r.engine == EngineId::vllm;
+    const bool vllm = engine_info(r.engine).reads_vllm_memory_flags;
     r.data_parallel_size = vllm ? s.data_parallel_size : 1;
     r.enable_expert_parallel = vllm && s.enable_expert_parallel;
     r.kv_cache_memory_bytes = vllm ? s.kv_cache_memory_bytes : std::nullopt;

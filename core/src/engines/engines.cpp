@@ -39,7 +39,11 @@ constexpr EngineInfo kEngines[] = {
                    .fp8_e4m3_no_kernel =
                        "vLLM stops in its memory-profiling forward pass, before it sizes the KV cache: no attention "
                        "backend stores fp8 e4m3 below sm_80 (FlashInfer's start at sm_80, Triton's at sm_89: \"type "
-                       "fp8e4nv not supported in this architecture\")"}},
+                       "fp8e4nv not supported in this architecture\")",
+                   .all_slots = nullptr,
+                   .all_slots_stop = nullptr},
+     .reads_vllm_memory_flags = true,
+     .picks_attention_backend = true},
     {.id = EngineId::llama_cpp,
      .name = "llama.cpp",
      .display_name = "llama.cpp",
@@ -61,7 +65,13 @@ constexpr EngineInfo kEngines[] = {
      .stop_text = {.no_cache_memory = nullptr,
                    .fixed_terms = nullptr,
                    .no_cache_memory_sentence = nullptr,
-                   .fp8_e4m3_no_kernel = nullptr}},
+                   .fp8_e4m3_no_kernel = nullptr,
+                   // -c = max_num_seqs (-np) × max_model_len cells, allocated at start-up (llama-context.cpp
+                   // llama_context: n_ctx cells for n_seq_max sequences).
+                   .all_slots = "-np slots (-c = max_num_seqs × max_model_len)",
+                   .all_slots_stop = "llama.cpp cannot allocate it at start-up"},
+     .reads_vllm_memory_flags = false,
+     .picks_attention_backend = false},
     {.id = EngineId::sglang,
      .name = "sglang",
      .display_name = "SGLang",
@@ -82,7 +92,11 @@ constexpr EngineInfo kEngines[] = {
      .stop_text = {.no_cache_memory = "SGLang stops after loading the weights: \"Not enough memory\" for the KV pool",
                    .fixed_terms = "the weights",
                    .no_cache_memory_sentence = "SGLang loads the weights, then stops: not enough memory for its KV pool.",
-                   .fp8_e4m3_no_kernel = nullptr}},
+                   .fp8_e4m3_no_kernel = nullptr,
+                   .all_slots = nullptr,
+                   .all_slots_stop = nullptr},
+     .reads_vllm_memory_flags = false,
+     .picks_attention_backend = true},
 };
 static_assert(std::size(kEngines) == kNumEngines, "one engines-table row per EngineId");
 constexpr bool rows_in_id_order() {

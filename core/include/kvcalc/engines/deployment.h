@@ -65,6 +65,11 @@ struct StartupStopText {
     /// fp8_e4m3 on an NVIDIA card without the kernel, when the engine stops before the hardware rule's sentence
     /// would apply (vLLM's Triton path); nullptr = the hardware sentence.
     const char* fp8_e4m3_no_kernel;
+    /// Engines that allocate every slot's cache at start-up (kv_for_every_slot): what the slots are called and
+    /// how the context is sized, e.g. "-np slots (-c = max_num_seqs × max_model_len)"; nullptr otherwise.
+    const char* all_slots;
+    /// …and the stop when that cache does not fit, e.g. "llama.cpp cannot allocate it at start-up".
+    const char* all_slots_stop;
 };
 
 /// One row of the engines table: everything kvcalc knows about an engine that is not its per-layer plan (the
@@ -97,6 +102,12 @@ struct EngineInfo {
     /// The engine's spelling of a KV format (engine_kv_spelling).
     EngineKvSpelling (*kv_spelling)(KvFormatId format);
     StartupStopText stop_text;
+    /// The engine reads vLLM's memory flags (--enforce-eager, --block-size, --kv-cache-memory-bytes,
+    /// --data-parallel-size, --enable-expert-parallel, --cpu-offload-gb); the others ignore them with a warning.
+    bool reads_vllm_memory_flags;
+    /// The engine picks its attention backend per card, so a KV format's kernel note (kv_format_backend_note)
+    /// applies: vLLM and SGLang; llama.cpp's ggml kernels store every cache type it lists.
+    bool picks_attention_backend;
 };
 
 /// Every engine kvcalc prices, in EngineId order.

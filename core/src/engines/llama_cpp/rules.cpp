@@ -160,8 +160,7 @@ LlamaCppKvPrediction predict_llama_cpp_kv(const ModelSpec& m, const LlamaCppSett
         if (const auto r = layer_recurrent_state(c)) add_recurrent(*r);
     bool swa_ignored = false;
     for (const auto& c : m.layers) {
-        const bool sliding = swa && (std::holds_alternative<SlidingWindow>(c) ||
-                                     std::holds_alternative<ChunkedLocalAttention>(c));
+        const bool sliding = swa && layer_cache_growth(c) == CacheGrowth::windowed;
         const CellSpec sp = cell_spec(c, sliding ? swa_k : fk, sliding ? swa_v : fv, swa);
         if (sp.recurrent) add_recurrent(*sp.recurrent);
         if (!sp.keeps_kv) continue;
