@@ -11,12 +11,6 @@
 
 namespace {
 
-std::uint64_t fnv1a(std::string_view s) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 /// What a header the reader accepted must satisfy.
 std::string check_header(const kvcalc::GgufHeader& h, std::size_t size) {
     if (h.version != 2 && h.version != 3) return "version " + std::to_string(h.version) + " accepted";
@@ -50,12 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (g.spec.layers.size() != static_cast<std::size_t>(g.spec.num_hidden_layers))
         fuzz_require("layers do not match block_count", "read_gguf_model");
 
-    std::uint64_t h = fnv1a(bytes);
-    auto pick = [&](std::uint64_t n) {
-        const std::uint64_t v = h % n;
-        h = h / n ^ (h * 0x9E3779B97F4A7C15ull);
-        return static_cast<std::int64_t>(v);
-    };
+    InputPicker pick(bytes);
     kvcalc::Scenario s;
     s.model = g.spec;
     s.engine = pick(2) ? "llama.cpp" : "vllm";

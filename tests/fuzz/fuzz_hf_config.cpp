@@ -10,28 +10,13 @@
 #include "kvcalc/deployment/predict.h"
 #include "kvcalc/deployment/solver.h"
 
-namespace {
-
-std::uint64_t fnv1a(std::string_view s) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size > kFuzzMaxInput) return 0;
     const std::string text(reinterpret_cast<const char*>(data), size);
     const kvcalc::HfConfig cfg = kvcalc::read_hf_config(text);
     if (kvcalc::has_error(cfg.diagnostics)) return 0;
 
-    std::uint64_t h = fnv1a(text);
-    auto pick = [&](std::uint64_t n) {
-        const std::uint64_t v = h % n;
-        h = h / n ^ (h * 0x9E3779B97F4A7C15ull);
-        return static_cast<std::int64_t>(v);
-    };
+    InputPicker pick(text);
     kvcalc::Scenario s;
     s.config_json = text;
     static const char* const engines[] = {"vllm", "llama.cpp", "sglang"};

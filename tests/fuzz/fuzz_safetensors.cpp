@@ -15,12 +15,6 @@
 
 namespace {
 
-std::uint64_t fnv1a(std::string_view s) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 /// What an accepted shard header must satisfy: bytes never negative, and dtype × shape where the dtype is known.
 std::string check_header(const kvcalc::SafetensorsHeader& h) {
     if (kvcalc::has_error(h.diagnostics)) return "";
@@ -47,12 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const int door = data[0] % 3;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     static const std::vector<kvcalc::PopularModelSource> configs = kvcalc::popular_model_sources();
-    std::uint64_t h = fnv1a(text);
-    auto pick = [&](std::uint64_t n) {
-        const std::uint64_t v = h % n;
-        h = h / n ^ (h * 0x9E3779B97F4A7C15ull);
-        return static_cast<std::int64_t>(v);
-    };
+    InputPicker pick(text);
 
     kvcalc::Scenario s;
     s.config_json = configs[static_cast<std::size_t>(pick(configs.size()))].config_json;

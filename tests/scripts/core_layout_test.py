@@ -2,7 +2,7 @@
 """The core's folders are floors (docs/ARCHITECTURE.md, "Folders"): a file may include headers of its own floor
 or of a lower one, never of a higher one, and one engine's folder never includes another engine's. The top level
 of core/src holds folders only (at most a dozen files). Only the layer kinds' fact sheet (core/src/model/layer_kinds.cpp)
-tests a layer's variant alternative (get_if, holds_alternative, std::get, index(), an if-constexpr type test);
+names a layer kind in get_if, holds_alternative, std::get or an is_same type test;
 everywhere else, front ends included, asks the fact sheet. Prints 'N passed, N failed'; exits non-zero on a failure."""
 import os, re, sys
 
