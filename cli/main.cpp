@@ -130,10 +130,16 @@ std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o) {
 nlohmann::json buffers_json(const kvcalc::LlamaCppBuffers& b) {
     nlohmann::json lines = nlohmann::json::array();
     for (const auto& l : b.lines)
-        lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"log_line", l.log_line}});
+        if (l.kind == "compute")
+            lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"lower_bytes", l.lower_bytes},
+                             {"log_line", l.log_line}});
+        else
+            lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"log_line", l.log_line}});
     return {{"offloaded_layers", b.offloaded_layers}, {"total_layers", b.total_layers},
             {"gpu_model_bytes", b.gpu_model_bytes}, {"cpu_model_bytes", b.cpu_model_bytes},
-            {"gpu_kv_bytes", b.gpu_kv_bytes}, {"cpu_kv_bytes", b.cpu_kv_bytes}, {"lines", lines},
+            {"gpu_kv_bytes", b.gpu_kv_bytes}, {"cpu_kv_bytes", b.cpu_kv_bytes},
+            {"gpu_compute_lower_bytes", b.gpu_compute.lower_bytes}, {"gpu_compute_upper_bytes", b.gpu_compute.upper_bytes},
+            {"lines", lines},
             {"notes", b.notes}};
 }
 
