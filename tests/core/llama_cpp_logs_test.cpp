@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "doctest/doctest.h"
@@ -39,7 +40,7 @@ std::vector<Run> read_runs(const std::string& text) {
     std::vector<Run> runs(1);
     std::istringstream in(text);
     std::string l;
-    const std::regex info(R"((?:print_info|llm_load_print_meta): (\w+)\s+= (.+?)\s*$)");
+    const std::regex info(R"((?:print_info|llm_load_print_meta): ([\w.]+)\s+= (.+?)\s*$)");
     const std::regex ctx(R"((?:llama_context|llama_new_context_with_model|llama_init_from_model): (n_ctx|n_ubatch|n_seq_max|flash_attn)\s+= (\d+))");
     const std::regex buf(R"((\S+) (model|KV|compute) buffer size =\s+([0-9.]+) MiB)");
     const std::regex off(R"(offloaded (\d+)/(\d+) layers)");
@@ -316,4 +317,48 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
     CHECK(n.kv >= 6);
     CHECK(n.model >= 6);
     CHECK(n.compute >= 7);
+}
+
+TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token window) from its print_info lines") {
+    std::map<std::string, std::string> info =
+        read_runs(kvcalc::test::data_file("gguf/logs/issue-ik822-gpt-oss-20b-print-info.log")).front().info;
+    REQUIRE(info.at("general.name") == "Gpt Oss 20b");
+    info["arch"] = "gpt-oss";  // the excerpt starts below the arch line; gpt-oss-20b-mxfp4.gguf is general.architecture gpt-oss
+    const GgufModel g = read_gguf_model({header_of_info(info)});
+    for (const auto& d : g.diagnostics) INFO(d.message);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    // llama-model.cpp LLM_ARCH_OPENAI_MOE: set_swa_pattern(2) — layers 0, 2, … slide.
+    int sliding = 0;
+    for (const auto& c : g.spec.layers) sliding += std::holds_alternative<SlidingWindow>(c);
+    CHECK(sliding == 12);
+    CHECK(std::holds_alternative<SlidingWindow>(g.spec.layers[0]));
+
+    SUBCASE("b6182 on Vulkan, -c 4096, no flash attention: 96.00 + 15.00 MiB") {
+        const Run r = read_runs(kvcalc::test::data_file("startup_logs/llama.cpp-b6182-gpt-oss-20b-vulkan-swa.log")).front();
+        LlamaCppSettings s;
+        s.n_ctx = r.ctx.at("n_ctx");
+        s.n_ubatch = static_cast<int>(r.ctx.at("n_ubatch"));
+        s.flash_attn = r.ctx.at("flash_attn") == 1;
+        s.build = r.build;
+        const LlamaCppKvPrediction kv = predict_llama_cpp_kv(g.spec, s);
+        CHECK(kv.swa_cells == 640);  // "creating SWA KV cache, size = 640 cells": 128 + 512, padded to 32
+        CHECK(same_2dp(static_cast<double>(kv.full_bytes) / kMiB, 96.00));
+        CHECK(same_2dp(static_cast<double>(kv.swa_bytes) / kMiB, 15.00));
+        CHECK(same_2dp(static_cast<double>(kv.total_bytes) / kMiB, r.kv.at("Vulkan0")));
+    }
+    SUBCASE("Metal, ctx 4096, flash attention on: SWA 768 cells, 18.00 MiB; compute 404.00 MiB inside the band") {
+        const Run r = read_runs(kvcalc::test::data_file("gguf/logs/pr17609-gpt-oss-20b-metal-fa-auto.log")).front();
+        LlamaCppSettings s;
+        s.n_ctx = 4096;  // "setting dry_penalty_last_n to ctx_size = 4096"
+        s.flash_attn = true;  // "Flash Attention was auto, set to enabled"
+        const LlamaCppKvPrediction kv = predict_llama_cpp_kv(g.spec, s);
+        CHECK(kv.swa_cells == 768);  // 128 + 512, padded to 256
+        CHECK(same_2dp(static_cast<double>(kv.swa_bytes) / kMiB, r.kv.at("Metal")));
+        const LlamaCppComputeBand band = llama_cpp_compute_band(llama_cpp_compute_shape(g.spec, s, true));
+        const double printed = r.compute.at("Metal");
+        std::printf("  compute gpt-oss-20b Metal: %.2f ≤ %.2f ≤ %.2f MiB (lower/printed %.2f)\n", band.lower_bytes / kMiB,
+                    printed, band.upper_bytes / kMiB, band.lower_bytes / kMiB / printed);
+        CHECK(band.lower_bytes / kMiB <= printed);
+        CHECK(printed <= band.upper_bytes / kMiB);
+    }
 }
