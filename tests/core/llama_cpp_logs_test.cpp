@@ -362,3 +362,72 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
         CHECK(printed <= band.upper_bytes / kMiB);
     }
 }
+
+TEST_CASE("llama.cpp fit: Pythia-2.8B Q4_0 on one GPU — nothing changes, then the context, then the layers") {
+    std::map<std::string, std::string> info = read_runs(kvcalc::test::data_file(kPythiaInfo)).front().info;
+    GgufHeader h = header_of_info(info);
+    h.tensors = pythia_q4_0();
+    const GgufModel g = read_gguf_model({h});
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    LlamaCppSettings s;  // the ci runs: -ub 512, no flash attention
+    s.flash_attn = false;
+    const std::int64_t MiB = 1 << 20;
+    auto used = [&](const ModelSpec& m, std::int64_t n_ctx, int ngl) {
+        LlamaCppSettings x = s;
+        x.n_ctx = n_ctx;
+        LlamaCppPlacement p;
+        p.n_gpu_layers = ngl;
+        const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, m, x, p);
+        return b.gpu_model_bytes + b.gpu_kv_bytes + b.gpu_compute.upper_bytes;
+    };
+    SUBCASE("a 16 GiB V100 (15841 MiB free): the whole model at n_ctx_train 2048") {
+        LlamaCppFitRequest r;
+        r.free_bytes = 15841 * MiB;
+        const LlamaCppFit f = fit_llama_cpp({h}, g.spec, s, LlamaCppPlacement{}, r);
+        REQUIRE_FALSE(has_error(f.diagnostics));
+        CHECK(f.fits);
+        CHECK(f.arguments == "-c 2048 -ngl 33");
+        // 1454.83 (model) + 640 (KV) + the compute band's upper bound, 330.25 MiB
+        CHECK(f.used_bytes == used(g.spec, 2048, -1));
+    }
+    SUBCASE("2 GiB free: n_ctx_train (2048) is below --fit-ctx, so layers go to the CPU, filled from the back") {
+        LlamaCppFitRequest r;
+        r.free_bytes = 2048 * MiB;
+        const LlamaCppFit f = fit_llama_cpp({h}, g.spec, s, LlamaCppPlacement{}, r);
+        REQUIRE(f.fits);
+        CHECK(f.n_ctx == 2048);
+        REQUIRE(f.n_gpu_layers >= 0);
+        REQUIRE(f.n_gpu_layers < 32);
+        const std::int64_t target = r.free_bytes - r.margin_bytes;
+        CHECK(used(g.spec, 2048, f.n_gpu_layers) <= target);
+        CHECK(used(g.spec, 2048, f.n_gpu_layers + 1) > target);  // the largest -ngl that fits
+        CHECK(f.arguments == "-c 2048 -ngl " + std::to_string(f.n_gpu_layers));
+    }
+    SUBCASE("a 32k-token model on 6 GiB free: the context is cut first, to a multiple of 256") {
+        ModelSpec m = g.spec;
+        m.max_position_embeddings = 32768;
+        LlamaCppFitRequest r;
+        r.free_bytes = 6144 * MiB;
+        const LlamaCppFit f = fit_llama_cpp({h}, m, s, LlamaCppPlacement{}, r);
+        REQUIRE(f.fits);
+        CHECK(f.n_gpu_layers == -1);
+        CHECK(f.n_ctx % 256 == 0);
+        CHECK(f.n_ctx >= 4096);
+        CHECK(f.n_ctx < 32768);
+        CHECK(used(m, f.n_ctx, -1) <= r.free_bytes - r.margin_bytes);
+        CHECK(used(m, 32768, -1) > r.free_bytes - r.margin_bytes);
+    }
+    SUBCASE("-c set by the user: the context stays, layers move") {
+        ModelSpec m = g.spec;
+        m.max_position_embeddings = 32768;
+        LlamaCppSettings x = s;
+        x.n_ctx = 16384;
+        LlamaCppFitRequest r;
+        r.free_bytes = 4096 * MiB;
+        r.n_ctx_auto = false;
+        const LlamaCppFit f = fit_llama_cpp({h}, m, x, LlamaCppPlacement{}, r);
+        REQUIRE(f.fits);
+        CHECK(f.n_ctx == 16384);
+        CHECK(f.n_gpu_layers >= 0);
+    }
+}

@@ -110,3 +110,40 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
                                           const LlamaCppSettings& kv, const LlamaCppPlacement& placement);
 
 }  // namespace kvcalc
+
+namespace kvcalc {
+
+/// What llama.cpp's own fit (common/fit.cpp common_params_fit_impl, `--fit on`) is given for one GPU.
+struct LlamaCppFitRequest {
+    std::int64_t free_bytes = 0;            ///< the device's free memory (ggml_backend_dev_memory)
+    std::int64_t margin_bytes = 1024LL << 20;  ///< --fit-target: memory to leave free (default 1024 MiB)
+    std::int64_t n_ctx_min = 4096;          ///< --fit-ctx: the smallest context per stream it may reduce to
+    bool n_ctx_auto = true;                 ///< -c not given (0): the fit may pick the context
+};
+
+/// The fit's choice and the buffers it leads to.
+struct LlamaCppFit {
+    bool fits = false;          ///< false: not even 0 layers at the smallest context leave the margin free
+    std::int64_t n_ctx = 0;     ///< -c chosen (all streams)
+    int n_gpu_layers = -1;      ///< -ngl chosen (-1 = all)
+    int n_cpu_moe = 0;          ///< --n-cpu-moe chosen (experts of the first layers kept on the CPU)
+    std::int64_t used_bytes = 0;  ///< GPU model + KV + the compute band's upper bound at that choice
+    LlamaCppBuffers buffers;    ///< predict_llama_cpp_buffers at that choice
+    std::string arguments;      ///< "-c N -ngl M [--n-cpu-moe K]", the flags that reproduce the choice
+    std::vector<std::string> notes;
+    Diagnostics diagnostics;
+};
+
+/// Emulates llama.cpp's fit for one GPU (common/fit.cpp): a device's use is its model, KV and compute buffers
+/// (kvcalc takes the compute band's upper bound, so the choice can only be as large as llama.cpp's or smaller);
+/// the target is free − margin. 1. If everything fits at the requested context, nothing changes. 2. With the context
+/// not set (-c 0 → n_ctx_train per stream), the context is cut: interpolated linearly between n_ctx_min and
+/// n_ctx_train by memory, rounded down to a multiple of 256 × streams; if that fits, done. 3. Otherwise, at the
+/// smallest context, layers are filled from the back: for a dense model the largest -ngl that fits; for a MoE model
+/// (experts present) all layers on the GPU with the fewest first layers' experts on the CPU (--n-cpu-moe) that fit,
+/// else the largest -ngl with every expert on the CPU. `settings.n_ctx` is the context to start from when
+/// !n_ctx_auto. Errors: those of predict_llama_cpp_buffers, free_bytes ≤ 0.
+LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec& model, const LlamaCppSettings& settings,
+                          const LlamaCppPlacement& placement, const LlamaCppFitRequest& request);
+
+}  // namespace kvcalc
