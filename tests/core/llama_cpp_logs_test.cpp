@@ -431,3 +431,61 @@ TEST_CASE("llama.cpp fit: Pythia-2.8B Q4_0 on one GPU — nothing changes, then 
         CHECK(f.n_gpu_layers >= 0);
     }
 }
+
+TEST_CASE("llama.cpp fit: a MoE model keeps the first layers' experts on the CPU before it moves any layer") {
+    // A small qwen3moe-shaped header (the tensor names of llama-arch.cpp LLM_ARCH_QWEN3MOE); the sizes are the
+    // test's own, chosen so that the experts dominate the weights.
+    GgufHeader h;
+    h.version = 3;
+    GgufKeyValue a;
+    a.key = "general.architecture";
+    a.value.type = GgufValueType::string;
+    a.value.text = "qwen3moe";
+    h.metadata.push_back(a);
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::int64_t>>{
+             {"block_count", 8}, {"context_length", 4096}, {"embedding_length", 1024}, {"attention.head_count", 8},
+             {"attention.head_count_kv", 2}, {"attention.key_length", 128}, {"attention.value_length", 128},
+             {"expert_count", 32}, {"expert_used_count", 4}, {"expert_feed_forward_length", 1024}, {"vocab_size", 32000}})
+        h.metadata.push_back(u32("qwen3moe." + k, v));
+    Tensors t;
+    t.add("token_embd.weight", F16, {1024, 32000});
+    for (int i = 0; i < 8; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        t.add(b + "attn_norm.weight", F32, {1024});
+        t.add(b + "attn_q.weight", F16, {1024, 1024});
+        t.add(b + "attn_k.weight", F16, {1024, 256});
+        t.add(b + "attn_v.weight", F16, {1024, 256});
+        t.add(b + "attn_output.weight", F16, {1024, 1024});
+        t.add(b + "ffn_norm.weight", F32, {1024});
+        t.add(b + "ffn_gate_inp.weight", F32, {1024, 32});
+        t.add(b + "ffn_gate_exps.weight", F16, {1024, 1024, 32});
+        t.add(b + "ffn_up_exps.weight", F16, {1024, 1024, 32});
+        t.add(b + "ffn_down_exps.weight", F16, {1024, 1024, 32});
+    }
+    t.add("output_norm.weight", F32, {1024});
+    t.add("output.weight", F16, {1024, 32000});
+    h.tensors = t.list;
+    const GgufModel g = read_gguf_model({h});
+    for (const auto& d : g.diagnostics) INFO(d.message);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    LlamaCppSettings s;
+    auto used = [&](int n_cpu_moe) {
+        LlamaCppSettings x = s;
+        x.n_ctx = 4096;
+        LlamaCppPlacement p;
+        p.n_cpu_moe = n_cpu_moe;
+        const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, x, p);
+        return b.gpu_model_bytes + b.gpu_kv_bytes + b.gpu_compute.upper_bytes;
+    };
+    // Each layer's experts are 3 × 32 × 1024 × 1024 × 2 B = 192 MiB; everything on the GPU needs about 1.8 GiB.
+    LlamaCppFitRequest r;
+    r.free_bytes = used(0) + r.margin_bytes - (400LL << 20);  // 400 MiB short
+    const LlamaCppFit f = fit_llama_cpp({h}, g.spec, s, LlamaCppPlacement{}, r);
+    REQUIRE(f.fits);
+    CHECK(f.n_ctx == 4096);
+    CHECK(f.n_gpu_layers == -1);
+    REQUIRE(f.n_cpu_moe > 0);
+    CHECK(used(f.n_cpu_moe) <= r.free_bytes - r.margin_bytes);
+    CHECK(used(f.n_cpu_moe - 1) > r.free_bytes - r.margin_bytes);  // the fewest layers' experts
+    CHECK(f.arguments == "-c 4096 -ngl 9 --n-cpu-moe " + std::to_string(f.n_cpu_moe));
+}
