@@ -133,4 +133,24 @@ TEST_SUITE("gguf") {
         const Run both = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --config " + data("SOURCE.md"));
         CHECK(both.status == 2);
     }
+
+    TEST_CASE("--gguf --fit-free-mib: llama.cpp's --fit choice and the flags that reproduce it") {
+        const std::string f = data("llama-2-tiny-random.gguf");
+        // Plenty free: nothing changes — every layer (1 + the output) on the GPU at the trained context.
+        const auto big = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 2000");
+        REQUIRE(big.contains("llama_cpp_fit"));
+        CHECK(big["llama_cpp_fit"]["fits"] == true);
+        CHECK(big["llama_cpp_fit"]["n_gpu_layers"] == -1);
+        CHECK(big["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 2");
+        // 1030 MiB free, 1024 to leave: the compute band alone passes the 6 MiB left, so no layer goes to the GPU.
+        const auto small = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 1030");
+        CHECK(small["llama_cpp_fit"]["n_gpu_layers"] == 0);
+        CHECK(small["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 0");
+        // --fit-target 0 leaves nothing free: 100 MiB holds the 0.49 + 0.12 MiB buffers and the 66.81 MiB band.
+        const auto none = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 100 --fit-target 0");
+        CHECK(none["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 2");
+        const Run bad = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 0");
+        CHECK(bad.status == 2);
+        CHECK(contains(bad.err, "--fit-free-mib"));
+    }
 }
