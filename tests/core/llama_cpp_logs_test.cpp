@@ -47,6 +47,8 @@ std::vector<Run> read_runs(const std::string& text) {
     const std::regex build(R"(build: (\d+) \()");
     const std::regex self(R"(KV self size\s+=\s+([0-9.]+) MiB)");
     const std::regex kv_size(R"(kv_size = (\d+))");
+    // Before "model buffer size" lines (b1832): the GPU's tensors as "VRAM used = X MiB".
+    const std::regex vram(R"(llm_load_tensors: VRAM used\s+=\s+([0-9.]+) MiB)");
     std::smatch m;
     const std::regex ngl(R"( -ngl (\d+))");
     bool first_command = true;
@@ -69,6 +71,7 @@ std::vector<Run> read_runs(const std::string& text) {
         if (std::regex_search(l, m, build)) r.build = std::stoi(m[1]);
         if (std::regex_search(l, m, off)) r.offloaded = std::stoi(m[1]), r.total = std::stoi(m[2]);
         if (std::regex_search(l, m, self)) r.kv_self = std::stod(m[1]);
+        if (std::regex_search(l, m, vram)) r.model["CUDA0"] = std::stod(m[1]);
         // A log cut to its buffer lines still names the cache size ("init: kv_size = 2048"): that is n_ctx.
         if (std::regex_search(l, m, kv_size) && !r.ctx.count("n_ctx")) r.ctx["n_ctx"] = std::stoll(m[1]);
         if (std::regex_search(l, m, buf)) {
@@ -197,6 +200,25 @@ struct LogCase {
     bool kv_comparable = true;   ///< false: the log's build allocated a cache the current rule does not (bert)
 };
 
+/// OpenLLaMA-7B (llama, llama-arch.cpp LLM_ARCH_LLAMA) as an F16 file: 291 tensors, 65 f32, 226 f16.
+std::vector<GgufTensorInfo> open_llama_7b_f16() {
+    Tensors t;
+    const std::int64_t e = 4096, ff = 11008, vocab = 32000;
+    t.add("token_embd.weight", F16, {e, vocab});
+    for (int i = 0; i < 32; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        t.add(b + "attn_norm.weight", F32, {e});
+        for (const char* x : {"attn_q", "attn_k", "attn_v", "attn_output"}) t.add(b + x + ".weight", F16, {e, e});
+        t.add(b + "ffn_gate.weight", F16, {e, ff});
+        t.add(b + "ffn_down.weight", F16, {ff, e});
+        t.add(b + "ffn_up.weight", F16, {e, ff});
+        t.add(b + "ffn_norm.weight", F32, {e});
+    }
+    t.add("output_norm.weight", F32, {e});
+    t.add("output.weight", F16, {e, vocab});
+    return t.list;
+}
+
 std::vector<GgufTensorInfo> pythia_f16() { return pythia_2_8b(F16, F16); }
 std::vector<GgufTensorInfo> pythia_q4_0() { return pythia_2_8b(Q4_0, Q6_K); }
 std::vector<GgufTensorInfo> bge_q8_0() { return bge_small(Q8_0); }
@@ -219,6 +241,7 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
         {"gguf/logs/ci-b4897-pythia-2.8b-q4_0-v100-save-load-state.log", "", pythia_q4_0},
         {"gguf/logs/ci-b4897-bge-small-q8_0-v100.log", "", bge_q8_0, false},
         {"startup_logs/llama.cpp-b4893-pythia-2.8b-q4km-v100.log", kPythiaInfo},
+        {"gguf/logs/ci-b1832-open-llama-7b-v2-f16-v100.log", "", open_llama_7b_f16},
         {"startup_logs/llama.cpp-b4893-bge-small-f16-v100.log", "gguf/logs/ci-b4897-bge-small-q8_0-v100.log", bge_f16,
          false},
     };
