@@ -142,8 +142,10 @@ TEST_SUITE("gguf") {
         CHECK(big["llama_cpp_fit"]["fits"] == true);
         CHECK(big["llama_cpp_fit"]["n_gpu_layers"] == -1);
         CHECK(big["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 2");
-        // 1030 MiB free, 1024 to leave: the compute band alone passes the 6 MiB left, so no layer goes to the GPU.
+        // 1030 MiB free, 1024 to leave: even at -ngl 0 the GPU's compute buffer (the output product is offloaded
+        // for a 512-token batch) passes the 6 MiB left, so the fit says it does not fit.
         const auto small = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 1030");
+        CHECK(small["llama_cpp_fit"]["fits"] == false);
         CHECK(small["llama_cpp_fit"]["n_gpu_layers"] == 0);
         CHECK(small["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 0");
         // --fit-target 0 leaves nothing free: 100 MiB holds the 0.49 + 0.12 MiB buffers and the 66.81 MiB band.

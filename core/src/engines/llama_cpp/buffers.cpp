@@ -168,11 +168,14 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
         b.lines.push_back({pl.gpu_name, "KV", b.gpu_kv_bytes, line("llama_kv_cache", pl.gpu_name, 10, "KV", b.gpu_kv_bytes)});
     if (b.cpu_kv_bytes > 0)
         b.lines.push_back({"CPU", "KV", b.cpu_kv_bytes, line("llama_kv_cache", "CPU", 10, "KV", b.cpu_kv_bytes)});
-    if (b.gpu_model_bytes > 0) {
-        // ggml-backend.cpp offloads a product of CPU-held weights to the GPU for a batch of 32 tokens or more.
-        const bool op_offload = std::min<std::int64_t>(kv.n_ctx, kv.n_ubatch) >= 32;
+    // ggml-backend.cpp offloads a product of CPU-held weights to the GPU for a batch of 32 tokens or more, so a GPU
+    // build reserves a compute buffer there even at -ngl 0.
+    const bool op_offload = std::min<std::int64_t>(kv.n_ctx, kv.n_ubatch) >= 32;
+    if (b.gpu_model_bytes > 0 || op_offload) {
         LlamaCppComputeShape& g = b.gpu_compute_shape;
         g = llama_cpp_compute_shape(m, kv, output_on_gpu || op_offload);
+        // With no repeating layer on the GPU the attention (its KV cache on the CPU) is not offloaded.
+        if (i_gpu_start >= n_layer) g.n_head = 0;
         if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_layer_bytes[static_cast<std::size_t>(n_layer)];
         if (op_offload && n_layer > 0)
             g.layer_copy_bytes = *std::max_element(cpu_layer_bytes.begin(), cpu_layer_bytes.end() - 1);
