@@ -102,6 +102,32 @@ const ExtraFlag kExtraFlags[] = {
     {"", "--n-cpu-moe", "", "N", "",
      "llama.cpp --n-cpu-moe with --gguf: the expert tensors of the first N layers stay on the CPU",
      [](Options& o, std::string_view v) { return int_flag("--n-cpu-moe", v, 0, o.placement.n_cpu_moe); }},
+    {"", "--fit-free-mib", "", "MIB", "",
+     "llama.cpp --fit with --gguf: the GPU's free memory in MiB (llama.cpp logs it as \"using device CUDA0 (...) - N "
+     "MiB free\"); prints the -c / -ngl / --n-cpu-moe llama.cpp's fit would choose and the buffers at that choice",
+     [](Options& o, std::string_view v) {
+         int x = 0;
+         const std::string e = int_flag("--fit-free-mib", v, 1, x);
+         o.llama_fit.free_bytes = static_cast<std::int64_t>(x) << 20;
+         return e;
+     }},
+    {"", "--fit-target", "", "MIB", "",
+     "llama.cpp --fit-target with --fit-free-mib: MiB to leave free on the GPU (default 1024)",
+     [](Options& o, std::string_view v) {
+         int x = 0;
+         const std::string e = int_flag("--fit-target", v, 0, x);
+         o.llama_fit.margin_bytes = static_cast<std::int64_t>(x) << 20;
+         return e;
+     }},
+    {"", "--fit-ctx", "", "N", "",
+     "llama.cpp --fit-ctx with --fit-free-mib: the smallest context per sequence the fit may cut to (default 4096); "
+     "the fit cuts the context only when --max-model-len is not given (llama.cpp's -c 0)",
+     [](Options& o, std::string_view v) {
+         int x = 0;
+         const std::string e = int_flag("--fit-ctx", v, 1, x);
+         o.llama_fit.n_ctx_min = x;
+         return e;
+     }},
     {"", "--gpu-device-name", "", "NAME", "",
      "the GPU's name in llama.cpp's buffer lines (CUDA0, ROCm0, Vulkan0, Metal; default CUDA0). Vulkan and Metal "
      "do not pad quantized rows as CUDA/ROCm do",

@@ -127,14 +127,51 @@ std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o) {
     return b;
 }
 
+/// llama.cpp's --fit for a --gguf model that lists tensors, when --fit-free-mib asks for it.
+std::optional<kvcalc::LlamaCppFit> gguf_fit(const kvcli::Options& o) {
+    if (o.gguf_headers.empty() || o.llama_fit.free_bytes <= 0) return std::nullopt;
+    bool tensors = false;
+    for (const auto& h : o.gguf_headers) tensors = tensors || !h.tensors.empty();
+    if (!tensors) return std::nullopt;
+    kvcalc::LlamaCppFit f = kvcalc::fit_llama_cpp_startup(o.scenario, o.gguf_headers, o.placement, o.llama_fit);
+    if (kvcalc::has_error(f.diagnostics)) return std::nullopt;
+    return f;
+}
+
 nlohmann::json buffers_json(const kvcalc::LlamaCppBuffers& b) {
     nlohmann::json lines = nlohmann::json::array();
     for (const auto& l : b.lines)
-        lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"log_line", l.log_line}});
+        if (l.kind == "compute")
+            lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"lower_bytes", l.lower_bytes},
+                             {"log_line", l.log_line}});
+        else
+            lines.push_back({{"device", l.device}, {"kind", l.kind}, {"bytes", l.bytes}, {"log_line", l.log_line}});
     return {{"offloaded_layers", b.offloaded_layers}, {"total_layers", b.total_layers},
             {"gpu_model_bytes", b.gpu_model_bytes}, {"cpu_model_bytes", b.cpu_model_bytes},
-            {"gpu_kv_bytes", b.gpu_kv_bytes}, {"cpu_kv_bytes", b.cpu_kv_bytes}, {"lines", lines},
+            {"gpu_kv_bytes", b.gpu_kv_bytes}, {"cpu_kv_bytes", b.cpu_kv_bytes},
+            {"gpu_compute_lower_bytes", b.gpu_compute.lower_bytes}, {"gpu_compute_upper_bytes", b.gpu_compute.upper_bytes},
+            {"lines", lines},
             {"notes", b.notes}};
+}
+
+nlohmann::json fit_json(const kvcalc::LlamaCppFit& f) {
+    return {{"fits", f.fits}, {"n_ctx", f.n_ctx}, {"n_gpu_layers", f.n_gpu_layers}, {"n_cpu_moe", f.n_cpu_moe},
+            {"used_bytes", f.used_bytes}, {"arguments", f.arguments}, {"buffers", buffers_json(f.buffers)},
+            {"notes", f.notes}};
+}
+
+void print_fit(std::ostream& os, const kvcalc::LlamaCppFit& f, const kvcli::Options& o) {
+    constexpr double kMiB = 1024.0 * 1024.0;
+    char head[200];
+    std::snprintf(head, sizeof head, "\nllama.cpp --fit (predicted, %.0f MiB free, %.0f MiB to leave): ",
+                  static_cast<double>(o.llama_fit.free_bytes) / kMiB, static_cast<double>(o.llama_fit.margin_bytes) / kMiB);
+    os << head << (f.fits ? f.arguments : "does not fit, even with no layer on the GPU (" + f.arguments + ")") << "\n";
+    char used[120];
+    std::snprintf(used, sizeof used, "  GPU use at that choice: %.2f MiB (model + KV + the compute band's upper bound)\n",
+                  static_cast<double>(f.used_bytes) / kMiB);
+    os << used;
+    for (const auto& l : f.buffers.lines) os << "  " << l.log_line << "\n";
+    for (const auto& n : f.notes) os << "  note: " << n << "\n";
 }
 
 void print_buffers(std::ostream& os, const kvcalc::LlamaCppBuffers& b) {
@@ -157,8 +194,10 @@ int run_predict(const kvcli::Options& o, const LogContext& lc = {}) {
     const kvcalc::Report r = with_notes(o, kvcalc::predict(s));
     if (!r.ok) return bad_report(o, r);
     const std::optional<kvcalc::LlamaCppBuffers> buffers = gguf_buffers(o);
+    const std::optional<kvcalc::LlamaCppFit> fit = gguf_fit(o);
     if (o.json) {
         nlohmann::json j = r;
+        if (fit) j["llama_cpp_fit"] = fit_json(*fit);
         if (lc.log && lc.calibration) j["log"] = kvcalc::calibrated_log_json(*lc.log, *lc.calibration, lc.predicted, &r);
         else if (lc.log) j["log"] = *lc.log;
         if (buffers) j["llama_cpp_buffers"] = buffers_json(*buffers);
@@ -167,6 +206,7 @@ int run_predict(const kvcli::Options& o, const LogContext& lc = {}) {
         print_safe(std::cout, [&](std::ostream& os) {
             kvcli::print_report(os, r);
             if (buffers) print_buffers(os, *buffers);
+            if (fit) print_fit(os, *fit, o);
             if (o.kv_breakdown) kvcli::print_breakdown(os, r);
             if (lc.log) {
                 os << "\n";

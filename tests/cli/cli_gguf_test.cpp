@@ -133,4 +133,37 @@ TEST_SUITE("gguf") {
         const Run both = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --config " + data("SOURCE.md"));
         CHECK(both.status == 2);
     }
+
+    TEST_CASE("--gguf --fit-free-mib: llama.cpp's --fit choice and the flags that reproduce it") {
+        const std::string f = data("llama-2-tiny-random.gguf");
+        // Plenty free: nothing changes — every layer (1 + the output) on the GPU at the trained context.
+        const auto big = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 2000");
+        REQUIRE(big.contains("llama_cpp_fit"));
+        CHECK(big["llama_cpp_fit"]["fits"] == true);
+        CHECK(big["llama_cpp_fit"]["n_gpu_layers"] == -1);
+        CHECK(big["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 2");
+        // 1030 MiB free, 1024 to leave: even at -ngl 0 the GPU's compute buffer (the output product is offloaded
+        // for a 512-token batch) passes the 6 MiB left, so the fit says it does not fit.
+        const auto small = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 1030");
+        CHECK(small["llama_cpp_fit"]["fits"] == false);
+        CHECK(small["llama_cpp_fit"]["n_gpu_layers"] == 0);
+        CHECK(small["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 0");
+        // --fit-target 0 leaves nothing free: 100 MiB holds the 0.49 + 0.12 MiB buffers and the 66.81 MiB band.
+        const auto none = json_run("--gguf " + f + " --engine llama.cpp --fit-free-mib 100 --fit-target 0");
+        CHECK(none["llama_cpp_fit"]["arguments"] == "-c 4096 -ngl 2");
+        const Run bad = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 0");
+        CHECK(bad.status == 2);
+        CHECK(contains(bad.err, "--fit-free-mib"));
+    }
+
+    TEST_CASE("--gguf --engine llama.cpp: the text output gives the compute band and the fit's flags") {
+        const Run r = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") +
+                                      " --engine llama.cpp --kv-cache-dtype f16 --fit-free-mib 2000");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        // lower: the logits, 32000 tokens' rows × 512 × 4 B = 62.50 MiB; upper adds the f16 mask (4096 cells × 512
+        // × 2 B = 4 MiB) and the tiny model's FFN and hidden activations.
+        CHECK(contains(r.out, "llama_context:        CUDA0 compute buffer size =    62.50 … 66.81 MiB"));
+        CHECK(contains(r.out, "llama.cpp --fit (predicted, 2000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2"));
+    }
 }

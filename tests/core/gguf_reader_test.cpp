@@ -541,7 +541,8 @@ TEST_CASE("llama.cpp buffers: OpenLLaMA-7B Q4_K_M, -ngl 999 — model buffer on 
     }
     CHECK(gpu - (g.tensor_bytes - tensors[0].bytes) > 32 * 144);
     CHECK(b.gpu_model_bytes == gpu);
-    REQUIRE(b.lines.size() == 3);
+    REQUIRE(b.lines.size() == 4);
+    CHECK(b.lines[3].kind == "compute");
     CHECK(b.lines[0].log_line.rfind("load_tensors:        CUDA0 model buffer size =  3820.9", 0) == 0);
     CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    70.31 MiB");
     CHECK(b.lines[2].log_line == "llama_kv_cache:      CUDA0 KV buffer size =   256.00 MiB");
@@ -642,7 +643,8 @@ TEST_CASE("llama.cpp buffers: bge-small (bert) F16 on a V100, b4893 — CUDA0 40
     CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / kMiB - 23.11) < 0.005);
     // b4893 still gave bert a 9.00 MiB KV cache; the current create_memory gives it none.
     CHECK(b.gpu_kv_bytes == 0);
-    REQUIRE(b.lines.size() == 2);
+    REQUIRE(b.lines.size() == 3);  // model, model, compute (no KV)
+    CHECK(b.lines[2].kind == "compute");
     CHECK(b.lines[0].log_line == "load_tensors:        CUDA0 model buffer size =    40.73 MiB");
     CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    23.11 MiB");
 }

@@ -35,6 +35,7 @@ int default_swa_pattern(const std::string& a) {
     if (a == "gemma2") return 2;
     if (a == "gemma3") return 6;
     if (a == "cohere2") return 4;
+    if (a == "gpt-oss") return 2;  // LLM_ARCH_OPENAI_MOE: set_swa_pattern(2), even layers slide
     return 0;
 }
 

@@ -15,4 +15,10 @@ namespace kvcalc {
 LlamaCppBuffers predict_llama_cpp_startup(const Scenario& scenario, const std::vector<GgufHeader>& parts,
                                           const LlamaCppPlacement& placement);
 
+/// fit_llama_cpp at the scenario's resolved KV settings: what llama.cpp's --fit would choose for `parts` on one GPU
+/// with `request.free_bytes` free. The context is the fit's to cut when the scenario leaves max_model_len unset
+/// (llama.cpp's -c 0); `request.n_ctx_auto` is set from that. Errors: as predict_llama_cpp_startup, and free_bytes ≤ 0.
+LlamaCppFit fit_llama_cpp_startup(const Scenario& scenario, const std::vector<GgufHeader>& parts,
+                                  const LlamaCppPlacement& placement, LlamaCppFitRequest request);
+
 }  // namespace kvcalc

@@ -28,12 +28,58 @@ struct LlamaCppPlacement {
     bool mmap = true;                ///< --no-mmap: the CPU tensors are read into a "CPU" buffer, not mapped
 };
 
+/// What the compute buffer of one device is sized from: the worst-case graph llama.cpp reserves at start
+/// (src/llama-context.cpp, the constructor's "reserve worst-case graph": graph_reserve(n_tokens, n_seqs, n_tokens)
+/// with n_tokens = min(n_ctx, n_ubatch), every token an output, over a full KV cache, memory->init_full()), whose
+/// tensors ggml-alloc places in one buffer per backend (ggml/src/ggml-alloc.c ggml_gallocr_reserve_n, reached
+/// through ggml-backend.cpp ggml_backend_sched_reserve).
+struct LlamaCppComputeShape {
+    std::int64_t n_tokens = 0;   ///< min(n_ctx, n_ubatch): the ubatch of the reserved graph
+    std::int64_t n_kv = 0;       ///< cells one attention reads: the non-SWA cache's (else the SWA cache's) per stream
+    std::int64_t n_embd = 0;     ///< hidden width (print_info n_embd)
+    std::int64_t n_head = 0;     ///< query heads (print_info n_head)
+    std::int64_t n_vocab = 0;    ///< output rows (print_info n_vocab); 0 when the device computes no logits
+    std::int64_t n_ff = 0;       ///< widest feed-forward activation per token (dense n_ff, or n_ff_exp × n_expert_used)
+    bool flash_attn = true;      ///< -fa: no n_kv × n_tokens × n_head score matrix is materialized
+    /// Weights the scheduler copies to this device to run a CPU-held matrix product there (ggml-backend.cpp
+    /// ggml_backend_sched_split_graph with op_offload, for a batch of 32 tokens or more): the output matrix when the
+    /// output layer stays on the CPU (its logits are then made on this device too) ...
+    std::int64_t output_copy_bytes = 0;
+    /// ... and the largest repeating layer's CPU-held tensors (layers below -ngl, --n-cpu-moe experts).
+    std::int64_t layer_copy_bytes = 0;
+};
+
+/// A band for "<device> compute buffer size": lower ≤ printed ≤ upper on every real log in
+/// tests/data/gguf/logs (docs/GGUF.md "Compute buffers" has the measured spread).
+struct LlamaCppComputeBand {
+    std::int64_t lower_bytes = 0;  ///< the largest set that must be alive at once: scores, or logits with their matrix
+    std::int64_t upper_bytes = 0;  ///< every activation term at once, plus the copied weights
+};
+
+/// The shape of the graph llama.cpp reserves for `model` at `settings` (-c, -np, -ub, -fa): n_tokens =
+/// min(n_ctx, n_ubatch); n_kv = the non-SWA cache's cells per stream (predict_llama_cpp_kv), else the SWA cache's,
+/// else n_tokens (an encoder attends over its own batch); n_vocab only when `logits_here` (the output layer, or its
+/// op-offloaded product, runs on this device) and the model is not an encoder. The copy terms are left 0.
+LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& model, const LlamaCppSettings& settings,
+                                             bool logits_here);
+
+/// The compute buffer band of one device from the reserved graph's shape. Every activation is f32 (4 B); the KQ
+/// mask is f16 with flash attention and f32 without, its query rows padded to 64 (GGML_KQ_MASK_PAD). With
+/// scores = n_kv × n_tokens × n_head × 4 (0 with flash attention), logits = n_vocab × n_tokens × 4,
+/// hidden = n_embd × n_tokens × 4 and ffn = n_ff × n_tokens × 4:
+///   lower = max(scores, logits + output_copy)  — soft_max runs in place on the scores, and the logits live beside
+///           the output matrix they come from;
+///   upper = scores + logits + output_copy + mask + 3 × ffn + 8 × hidden + layer_copy — ggml-alloc reuses freed
+///           tensors, so the peak cannot pass every term alive at once.
+LlamaCppComputeBand llama_cpp_compute_band(const LlamaCppComputeShape& shape);
+
 /// One start-up line: "<device> model buffer size = X MiB", "<device> KV buffer size = X MiB".
 struct LlamaCppBufferLine {
     std::string device;   ///< "CUDA0", "CPU_Mapped", "CPU"
-    std::string kind;     ///< "model", "KV"
-    std::int64_t bytes = 0;
+    std::string kind;     ///< "model", "KV", "compute"
+    std::int64_t bytes = 0;          ///< for "compute": the band's upper bound
     std::string log_line; ///< the line as llama.cpp prints it ("load_tensors:        CUDA0 model buffer size = …")
+    std::int64_t lower_bytes = 0;  ///< for "compute": the band's lower bound (log_line shows "lower … upper")
 };
 
 /// What load_tensors and the KV cache allocate, per device.
@@ -42,6 +88,8 @@ struct LlamaCppBuffers {
     int total_layers = 0;       ///< M = n_layer + 1 (the output layer counts)
     std::int64_t gpu_model_bytes = 0, cpu_model_bytes = 0;
     std::int64_t gpu_kv_bytes = 0, cpu_kv_bytes = 0;
+    LlamaCppComputeShape gpu_compute_shape;  ///< what the GPU's compute band is sized from
+    LlamaCppComputeBand gpu_compute;         ///< "<gpu> compute buffer size", as a band (0 when nothing is offloaded)
     std::vector<LlamaCppBufferLine> lines;  ///< in the log's order
     std::vector<std::string> notes;
     Diagnostics diagnostics;                ///< errors: nothing above is usable
@@ -55,8 +103,47 @@ struct LlamaCppBuffers {
 /// first layers' experts to the CPU. A GPU buffer is the sum of its tensors' allocation sizes; with mmap the
 /// CPU_Mapped buffer is the file range from the first to the end of the last CPU tensor of each part
 /// (llama-model-loader.cpp get_mapping_range). KV (llama-kv-cache.cpp): each layer's cache lives with its layer.
+/// Compute: the GPU's band from llama_cpp_compute_band (logits there only when the output layer is; the largest
+/// CPU-held layer counted as an op-offload copy when some layers or experts stay on the CPU).
 /// Errors: a header with no tensors, n_gpu_layers below −1, n_cpu_moe negative.
 LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, const ModelSpec& model,
                                           const LlamaCppSettings& kv, const LlamaCppPlacement& placement);
+
+}  // namespace kvcalc
+
+namespace kvcalc {
+
+/// What llama.cpp's own fit (common/fit.cpp common_params_fit_impl, `--fit on`) is given for one GPU.
+struct LlamaCppFitRequest {
+    std::int64_t free_bytes = 0;            ///< the device's free memory (ggml_backend_dev_memory)
+    std::int64_t margin_bytes = 1024LL << 20;  ///< --fit-target: memory to leave free (default 1024 MiB)
+    std::int64_t n_ctx_min = 4096;          ///< --fit-ctx: the smallest context per stream it may reduce to
+    bool n_ctx_auto = true;                 ///< -c not given (0): the fit may pick the context
+};
+
+/// The fit's choice and the buffers it leads to.
+struct LlamaCppFit {
+    bool fits = false;          ///< false: not even 0 layers at the smallest context leave the margin free
+    std::int64_t n_ctx = 0;     ///< -c chosen (all streams)
+    int n_gpu_layers = -1;      ///< -ngl chosen (-1 = all)
+    int n_cpu_moe = 0;          ///< --n-cpu-moe chosen (experts of the first layers kept on the CPU)
+    std::int64_t used_bytes = 0;  ///< GPU model + KV + the compute band's upper bound at that choice
+    LlamaCppBuffers buffers;    ///< predict_llama_cpp_buffers at that choice
+    std::string arguments;      ///< "-c N -ngl M [--n-cpu-moe K]", the flags that reproduce the choice
+    std::vector<std::string> notes;
+    Diagnostics diagnostics;
+};
+
+/// Emulates llama.cpp's fit for one GPU (common/fit.cpp): a device's use is its model, KV and compute buffers
+/// (kvcalc takes the compute band's upper bound, so the choice can only be as large as llama.cpp's or smaller);
+/// the target is free − margin. 1. If everything fits at the requested context, nothing changes. 2. With the context
+/// not set (-c 0 → n_ctx_train per stream), the context is cut: interpolated linearly between n_ctx_min and
+/// n_ctx_train by memory, rounded down to a multiple of 256 × streams; if that fits, done. 3. Otherwise, at the
+/// smallest context, layers are filled from the back: for a dense model the largest -ngl that fits; for a MoE model
+/// (experts present) all layers on the GPU with the fewest first layers' experts on the CPU (--n-cpu-moe) that fit,
+/// else the largest -ngl with every expert on the CPU. `settings.n_ctx` is the context to start from when
+/// !n_ctx_auto. Errors: those of predict_llama_cpp_buffers, free_bytes ≤ 0.
+LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec& model, const LlamaCppSettings& settings,
+                          const LlamaCppPlacement& placement, const LlamaCppFitRequest& request);
 
 }  // namespace kvcalc

@@ -33,7 +33,10 @@ bool ggml_format(const std::string& name, ElemFormat& f) {
 /// model_traits.h llama_cpp_swa column); elsewhere a config's sliding_window is ignored and the layer gets the
 /// full context (phi3: "Phi SWA is currently disabled"; mistral).
 bool llama_cpp_uses_swa(const std::string& model_type) {
-    const ModelTypeTraits* t = find_model_traits(model_type);
+    // A GGUF's general.architecture spells with '-' what config.json's model_type spells with '_' (gpt-oss).
+    std::string name = model_type;
+    std::replace(name.begin(), name.end(), '-', '_');
+    const ModelTypeTraits* t = find_model_traits(name);
     return t && t->llama_cpp_swa;
 }
 
