@@ -364,6 +364,10 @@ TEST_SUITE("vllm accounting") {
         CHECK(gib(h100->cuda_total_bytes) == doctest::Approx(79.19));
         CHECK_FALSE(h100->cuda_total_estimated);
         CHECK(gib(kvcalc::find_gpu("rtx-3090")->cuda_total_bytes) == doctest::Approx(23.58));
+        // L40S: "total_gpu_memory (44.42GiB)" on both ranks of a vLLM 0.7.1 TP 2 boot (vllm-project/vllm issue #15815);
+        // RTX A5000: "a total capacity of 23.56 GiB" in a vLLM 0.21.0 OOM (LMCache/LMCache issue #3430).
+        CHECK(gib(kvcalc::find_gpu("l40s")->cuda_total_bytes) == doctest::Approx(44.42));
+        CHECK(gib(kvcalc::find_gpu("rtx-a5000")->cuda_total_bytes) == doctest::Approx(23.56));
         // RTX 5090: deviceQuery's 33677180928 bytes (31.36 GiB); a vLLM 2 × 5090 log prints "Free memory on device
         // (30.27/31.4 GiB)" (noonghunna/club-3090 issue #1087).
         CHECK(kvcalc::find_gpu("rtx-5090")->cuda_total_bytes == 33677180928LL);
@@ -379,7 +383,7 @@ TEST_SUITE("vllm accounting") {
             const bool ecc = g.id == "t4" || g.id == "l4" || g.id == "l40s";
             CHECK(std::fabs(gib(kvcalc::estimate_cuda_total_bytes(g.vram_bytes, ecc)) - gib(g.cuda_total_bytes)) <= 0.2);
         }
-        CHECK(logged == 11);
+        CHECK(logged == 12);
     }
 }
 

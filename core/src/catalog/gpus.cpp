@@ -43,6 +43,8 @@ const CudaTotal kCudaTotals[] = {
     {"t4", 14.75, "OOM message \"total capacity of 14.75 GiB\" (github.com/hpcaitech/Open-Sora issue #697)"},
     {"v100-32gb", 31.74, "OOM message \"31.74 GiB total capacity\" (github.com/liucongg/ChatGLM-Finetuning issue #73)"},
     {"l4", 22.05, "vLLM log \"Free memory on device (19.77/22.05 GiB)\" (pytorch/pytorch issue #175666)"},
+    {"rtx-a5000", 23.56,
+     "vLLM 0.21.0 OOM \"GPU 0 has a total capacity of 23.56 GiB\" on an RTX A5000 (LMCache/LMCache issue #3430)"},
     {"l40s", 44.42,
      "vLLM 0.7.1 log \"total_gpu_memory (44.42GiB)\" on 2 x L40S (vllm-project/vllm issue #15815)"},
     {"rtx-5090", 33677180928.0 / 1073741824.0,

@@ -225,7 +225,7 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
         case VllmEra::v0_17: break;
         case VllmEra::v0_21:
             band = 0.45;
-            basis = "0.21+: one published log (LMCache issue #3430: vLLM 0.21.0, Qwen3-8B, RTX A5000, -0.33 GiB); "
+            basis = "0.21+: one published log (LMCache issue #3430: vLLM 0.21.0, Qwen3-8B, RTX A5000, -0.39 GiB); "
                     "v0.19 rules plus the CUDA-graph estimate (±0.15 GiB at TP 1), ±0.45 GiB";
             break;
     }
