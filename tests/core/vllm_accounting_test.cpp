@@ -129,6 +129,43 @@ TEST_SUITE("vllm accounting") {
         CHECK(kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17).max_num_seqs == 64);
     }
 
+    TEST_CASE("vllm_usage_context: the offline LLM class gets its own batch default, spelled as vLLM's UsageContext") {
+        CHECK(kvcalc::parse_vllm_usage_context("") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("OPENAI_API_SERVER") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("serve") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("LLM_CLASS") == kvcalc::VllmEntryPoint::llm_class);
+        CHECK(kvcalc::parse_vllm_usage_context("llm-class") == kvcalc::VllmEntryPoint::llm_class);
+        CHECK_FALSE(kvcalc::parse_vllm_usage_context("engine").has_value());
+        // LMCache issue #3430: vLLM 0.21.0, Qwen/Qwen3-8B on one RTX A5000 through `LLM(...)` (cpu_offload.py),
+        // gpu_memory_utilization 0.9764, max_model_len 16384; the log prints "Available KV cache memory: 6.37 GiB".
+        std::ifstream in(std::string(KVCALC_TEST_DATA_DIR) + "/configs/qwen3-8b.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        Scenario s;
+        s.config_json = text.str();
+        s.gpu = "rtx-a5000";
+        s.vllm_version = "0.21.0";
+        s.gpu_memory_utilization = 0.9764;
+        s.max_model_len = 16384;
+        s.max_num_seqs = 0;
+        s.kv_cache_dtype = "bf16";
+        const Report serve = predict(s);
+        s.vllm_usage_context = "llm_class";
+        const Report offline = predict(s);
+        REQUIRE(serve.ok);
+        REQUIRE(offline.ok);
+        CHECK(serve.settings.max_num_batched_tokens == 2048);
+        CHECK(offline.settings.max_num_batched_tokens == 8192);  // get_batch_defaults, UsageContext.LLM_CLASS
+        CHECK(offline.terms.activation_bytes > serve.terms.activation_bytes);
+        // The offline boot's pool lies within the Report's band of the log (pessimistic: kvcalc under it).
+        const double avail = gib(offline.terms.budget_bytes - offline.terms.weights_bytes -
+                                 offline.terms.activation_bytes - offline.terms.cudagraph_workspace_bytes);
+        CHECK(avail < 6.37);
+        CHECK(std::fabs(avail - 6.37) <= gib(offline.error_band_bytes));
+        s.vllm_usage_context = "batch";
+        CHECK_FALSE(predict(s).ok);
+    }
+
     TEST_CASE("CUDA-graph capture sizes (config/vllm.py _set_cudagraph_sizes)") {
         kvcalc::VllmServeFlags f;
         f.max_model_len = 32768;
