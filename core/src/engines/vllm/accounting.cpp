@@ -219,7 +219,11 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
     double band = 0.25;
     const char* basis = "v0.19 H100 logs, dense text models, TP 1: |error| ≤ 0.25 GiB";
     switch (era) {
-        case VllmEra::v0: band = 0.75; basis = "V0: two logs (RTX 3090, H100), ±0.75 GiB"; break;
+        case VllmEra::v0:
+            band = 0.75;
+            basis = "V0: logs on an RTX 3090 (vllm #10517), 2 x RTX 4090 (#13061), 2 x L40S (#15815) and H100 "
+                    "(PRs #10511, #12126), ±0.75 GiB";
+            break;
         case VllmEra::v0_9: band = 0.6; basis = "0.9-0.10: one 24 GB log, ±0.6 GiB"; break;
         case VllmEra::v0_11: band = 0.35; basis = "0.11-0.16 H100 logs, dense text models: ±0.35 GiB"; break;
         case VllmEra::v0_17: break;
