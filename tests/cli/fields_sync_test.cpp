@@ -142,7 +142,7 @@ TEST_SUITE("fields") {
             for (const auto& x : d) listed = listed || (x.severity == kvcalc::Severity::error && contains(x.message, list));
             CHECK(listed);
         }
-        CHECK(rows == 9);
+        CHECK(rows == 10);
     }
 
     TEST_CASE("the engines' own kv_cache_dtype spellings, in any case, read the same in JSON, links and flags") {

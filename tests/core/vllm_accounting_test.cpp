@@ -129,6 +129,43 @@ TEST_SUITE("vllm accounting") {
         CHECK(kvcalc::vllm_resolve_defaults(rtx, f, kvcalc::VllmEra::v0_17).max_num_seqs == 64);
     }
 
+    TEST_CASE("vllm_usage_context: the offline LLM class gets its own batch default, spelled as vLLM's UsageContext") {
+        CHECK(kvcalc::parse_vllm_usage_context("") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("OPENAI_API_SERVER") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("serve") == kvcalc::VllmEntryPoint::api_server);
+        CHECK(kvcalc::parse_vllm_usage_context("LLM_CLASS") == kvcalc::VllmEntryPoint::llm_class);
+        CHECK(kvcalc::parse_vllm_usage_context("llm-class") == kvcalc::VllmEntryPoint::llm_class);
+        CHECK_FALSE(kvcalc::parse_vllm_usage_context("engine").has_value());
+        // LMCache issue #3430: vLLM 0.21.0, Qwen/Qwen3-8B on one RTX A5000 through `LLM(...)` (cpu_offload.py),
+        // gpu_memory_utilization 0.9764, max_model_len 16384; the log prints "Available KV cache memory: 6.37 GiB".
+        std::ifstream in(std::string(KVCALC_TEST_DATA_DIR) + "/configs/qwen3-8b.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        Scenario s;
+        s.config_json = text.str();
+        s.gpu = "rtx-a5000";
+        s.vllm_version = "0.21.0";
+        s.gpu_memory_utilization = 0.9764;
+        s.max_model_len = 16384;
+        s.max_num_seqs = 0;
+        s.kv_cache_dtype = "bf16";
+        const Report serve = predict(s);
+        s.vllm_usage_context = "llm_class";
+        const Report offline = predict(s);
+        REQUIRE(serve.ok);
+        REQUIRE(offline.ok);
+        CHECK(serve.settings.max_num_batched_tokens == 2048);
+        CHECK(offline.settings.max_num_batched_tokens == 8192);  // get_batch_defaults, UsageContext.LLM_CLASS
+        CHECK(offline.terms.activation_bytes > serve.terms.activation_bytes);
+        // The offline boot's pool lies within the Report's band of the log (pessimistic: kvcalc under it).
+        const double avail = gib(offline.terms.budget_bytes - offline.terms.weights_bytes -
+                                 offline.terms.activation_bytes - offline.terms.cudagraph_workspace_bytes);
+        CHECK(avail < 6.37);
+        CHECK(std::fabs(avail - 6.37) <= gib(offline.error_band_bytes));
+        s.vllm_usage_context = "batch";
+        CHECK_FALSE(predict(s).ok);
+    }
+
     TEST_CASE("CUDA-graph capture sizes (config/vllm.py _set_cudagraph_sizes)") {
         kvcalc::VllmServeFlags f;
         f.max_model_len = 32768;
@@ -364,6 +401,10 @@ TEST_SUITE("vllm accounting") {
         CHECK(gib(h100->cuda_total_bytes) == doctest::Approx(79.19));
         CHECK_FALSE(h100->cuda_total_estimated);
         CHECK(gib(kvcalc::find_gpu("rtx-3090")->cuda_total_bytes) == doctest::Approx(23.58));
+        // L40S: "total_gpu_memory (44.42GiB)" on both ranks of a vLLM 0.7.1 TP 2 boot (vllm-project/vllm issue #15815);
+        // RTX A5000: "a total capacity of 23.56 GiB" in a vLLM 0.21.0 OOM (LMCache/LMCache issue #3430).
+        CHECK(gib(kvcalc::find_gpu("l40s")->cuda_total_bytes) == doctest::Approx(44.42));
+        CHECK(gib(kvcalc::find_gpu("rtx-a5000")->cuda_total_bytes) == doctest::Approx(23.56));
         // RTX 5090: deviceQuery's 33677180928 bytes (31.36 GiB); a vLLM 2 × 5090 log prints "Free memory on device
         // (30.27/31.4 GiB)" (noonghunna/club-3090 issue #1087).
         CHECK(kvcalc::find_gpu("rtx-5090")->cuda_total_bytes == 33677180928LL);
@@ -379,7 +420,7 @@ TEST_SUITE("vllm accounting") {
             const bool ecc = g.id == "t4" || g.id == "l4" || g.id == "l40s";
             CHECK(std::fabs(gib(kvcalc::estimate_cuda_total_bytes(g.vram_bytes, ecc)) - gib(g.cuda_total_bytes)) <= 0.2);
         }
-        CHECK(logged == 11);
+        CHECK(logged == 12);
     }
 }
 

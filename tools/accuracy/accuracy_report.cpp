@@ -131,6 +131,7 @@ void end_to_end_section(std::ostream& out, const std::vector<std::filesystem::pa
             s.gpu = set.value("gpu", std::string());
             s.vllm_version = set.value("vllm_version", std::string());
             s.vllm_sampler = set.value("vllm_sampler", std::string());
+            s.vllm_usage_context = set.value("vllm_usage_context", std::string());
             s.gpu_memory_utilization = set.value("gpu_memory_utilization", 0.0);
             s.max_num_seqs = set.value("max_num_seqs", std::int64_t{0});
             if (set.contains("max_num_batched_tokens")) s.max_num_batched_tokens = set["max_num_batched_tokens"].get<std::int64_t>();

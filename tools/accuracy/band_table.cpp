@@ -30,7 +30,15 @@ std::string fixed(double x, const char* spec) {
 
 struct Group {
     std::vector<double> errors;  // predicted − logged, GiB
+    std::vector<double> bands;   // the ± the Report states for each run, GiB
 };
+
+// The Report's band over a group's runs: one value, or the range when the runs differ (e.g. an estimated total).
+std::string band_text(std::vector<double> bands) {
+    std::sort(bands.begin(), bands.end());
+    const std::string lo = fixed(bands.front(), "%.2f"), hi = fixed(bands.back(), "%.2f");
+    return lo == hi ? "±" + lo + " GiB" : "±" + lo + "–" + hi + " GiB";
+}
 
 std::string model_class(const nlohmann::json& fx) {
     const nlohmann::json& cfg = fx["config"];
@@ -63,6 +71,7 @@ void band_table_section(std::ostream& out, const std::vector<std::filesystem::pa
             s.gpu = set.value("gpu", std::string());
             s.vllm_version = set.value("vllm_version", std::string());
             s.vllm_sampler = set.value("vllm_sampler", std::string());
+            s.vllm_usage_context = set.value("vllm_usage_context", std::string());
             s.gpu_memory_utilization = set.value("gpu_memory_utilization", 0.0);
             s.max_num_seqs = set.value("max_num_seqs", std::int64_t{0});
             if (set.contains("max_num_batched_tokens")) s.max_num_batched_tokens = set["max_num_batched_tokens"].get<std::int64_t>();
@@ -75,32 +84,39 @@ void band_table_section(std::ostream& out, const std::vector<std::filesystem::pa
                                                       r.terms.cudagraph_workspace_bytes + r.terms.drafter_bytes);
             const double avail = (static_cast<double>(r.terms.budget_bytes) - non_kv) / kGiB;
             const std::string tp = s.tensor_parallel_size > 1 ? "≥ 2" : "1";
-            groups[{std::string(r.settings.vllm_version), tp, model_class(fx)}].errors.push_back(
-                avail - run.value("available_kv_gib", 0.0));
+            Group& g = groups[{std::string(r.settings.vllm_version), tp, model_class(fx)}];
+            g.errors.push_back(avail - run.value("available_kv_gib", 0.0));
+            g.bands.push_back(static_cast<double>(r.error_band_bytes) / kGiB);
         }
     }
     out << "## Error bands by era and set-up\n\n"
         << "Generated from the real start-up logs above (tools/accuracy/band_table.cpp): per vLLM era, tensor\n"
         << "parallel size and model class, the logged boots, the median and largest |kvcalc − log| of \"Available KV\n"
         << "cache memory\", and the sign: optimistic runs are priced above the log (kvcalc promises KV vLLM does not\n"
-        << "give), pessimistic below. A group of one or two logs is no band; it shows how little is known there.\n\n"
-        << "| vLLM era | TP | model | n logs | median abs error | max abs error | optimistic / pessimistic / even |\n"
-        << "|---|---|---|---|---|---|---|\n";
+        << "give), pessimistic below. `Report band` is the ± kvcalc's Report states for those runs\n"
+        << "(vllm/accounting.cpp), and `optimistic past band` counts the runs priced above the log by more than\n"
+        << "that band: the misses a user who trusts the band's low end would still boot into. A group of one or two\n"
+        << "logs is no band; it shows how little is known there.\n\n"
+        << "| vLLM era | TP | model | n logs | median abs error | max abs error | optimistic / pessimistic / even | "
+           "Report band | optimistic past band |\n"
+        << "|---|---|---|---|---|---|---|---|---|\n";
     for (auto& [key, g] : groups) {
         std::vector<double> a;
-        int over = 0, under = 0, even = 0;
-        for (double e : g.errors) {
+        int over = 0, under = 0, even = 0, past = 0;
+        for (std::size_t i = 0; i < g.errors.size(); ++i) {
+            const double e = g.errors[i];
             a.push_back(std::fabs(e));
             if (e > kEvenGib) ++over;
             else if (e < -kEvenGib) ++under;
             else ++even;
+            if (e > g.bands[i] + 1e-9) ++past;
         }
         std::sort(a.begin(), a.end());
         const std::size_t n = a.size();
         const double median = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2.0;
         out << "| " << std::get<0>(key) << " | " << std::get<1>(key) << " | " << std::get<2>(key) << " | " << n << " | "
             << fixed(median, "%.2f") << " GiB | " << fixed(a.back(), "%.2f") << " GiB | " << over << " / " << under
-            << " / " << even << " |\n";
+            << " / " << even << " | " << band_text(g.bands) << " | " << past << " |\n";
     }
     out << "\n";
 }

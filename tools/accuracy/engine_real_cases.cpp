@@ -110,6 +110,14 @@ bool check_accounting(RunChecks& rc, const HfConfig& cfg, const std::string& con
         return true;
     }
     f.sampler = *sampler;
+    const auto usage = parse_vllm_usage_context(str(st, "vllm_usage_context"));
+    if (!usage) {
+        rc.out.diagnostics.push_back({Severity::error, "fixture", "settings.vllm_usage_context",
+                                      "unknown vllm_usage_context \"" + str(st, "vllm_usage_context") +
+                                          "\". Valid: " + vllm_usage_context_ids()});
+        return true;
+    }
+    f.entry_point = *usage;
     const WeightsEstimate w = estimate_weights(count_parameters(cfg.spec, cfg.arch), cfg.arch, str(st, "weights_dtype", "auto"));
     const auto weights = static_cast<std::int64_t>(w.bytes / f.tensor_parallel_size);
     const VllmAccounting a = vllm_account(vllm_profile_dims(spec), vllm_device(*gpu), f, *era, weights, false);

@@ -32,6 +32,7 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     if (s.gpu_memory_utilization > 0) f.gpu_memory_utilization = s.gpu_memory_utilization;
     f.num_speculative_tokens = d.settings.num_speculative_tokens;
     f.sampler = parse_vllm_sampler(s.vllm_sampler).value_or(VllmSampler::pip_default);  // resolve() checked it
+    f.entry_point = parse_vllm_usage_context(s.vllm_usage_context).value_or(VllmEntryPoint::api_server);
     f.enforce_eager = s.enforce_eager;
     if (s.block_size > 0) f.block_size = s.block_size;
     bind_non_kv(s, fit, d);

@@ -193,6 +193,10 @@ std::optional<VllmEra> check_fields(const Scenario& s, const Deployment& r, Diag
         error(d, "vllm_sampler_unknown", "vllm_sampler",
               "vllm_sampler " + text::quoted(s.vllm_sampler) + " names no vLLM sampler; expected " +
                   field_valid_text(*find_scenario_field("vllm_sampler")));
+    if (!parse_vllm_usage_context(s.vllm_usage_context))
+        error(d, "vllm_usage_context_unknown", "vllm_usage_context",
+              "vllm_usage_context " + text::quoted(s.vllm_usage_context) + " names no vLLM usage context; expected " +
+                  field_valid_text(*find_scenario_field("vllm_usage_context")));
     return era;
 }
 

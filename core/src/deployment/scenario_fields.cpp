@@ -103,6 +103,11 @@ const FieldChoices kVllmSamplers{[](std::string_view t) {
                                      return parse_vllm_sampler(t) ? std::optional<std::string>(lowered(t)) : std::nullopt;
                                  },
                                  [] { return vllm_sampler_ids() + "; any case"; }};
+const FieldChoices kVllmUsageContexts{[](std::string_view t) {
+                                          return parse_vllm_usage_context(t) ? std::optional<std::string>(lowered(t))
+                                                                             : std::nullopt;
+                                      },
+                                      [] { return vllm_usage_context_ids() + "; any case"; }};
 
 // clang-format off
 const std::vector<ScenarioField> kFields = {
@@ -244,6 +249,13 @@ const std::vector<ScenarioField> kFields = {
                                 "gets (PyTorch before 0.21, FlashInfer from 0.21); flashinfer for the Docker "
                                 "images before 0.11.1; pytorch when the log says \"FlashInfer is not available\"",
      .choices = kVllmSamplers},
+    {.name = "vllm_usage_context", .group = "Serving", .type = FieldType::choice,
+     .member = &Scenario::vllm_usage_context, .unit = "how vLLM is started", .default_text = "openai_api_server",
+     .url_key = "vuc", .cli_flag = "--vllm-usage-context", .metavar = "NAME",
+     .help = "openai_api_server = vllm serve; llm_class = Python's LLM(...), whose default max_num_batched_tokens "
+             "is larger (vllm/engine/arg_utils.py get_batch_defaults: 8192 instead of 2048 on cards under 70 GiB "
+             "and A100, 16384 instead of 8192 above), so its profiled torch peak is higher",
+     .choices = kVllmUsageContexts},
     {.name = "enforce_eager", .group = "Serving", .type = FieldType::boolean,
      .member = &Scenario::enforce_eager, .default_text = "false", .url_key = "eager", .cli_flag = "--enforce-eager",
      .metavar = "", .help = "no CUDA graphs: their memory is 0 (from 0.21 the budget no longer subtracts their "

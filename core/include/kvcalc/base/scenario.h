@@ -64,6 +64,11 @@ struct Scenario {
     /// of that release gets, "flashinfer" (the Docker images before 0.11.1, VLLM_USE_FLASHINFER_SAMPLER=1),
     /// "pytorch" (no FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=0). vllm_sampler.h has the rules.
     std::string vllm_sampler;
+    /// How vLLM was started, as its UsageContext names it (vllm/usage/usage_lib.py): "openai_api_server" (or
+    /// empty) = `vllm serve`, "llm_class" = Python's offline `LLM(...)`. vllm/engine/arg_utils.py
+    /// get_batch_defaults gives the LLM class larger max_num_batched_tokens defaults (8192 instead of 2048 on cards
+    /// under 70 GiB and A100, 16384 instead of 8192 above), which raise the profiled torch peak.
+    std::string vllm_usage_context;
     // --- vLLM flags that change start-up memory (vLLM's names; vllm/engine/arg_utils.py EngineArgs) ---
     /// --enforce-eager: no CUDA graphs are captured, so none are estimated or subtracted (config/vllm.py sets
     /// cudagraph_mode NONE; gpu_model_runner.py profile_cudagraph_memory then returns 0).

@@ -219,13 +219,18 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
     double band = 0.25;
     const char* basis = "v0.19 H100 logs, dense text models, TP 1: |error| ≤ 0.25 GiB";
     switch (era) {
-        case VllmEra::v0: band = 0.75; basis = "V0: two logs (RTX 3090, H100), ±0.75 GiB"; break;
+        case VllmEra::v0:
+            band = 0.75;
+            basis = "V0: logs on an RTX 3090 (vllm #10517), 2 x RTX 4090 (#13061), 2 x L40S (#15815) and H100 "
+                    "(PRs #10511, #12126), ±0.75 GiB";
+            break;
         case VllmEra::v0_9: band = 0.6; basis = "0.9-0.10: one 24 GB log, ±0.6 GiB"; break;
         case VllmEra::v0_11: band = 0.35; basis = "0.11-0.16 H100 logs, dense text models: ±0.35 GiB"; break;
         case VllmEra::v0_17: break;
         case VllmEra::v0_21:
             band = 0.45;
-            basis = "0.21+: no published log; v0.19 rules plus the CUDA-graph estimate (±0.15 GiB at TP 1), ±0.45 GiB";
+            basis = "0.21+: one published log (LMCache issue #3430: vLLM 0.21.0, Qwen3-8B, RTX A5000, -0.39 GiB); "
+                    "v0.19 rules plus the CUDA-graph estimate (±0.15 GiB at TP 1), ±0.45 GiB";
             break;
     }
     const bool moe = m.num_experts > 0, multi = tp > 1, est = device.cuda_total_estimated;

@@ -158,6 +158,17 @@ std::optional<std::string> vllm_version_note(std::string_view text) {
            newest.id + " (from " + newest.first_release + "), which it may not follow";
 }
 
+std::optional<VllmEntryPoint> parse_vllm_usage_context(std::string_view text) {
+    std::string s;
+    for (char c : text) s += static_cast<char>(c == '-' ? '_' : std::tolower(static_cast<unsigned char>(c)));
+    if (s.empty() || s == "auto" || s == "openai_api_server" || s == "api_server" || s == "serve")
+        return VllmEntryPoint::api_server;
+    if (s == "llm_class" || s == "llm" || s == "offline") return VllmEntryPoint::llm_class;
+    return std::nullopt;
+}
+
+std::string vllm_usage_context_ids() { return "openai_api_server, llm_class"; }
+
 namespace {
 // The CUDA-graph counts at the resolved settings in `a`.
 void count_cudagraphs(const VllmServeFlags& f, const VllmEraRules& rules, VllmAccounting& a) {

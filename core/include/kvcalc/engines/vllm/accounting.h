@@ -95,6 +95,12 @@ std::int64_t encoder_parameters(std::string_view config_json);
 
 /// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
 enum class VllmEntryPoint { api_server, llm_class };
+/// Reads vLLM's UsageContext name (vllm/usage/usage_lib.py): "openai_api_server" (or "serve", "api_server", "",
+/// "auto": what `vllm serve` runs) or "llm_class" (or "llm", "offline": Python's `LLM(...)`), any case.
+/// nullopt for anything else (callers list vllm_usage_context_ids()).
+std::optional<VllmEntryPoint> parse_vllm_usage_context(std::string_view text);
+/// "openai_api_server, llm_class" for error messages.
+std::string vllm_usage_context_ids();
 
 /// The `vllm serve` flags that change start-up memory. nullopt / 0 = not given: vLLM's default applies and is
 /// listed in VllmAccounting::assumed_defaults.
