@@ -54,12 +54,15 @@ inline std::string check_report(const kvcalc::Report& r) {
         return "granted ≠ min(requested, available)";
     if (t.kv_growing_granted_bytes + t.kv_sliding_bytes + t.recurrent_state_bytes != t.kv_granted_bytes)
         return "the granted KV terms do not add up to the granted pool";
-    if (t.available_for_kv_bytes != std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes))
-        return "available ≠ max(0, budget − fixed)";
+    // A fixed pool (vLLM's --kv-cache-memory-bytes) is the flag itself, whatever the budget leaves.
+    if (t.kv_pool_fixed ? t.available_for_kv_bytes < 0
+                        : t.available_for_kv_bytes != std::max<std::int64_t>(0, t.budget_bytes - t.fixed_bytes))
+        return t.kv_pool_fixed ? "a fixed KV pool is negative" : "available ≠ max(0, budget − fixed)";
     if (r.verdict != kvcalc::Verdict::pass && r.verdict != kvcalc::Verdict::tight && r.verdict != kvcalc::Verdict::fail)
         return "verdict outside PASS/TIGHT/FAIL";
-    const bool fails = !t.kv_dtype_runs || t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes || t.available_for_kv_bytes <= 0 ||
-                       t.available_for_kv_bytes < t.kv_one_sequence_bytes;
+    const bool fails = !t.kv_dtype_runs || t.budget_bytes <= 0 || t.fixed_bytes > t.budget_bytes ||
+                       (t.kv_pool_fixed && t.fixed_bytes + t.available_for_kv_bytes > t.budget_bytes) ||
+                       t.available_for_kv_bytes <= 0 || t.available_for_kv_bytes < t.kv_one_sequence_bytes;
     if (fails != (r.verdict == kvcalc::Verdict::fail)) return "verdict FAIL disagrees with the terms";
     for (const double x : {t.kv_bytes_per_token, t.max_concurrency, r.effective_max_num_seqs, r.startup.available_kv_gib,
                            r.startup.max_concurrency})
