@@ -43,9 +43,12 @@ bool vllm_format(const std::string& name, int model_bytes, ElemFormat& f) {
 
 using Kind = VllmLayerType::Kind;
 
-std::int64_t attention_bytes(int heads, int head_dim_k, int head_dim_v, int tensors, const ElemFormat& f) {
-    const std::int64_t k = heads * engine::head_vector_bytes(head_dim_k, f);
-    return tensors == 1 ? k : k + heads * engine::head_vector_bytes(head_dim_v, f);
+/// Bytes per token of one attention layer on one rank: a K and a V vector per head. Gemma 4's attention_k_eq_v
+/// layers too: their weights hold no v_proj, but vLLM loads k_proj into both the K and the V slot of
+/// QKVParallelLinear and its Attention layer caches k and v (vllm/model_executor/models/gemma4.py
+/// Gemma4Attention).
+std::int64_t attention_bytes(int heads, int head_dim_k, int head_dim_v, const ElemFormat& f) {
+    return heads * engine::head_vector_bytes(head_dim_k, f) + heads * engine::head_vector_bytes(head_dim_v, f);
 }
 
 /// Per-rank spec of one layer cache; nullopt for layers that keep nothing. Every LayerCache alternative is
@@ -61,11 +64,11 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
             [](const NoCache&) -> std::optional<Spec> { return std::nullopt; },
             [&](const FullAttention& a) -> std::optional<Spec> {
                 const int h = engine::kv_heads_per_rank(a.num_key_value_heads, s.tensor_parallel_size, d);
-                return Spec{Kind::full, attention_bytes(h, a.head_dim_k, a.head_dim_v, a.k_v_tensors, f), 0};
+                return Spec{Kind::full, attention_bytes(h, a.head_dim_k, a.head_dim_v, f), 0};
             },
             [&](const SlidingWindow& w) -> std::optional<Spec> {
                 const int h = engine::kv_heads_per_rank(w.num_key_value_heads, s.tensor_parallel_size, d);
-                const std::int64_t b = attention_bytes(h, w.head_dim_k, w.head_dim_v, w.k_v_tensors, f);
+                const std::int64_t b = attention_bytes(h, w.head_dim_k, w.head_dim_v, f);
                 if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
                 return Spec{Kind::sliding, b, w.sliding_window};
             },
@@ -73,7 +76,7 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
                 // ChunkedLocalAttentionSpec under the hybrid manager (on by default since vLLM PR #29627; PR
                 // #21761 had turned it off for chunked models, which prices these layers as full attention).
                 const int h = engine::kv_heads_per_rank(k.num_key_value_heads, s.tensor_parallel_size, d);
-                const std::int64_t b = attention_bytes(h, k.head_dim_k, k.head_dim_v, k.k_v_tensors, f);
+                const std::int64_t b = attention_bytes(h, k.head_dim_k, k.head_dim_v, f);
                 if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
                 return Spec{Kind::chunked, b, k.attention_chunk_size};
             },
