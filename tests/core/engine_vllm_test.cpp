@@ -212,10 +212,13 @@ TEST_SUITE("vllm") {
         s.tensor_parallel_size = 2;  // 2 KV heads per rank
         CHECK(kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB}).kv_bytes_per_token == 40960);
         // int8_per_token_head: gemma4.py's comment gives a global head (512 × 1) × 2 + 8 = 1,032 B per token (K and
-        // V, each with its 4-byte scale). vLLM then pads that head's page to 1,040 B (kv_cache_page_size_padded),
-        // which kvcalc does not model yet: 10 × 2 heads × 1,032 at TP 2.
+        // V, each with its 4-byte scale), padded to 1,040 = 2 × 520 (kv_cache_page_size_padded = block_size ×
+        // heads per GPU × 1040) so it divides the sliding heads' (256 × 1) × 2 + 8 = 520: 10 × 2 heads × 1,040.
         s.kv_cache_dtype = "int8_per_token_head";
-        CHECK(kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB}).kv_bytes_per_token == 10 * 2 * ((512 * 1) * 2 + 8));
+        const auto int8 = kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB});
+        CHECK(int8.kv_bytes_per_token == 10 * 2 * 1040);
+        CHECK(int8.page_size_bytes == 16 * 8 * 520);  // a sliding layer's block: 16 tokens × 8 heads per rank × 520 B
+        CHECK_FALSE(mentions(int8.notes, "not multiples"));
 
         // Weights: the real index has no v_proj on a full layer (5) and one on a sliding layer (0).
         const auto index =

@@ -41,17 +41,18 @@ TEST_SUITE("layer_cache") {
             CHECK(per_token("gemma-4-31b", "bf16", 2) == 40960);
             CHECK(per_token("gemma-4-31b", "fp8_e5m2", 1) == 40960);
             CHECK(per_token("gemma-4-31b", "fp8_e5m2", 2) == 20480);
-            // One byte per element plus a 4 B scale per 512-wide head vector, K and V each.
-            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == 10 * 4 * 2 * (512 + 4));
-            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 2) == 10 * 2 * 2 * (512 + 4));
+            // One byte per element plus a 4 B scale per 512-wide head vector, K and V each: 1,032 B a head, which
+            // gemma4.py (Gemma4Attention kv_cache_page_size_padded) pads to 1,040 B.
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == 10 * 4 * 1040);
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 2) == 10 * 2 * 1040);
         }
         SUBCASE("Gemma 4 26B-A4B: 5 × 2 × 512 × (K + V) = 10,240 × bpe") {
             CHECK(per_token("gemma-4-26b-a4b", "bf16", 1) == 20480);
             CHECK(per_token("gemma-4-26b-a4b", "bf16", 2) == 10240);
             CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 1) == 10240);
             CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 2) == 5120);
-            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == 5 * 2 * 2 * (512 + 4));
-            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 2) == 5 * 1 * 2 * (512 + 4));
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == 5 * 2 * 1040);
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 2) == 5 * 1 * 1040);
         }
     }
     TEST_CASE("the original's per-model format tables (docs/SOURCES.md \"KV formats\")") {
