@@ -72,7 +72,7 @@ ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, co
                                gated_deltanet_state(16, q.linear_num_value_heads, 128, 128, 4));
     const std::string kv = std::to_string(q.num_key_value_heads), vh = std::to_string(q.linear_num_value_heads);
     m.provenance = {{"layers", "full_attention every 4th layer (3, 7, …), the rest Gated DeltaNet: " + std::string(source)},
-                    {"num_key_value_heads", kv + ", head_dim 256, k_v_tensors 2: " + source},
+                    {"num_key_value_heads", kv + ", head_dim 256, K and V: " + source},
                     {"linear_attention", "16 k-heads, " + vh + " v-heads, dims 128, conv 4: " + source},
                     {"recurrent_state", "k_dim×v_dim fp32 per value head + bf16 conv over 2·key_dim+value_dim "
                                         "(vLLM gated_delta_net state shapes; docs/SOURCES.md quirk 17)"},
