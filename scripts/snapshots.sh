@@ -18,7 +18,7 @@ examples=(
   "qwen27b-dual-turbo-20gb|--model qwen3.6-27b --compose dual-turbo --vram 20 --mem-util 0.82"
   "gemma31b-tp2-int8-max-ctx|--model gemma-4-31b --solve-max-ctx --tp 2 --kv-format int8_per_token_head --vram 24 --mem-util 0.92"
   "qwen35b-a3b-deltanet-state|--model qwen3.6-35b-a3b --gpu rtx-3090 --tp 2 --kv-format fp8_e5m2 --max-ctx 131072 --max-num-seqs 4 --mem-util 0.92"
-  "gemma26b-a4b-long-context|--model gemma-4-26b-a4b --gpu rtx-3090 --kv-format bf16 --max-ctx 262144 --mem-util 0.92"
+  "gemma26b-a4b-long-context|--model gemma-4-26b-a4b --gpu rtx-3090 --kv-format fp8_e5m2 --max-ctx 262144 --mem-util 0.92"
   "llama31-8b-3090-max-ctx|--model llama-3.1-8b --gpu rtx-3090 --kv-format bf16 --max-ctx 8192 --mem-util 0.9 --solve-max-ctx"
 )
 

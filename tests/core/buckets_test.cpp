@@ -29,24 +29,26 @@ TEST_SUITE("buckets") {
         REQUIRE(r.ok);
         const auto& b = r.buckets;
         REQUIRE(b.size() == 2);
-        // Sliding layers: 8 KV heads × 256 dims, K=V tied, bf16 = 4,096 B per token; full layers: 2 × 512 × 2 B =
-        // 2,048 B. vLLM (kv_cache_utils.py unify_kv_cache_spec_page_size): the largest page is 16 × 4,096 = 65,536
-        // B, so full layers get blocks of 65,536 / 2,048 = 32 tokens; groups of min(25, 5) = 5 layers.
+        // Both layer types cache K and V (vllm/model_executor/models/gemma4.py Gemma4Attention; the full layers'
+        // attention_k_eq_v only drops v_proj from the weights). Sliding layers: 8 KV heads × 256 dims × (K + V) × 2 B
+        // = 8,192 B per token; full layers: 2 × 512 × 2 × 2 B = 4,096 B. vLLM (kv_cache_utils.py
+        // unify_kv_cache_spec_page_size): the largest page is 16 × 8,192 = 131,072 B, so full layers get blocks of
+        // 131,072 / 4,096 = 32 tokens; groups of min(25, 5) = 5 layers.
         CHECK(b[0].kind == "sliding_window");  // layer 0 is sliding
         CHECK(b[0].layer_count == 25);
         CHECK(b[0].engine.term == BucketTerm::sliding);
-        CHECK(b[0].engine.page_bytes == 65536);
+        CHECK(b[0].engine.page_bytes == 131072);
         CHECK(b[0].engine.tokens_per_page == 16);
         // SlidingWindowSpec.max_memory_usage_bytes: cdiv(min(1024 − 1 + 2048, 262144), 16) + 1 = 193 blocks.
         CHECK(b[0].engine.pages_per_request == 193);
-        CHECK(b[0].engine.bytes_per_token_per_card == 25 * 4096);
-        CHECK(b[0].kv_bytes_per_card == 5LL * 193 * 65536 * 5);  // 5 groups × 193 blocks × page × 5 layers
+        CHECK(b[0].engine.bytes_per_token_per_card == 25 * 8192);
+        CHECK(b[0].kv_bytes_per_card == 5LL * 193 * 131072 * 5);  // 5 groups × 193 blocks × page × 5 layers
         CHECK(b[1].kind == "full_attention");
         CHECK(b[1].layer_count == 5);
-        CHECK(b[1].engine.bytes_per_token_per_card == 10240);  // 5 × 2 × 512 × 1 × 2
+        CHECK(b[1].engine.bytes_per_token_per_card == 20480);  // 5 × 2 × 512 × (K + V) × 2 B
         CHECK(b[1].engine.tokens_per_page == 32);
         CHECK(b[1].engine.pages_per_request == 262144 / 32);
-        CHECK(b[1].kv_bytes_per_card == 8192LL * 65536 * 5);
+        CHECK(b[1].kv_bytes_per_card == 8192LL * 131072 * 5);
         CHECK(b[0].kv_bytes_per_card + b[1].kv_bytes_per_card == r.terms.kv_requested_bytes);
     }
     TEST_CASE("Qwen 3.6 27B under vLLM: the recurrent state is one padded page per request") {

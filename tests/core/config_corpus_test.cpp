@@ -144,9 +144,10 @@ const Expect kCorpus[] = {
      "layer_types 12 full + 12 sliding (window 128); 8 KV heads × 64"},
     {"gpt-oss-120b.json", {18, 18, 0, 0, 0, 0}, kv16(18, 8, 64), kv16(18, 8, 64), kv16(36, 8, 64),
      "layer_types 18 full + 18 sliding; 8 × 64"},
-    {"gemma-4-26b-a4b.json", {5, 25, 0, 0, 0, 0}, std::int64_t{5} * 2 * 512 * 2, kNotAsserted, kNotAsserted,
-     "global layers: num_global_key_value_heads 2 × global_head_dim 512, K = V one tensor (attention_k_eq_v); "
-     "llama.cpp and SGLang not asserted (whether sliding layers tie K and V is not settled from source here)"},
+    {"gemma-4-26b-a4b.json", {5, 25, 0, 0, 0, 0}, kv16(5, 2, 512), kv16(5, 2, 512), kv16(5, 2, 512) + kv16(25, 8, 256),
+     "global layers: num_global_key_value_heads 2 × global_head_dim 512; attention_k_eq_v drops their v_proj but every "
+     "engine caches K and V (vLLM gemma4.py Gemma4Attention, llama.cpp gemma4-iswa.cpp Vcur = Kcur, SGLang "
+     "gemma4_causal.py RadixAttention); sliding layers 8 × 256, K and V"},
     {"mimo-v2-flash.json", {9, 39, 0, 0, 0, 0}, kv16(9, 4, 192, 128), kNotAsserted,
      kv16(9, 4, 192, 128) + kv16(39, 8, 192, 128),
      "hybrid_layer_pattern: 9 global (4 KV heads, K 192 / V 128), 39 SWA (swa_num_key_value_heads 8, swa_head_dim "

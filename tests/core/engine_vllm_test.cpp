@@ -111,10 +111,12 @@ TEST_SUITE("engine_vllm") {
         s.max_model_len = 262144;
         const auto p = kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB});
         REQUIRE_FALSE(kvcalc::has_error(p.diagnostics));
-        CHECK(p.kv_bytes_per_token == 163840);     // 10 × 16 × 512 × 1 × 2 B (docs/SOURCES.md "Model facts")
-        CHECK(p.page_size_bytes == 16 * 16384);    // global page; sliding layers get 32-token blocks of 8192 B
+        // No num_global_key_value_heads here, so the global layers keep num_key_value_heads 16; K and V are both
+        // cached (vllm/model_executor/models/gemma4.py Gemma4Attention: k_eq_v loads k_proj into the V slot too).
+        CHECK(p.kv_bytes_per_token == 327680);     // 10 × 16 × 512 × (K + V) × 2 B
+        CHECK(p.page_size_bytes == 16 * 32768);    // global page; sliding layers get 32-token blocks of 16,384 B
         CHECK(p.num_kv_cache_groups == 6);         // groups of 10 layers: 1 global + 5 sliding
-        CHECK(p.num_blocks == 10 * kGiB / (262144 * 10));
+        CHECK(p.num_blocks == 10 * kGiB / (524288 * 10));
     }
 
     TEST_CASE("refusal: needed KV above the pool gives vLLM's estimated maximum model length") {
@@ -186,5 +188,57 @@ TEST_SUITE("engine_vllm") {
         CHECK(r.command.find("--kv-cache-dtype nvfp4") != std::string::npos);
         s.kv_cache_dtype = "turboquant_3bit_nc";  // vllm/config/cache.py CacheDType has it
         CHECK(predict(s).startup.available);
+    }
+}
+
+#include "kvcalc/config/param_count.h"
+#include "kvcalc/config/safetensors.h"
+#include "test_data.h"
+
+TEST_SUITE("vllm") {
+    TEST_CASE("real Gemma 4 31B config.json: the full layers cache K and V though their weights hold no v_proj") {
+        // google/gemma-4-31B-it text_config (tests/data/checkpoints/gemma-4-31b): 60 layers, every 6th
+        // full_attention, num_global_key_value_heads 4 × global_head_dim 512 on the 10 full layers,
+        // num_key_value_heads 16 × head_dim 256 on the 50 sliding ones, attention_k_eq_v true.
+        const auto c = kvcalc::read_hf_config(kvcalc::test::data_file("checkpoints/gemma-4-31b/config.json"));
+        REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
+        kvcalc::VllmSettings s;
+        s.max_model_len = 262144;
+        // vllm/model_executor/models/gemma4.py Gemma4Attention: k_eq_v loads k_proj into both the K and the V slot
+        // of QKVParallelLinear, and Attention caches k and v: 10 × 4 × 512 × 2 × 2 B = 81,920 B per token at bf16.
+        s.kv_cache_dtype = "bfloat16";
+        CHECK(kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB}).kv_bytes_per_token == 10 * 4 * 512 * 2 * 2);
+        CHECK(kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB}).kv_bytes_per_token == 81920);
+        s.tensor_parallel_size = 2;  // 2 KV heads per rank
+        CHECK(kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB}).kv_bytes_per_token == 40960);
+        // int8_per_token_head: gemma4.py's comment gives a global head (512 × 1) × 2 + 8 = 1,032 B per token (K and
+        // V, each with its 4-byte scale), padded to 1,040 = 2 × 520 (kv_cache_page_size_padded = block_size ×
+        // heads per GPU × 1040) so it divides the sliding heads' (256 × 1) × 2 + 8 = 520: 10 × 2 heads × 1,040.
+        s.kv_cache_dtype = "int8_per_token_head";
+        const auto int8 = kvcalc::predict_vllm_kv(c.spec, s, {10 * kGiB});
+        CHECK(int8.kv_bytes_per_token == 10 * 2 * 1040);
+        CHECK(int8.page_size_bytes == 16 * 8 * 520);  // a sliding layer's block: 16 tokens × 8 heads per rank × 520 B
+        CHECK_FALSE(mentions(int8.notes, "not multiples"));
+
+        // Weights: the real index has no v_proj on a full layer (5) and one on a sliding layer (0).
+        const auto index =
+            kvcalc::read_safetensors_index(kvcalc::test::data_file("checkpoints/gemma-4-31b/model.safetensors.index.json"));
+        auto has = [&](const std::string& name) {
+            for (const auto& t : index.tensor_names)
+                if (t == name) return true;
+            return false;
+        };
+        CHECK(has("model.language_model.layers.0.self_attn.v_proj.weight"));
+        CHECK_FALSE(has("model.language_model.layers.5.self_attn.v_proj.weight"));
+        CHECK(has("model.language_model.layers.5.self_attn.k_proj.weight"));
+        // So the count has k_proj only on the full layers: q, k, (v,) o + q/k norms of head_dim each.
+        const std::int64_t h = 5376;
+        const std::int64_t sliding = h * 32 * 256 + 2 * h * 16 * 256 + 32 * 256 * h + 2 * 256;
+        const std::int64_t full = h * 32 * 512 + 1 * h * 4 * 512 + 32 * 512 * h + 2 * 512;
+        const auto p = kvcalc::count_parameters(c.spec, c.arch);
+        CHECK(p.attention == 50 * sliding + 10 * full);
+        // The language model's bf16 bytes stay under the checkpoint's total_size, which also holds the vision tower.
+        CHECK(2 * p.total() < index.total_size_bytes);
+        CHECK(index.total_size_bytes == 62546177752LL);
     }
 }

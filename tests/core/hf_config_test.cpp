@@ -6,6 +6,7 @@
 
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/config/hf_config.h"
+#include "kvcalc/model/layer_kinds.h"
 
 using kvcalc::FullAttention;
 using kvcalc::MlaLatent;
@@ -45,7 +46,7 @@ TEST_SUITE("hf_config") {
             "vocab_size":128256,"intermediate_size":14336})");
         REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
         REQUIRE(c.spec.layers.size() == 32);
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{8, 128, 128, 2}});  // head_dim = 4096 / 32
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{8, 128, 128, 0}});  // head_dim = 4096 / 32
         CHECK(count_of<FullAttention>(c.spec) == 32);
         CHECK(has_code(c.diagnostics, "derived", kvcalc::Severity::info));
         CHECK(source_of(c.spec, "num_key_value_heads") == "config.json: num_key_value_heads");
@@ -56,7 +57,7 @@ TEST_SUITE("hf_config") {
         const auto c = kvcalc::read_hf_config(R"({"num_hidden_layers":2,"hidden_size":512,"num_attention_heads":8,
             "num_kv_heads":2,"num_local_experts":16,"experts_per_token":2,"max_position_embeddings":4096})");
         REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{2, 64, 64, 2}});
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{2, 64, 64, 0}});
         CHECK(source_of(c.spec, "num_key_value_heads") == "config.json: num_kv_heads");
         CHECK(c.spec.num_experts == 16);
         CHECK(source_of(c.spec, "num_experts") == "config.json: num_local_experts");
@@ -64,7 +65,7 @@ TEST_SUITE("hf_config") {
         const auto glm = kvcalc::read_hf_config(R"({"num_layers":2,"hidden_size":4096,"num_attention_heads":32,
             "multi_query_group_num":2,"kv_channels":128,"seq_length":32768})");
         REQUIRE_FALSE(kvcalc::has_error(glm.diagnostics));
-        CHECK(glm.spec.layers[1] == kvcalc::LayerCache{FullAttention{2, 128, 128, 2}});
+        CHECK(glm.spec.layers[1] == kvcalc::LayerCache{FullAttention{2, 128, 128, 0}});
     }
 
     TEST_CASE("multimodal wrapper: text_config is followed and the key path says so") {
@@ -80,14 +81,14 @@ TEST_SUITE("hf_config") {
             "max_position_embeddings":2048})");
         REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
         REQUIRE(has_code(c.diagnostics, "assumed", kvcalc::Severity::warning));
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{16, 64, 64, 2}});
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{FullAttention{16, 64, 64, 0}});
     }
 
     TEST_CASE("sliding window: Mistral v0.1 everywhere, Qwen2 off unless use_sliding_window, Gemma 2 alternating") {
         auto src = kvcalc::popular_model_sources();
         const auto mistral = kvcalc::read_hf_config(src[18].config_json);
         CHECK(count_of<SlidingWindow>(mistral.spec) == 32);
-        CHECK(mistral.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{8, 128, 128, 2, 4096}});
+        CHECK(mistral.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{8, 128, 128, 0, 4096}});
         const auto qwen = kvcalc::read_hf_config(src[15].config_json);  // Qwen2.5 7B: use_sliding_window false
         CHECK(count_of<FullAttention>(qwen.spec) == 28);
         const auto qwen_swa = kvcalc::read_hf_config(R"({"model_type":"qwen2","num_hidden_layers":4,"hidden_size":256,
@@ -109,10 +110,12 @@ TEST_SUITE("hf_config") {
         CHECK(count_of<FullAttention>(c.spec) == 10);  // layers 5, 11, …, 59 (62 / 6 = 10)
         CHECK(count_of<SlidingWindow>(c.spec) == 52);
         CHECK(std::holds_alternative<FullAttention>(c.spec.layers[5]));
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 128, 128, 2, 1024}});
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 128, 128, 0, 1024}});
     }
 
-    TEST_CASE("Gemma 4 31B (docs/SOURCES.md \"Model facts\"): global head_dim 512, K=V tied, 163,840 B/token growing at bf16") {
+    TEST_CASE("Gemma 4 with attention_k_eq_v: the full layers hold no v_proj, the sliding ones do; both cache K and V") {
+        // vLLM vllm/model_executor/models/gemma4.py Gemma4DecoderLayer: use_k_eq_v = is_full_attention and
+        // attention_k_eq_v, so only the full layers (global_head_dim) drop v_proj; Gemma4Attention still caches k and v.
         std::string types;
         for (int i = 0; i < 60; ++i) types += std::string(i ? "," : "") + ((i % 6 == 5) ? "\"full_attention\"" : "\"sliding_attention\"");
         const auto c = kvcalc::read_hf_config(R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text",
@@ -123,10 +126,9 @@ TEST_SUITE("hf_config") {
         CHECK(count_of<FullAttention>(c.spec) == 10);
         CHECK(count_of<SlidingWindow>(c.spec) == 50);
         CHECK(c.spec.layers[5] == kvcalc::LayerCache{FullAttention{16, 512, 512, 1}});
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 256, 256, 1, 1024}});
-        // 10 layers × 16 heads × 512 × 1 tensor × 2 B = 163,840 B per token (docs/SOURCES.md "Model facts").
-        const auto& f = std::get<FullAttention>(c.spec.layers[5]);
-        CHECK(10 * f.num_key_value_heads * f.head_dim_k * f.k_v_tensors * 2 == 163840);
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{16, 256, 256, 0, 1024}});
+        CHECK(kvcalc::layer_kv_proj_tensors(c.spec.layers[5]) == 1);
+        CHECK(kvcalc::layer_kv_proj_tensors(c.spec.layers[0]) == 2);
     }
 
     TEST_CASE("Gemma 4 26B-A4B (docs/SOURCES.md \"Model facts\"): 2 global KV heads on full layers, 8 on sliding ones") {
@@ -138,7 +140,7 @@ TEST_SUITE("hf_config") {
             "max_position_embeddings":262144,"layer_types":[)" + types + "]}");
         REQUIRE_FALSE(kvcalc::has_error(c.diagnostics));
         CHECK(c.spec.layers[29] == kvcalc::LayerCache{FullAttention{2, 512, 512, 1}});
-        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{8, 256, 256, 1, 1024}});
+        CHECK(c.spec.layers[0] == kvcalc::LayerCache{SlidingWindow{8, 256, 256, 0, 1024}});
         CHECK(c.spec.num_experts_per_tok == 8);
     }
 

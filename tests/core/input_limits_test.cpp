@@ -92,7 +92,7 @@ TEST_SUITE("input limits") {
     TEST_CASE("vLLM's rules skip a layer that stores 0 bytes instead of dividing by its page") {
         ModelSpec m;
         m.id = "zero-plus-one";
-        m.layers = {FullAttention{8, 128, 128, 2}, MlaLatent{0, 0, 0}};
+        m.layers = {FullAttention{8, 128, 128, 0}, MlaLatent{0, 0, 0}};
         VllmSettings v;
         v.max_model_len = 4096;
         v.kv_cache_dtype = "bf16";

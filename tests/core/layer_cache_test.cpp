@@ -32,26 +32,27 @@ TEST_SUITE("layer_cache") {
             CHECK(per_token("qwen3.6-35b-a3b", "turboquant_3bit_nc", 2) == 10 * 1 * 2 * 109);
             CHECK(per_token("qwen3.6-35b-a3b", "turboquant_3bit_nc", 1) == doctest::Approx(4352).epsilon(0.002));
         }
-        SUBCASE("Gemma 4 31B: 10 × 16 × 512 × 1 (K=V) = 81,920 × bpe") {
-            CHECK(per_token("gemma-4-31b", "bf16", 1) == 163840);
-            CHECK(per_token("gemma-4-31b", "bf16", 2) == 81920);
-            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 1) == 81920);
-            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 2) == 40960);
-            // Seed: 81,920 × 1.01 ≈ 82,700 / 41,400, the 1.01 being 1 B per element plus a 4 B scale per 512-wide
-            // head vector rounded; exactly 10 × 16 × (512 + 4) = 82,560 and 41,280 (within 0.3 % of the seed).
-            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == 10 * 16 * (512 + 4));
-            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 2) == 10 * 8 * (512 + 4));
-            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == doctest::Approx(82700).epsilon(0.003));
+        // Gemma 4 from the real config.json text_config (google/gemma-4-31B-it, google/gemma-4-26B-A4B): the global
+        // layers have num_global_key_value_heads × global_head_dim 512 and cache K and V although their weights hold
+        // no v_proj (vllm/model_executor/models/gemma4.py Gemma4Attention). The seed's K=V-tied 163,840 / 10,240 B
+        // at bf16 TP 1 no longer apply.
+        SUBCASE("Gemma 4 31B: 10 × 4 × 512 × (K + V) = 40,960 × bpe") {
+            CHECK(per_token("gemma-4-31b", "bf16", 1) == 81920);
+            CHECK(per_token("gemma-4-31b", "bf16", 2) == 40960);
+            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 1) == 40960);
+            CHECK(per_token("gemma-4-31b", "fp8_e5m2", 2) == 20480);
+            // One byte per element plus a 4 B scale per 512-wide head vector, K and V each: 1,032 B a head, which
+            // gemma4.py (Gemma4Attention kv_cache_page_size_padded) pads to 1,040 B.
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 1) == 10 * 4 * 1040);
+            CHECK(per_token("gemma-4-31b", "int8_per_token_head", 2) == 10 * 2 * 1040);
         }
-        SUBCASE("Gemma 4 26B-A4B: 5 × 2 × 512 × 1 = 5,120 × bpe") {
-            CHECK(per_token("gemma-4-26b-a4b", "bf16", 1) == 10240);
-            CHECK(per_token("gemma-4-26b-a4b", "bf16", 2) == 5120);
-            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 1) == 5120);
-            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 2) == 2560);
-            // Seed ~5,170 / ~2,585 (× 1.01); exactly 5 × 2 × (512 + 4) = 5,160 and 2,580.
-            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == 5 * 2 * (512 + 4));
-            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 2) == 5 * 1 * (512 + 4));
-            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == doctest::Approx(5170).epsilon(0.003));
+        SUBCASE("Gemma 4 26B-A4B: 5 × 2 × 512 × (K + V) = 10,240 × bpe") {
+            CHECK(per_token("gemma-4-26b-a4b", "bf16", 1) == 20480);
+            CHECK(per_token("gemma-4-26b-a4b", "bf16", 2) == 10240);
+            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 1) == 10240);
+            CHECK(per_token("gemma-4-26b-a4b", "fp8_e5m2", 2) == 5120);
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 1) == 5 * 2 * 1040);
+            CHECK(per_token("gemma-4-26b-a4b", "int8_per_token_head", 2) == 5 * 1 * 1040);
         }
     }
     TEST_CASE("the original's per-model format tables (docs/SOURCES.md \"KV formats\")") {
@@ -62,16 +63,15 @@ TEST_SUITE("layer_cache") {
         CHECK(per_token("qwen3.6-27b", "q4_0", 1) == 18432);
         CHECK(per_token("qwen3.6-27b", "q4_0", 1) == doctest::Approx(18350).epsilon(0.005));
         CHECK(per_token("qwen3.6-27b", "q4_0", 2) == doctest::Approx(9175).epsilon(0.005));
-        // Gemma 31B: TQ3 seed 81,920 × 0.425 = 34,816 / 17,408; in whole bytes per 512-wide head vector
-        // (217.6 → 218 B) 10 × 16 × 218 = 34,880 / 17,440. q4_0 46,080 (seed ~45,875 with 0.56).
-        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 1) == 10 * 16 * 218);
-        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 2) == 10 * 8 * 218);
-        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 1) == doctest::Approx(34816).epsilon(0.002));
-        CHECK(per_token("gemma-4-31b", "q4_0", 1) == doctest::Approx(45875).epsilon(0.005));
-        CHECK(per_token("gemma-4-31b", "q4_0", 2) == doctest::Approx(22940).epsilon(0.005));
-        // Gemma 26B-A4B q4_0: 5,120 × 0.5625 = 2,880 (seed ~2,867 / ~1,434 with 0.56).
-        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 1) == 2880);
-        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 2) == doctest::Approx(1434).epsilon(0.005));
+        // Gemma 31B (real config: 10 global layers × 4 KV heads, K and V): TQ3 in whole bytes per 512-wide head
+        // vector (217.6 → 218 B) 10 × 4 × 2 × 218 = 17,440 / 8,720; q4_0 512 × 9/16 = 288 B a vector.
+        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 1) == 10 * 4 * 2 * 218);
+        CHECK(per_token("gemma-4-31b", "turboquant_3bit_nc", 2) == 10 * 2 * 2 * 218);
+        CHECK(per_token("gemma-4-31b", "q4_0", 1) == 10 * 4 * 2 * 288);
+        CHECK(per_token("gemma-4-31b", "q4_0", 2) == 10 * 2 * 2 * 288);
+        // Gemma 26B-A4B q4_0: 5 × 2 × 2 × 288 = 5,760 / 2,880.
+        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 1) == 5760);
+        CHECK(per_token("gemma-4-26b-a4b", "q4_0", 2) == 2880);
     }
     TEST_CASE("DeltaNet recurrent state") {
         const ModelSpec& m = *find_model("qwen3.6-35b-a3b");
@@ -96,17 +96,18 @@ TEST_SUITE("layer_cache") {
         CHECK(state("qwen3.6-27b", 1) == 153944064);
     }
     TEST_CASE("Gemma sliding-window fixed terms") {
-        // 31B: 50 × 16 × 256 × 1 × 1024 = 209,715,200 × bpe; 26B-A4B: 25 × 8 × 256 × 1 × 1024 = 52,428,800 × bpe.
+        // K and V on every sliding layer (vllm/model_executor/models/gemma4.py: use_k_eq_v only on full layers).
+        // 31B: 50 × 16 × 256 × 2 × 1024 = 419,430,400 × bpe; 26B-A4B: 25 × 8 × 256 × 2 × 1024 = 104,857,600 × bpe.
         const ModelSpec& g31 = *find_model("gemma-4-31b");
         const ModelSpec& g26 = *find_model("gemma-4-26b-a4b");
-        CHECK(sliding_fixed_bytes(g31, *find_kv_format("bf16"), 1, 262144) == 2 * 209715200LL);
-        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 1, 262144) == 209715200LL);
-        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 2, 262144) == 104857600LL);  // seed "~100 MB at TP=2"
-        CHECK(sliding_fixed_bytes(g26, *find_kv_format("bf16"), 1, 262144) == 2 * 52428800LL);
-        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 262144) == 52428800LL);
-        CHECK(sliding_fixed_bytes(g26, *find_kv_format("int8_per_token_head"), 1, 262144) == 52953088LL);  // × 1.01
-        // A context shorter than the window keeps only that many tokens: 25 × 8 × 256 × 512 at fp8.
-        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 512) == 26214400LL);
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("bf16"), 1, 262144) == 2 * 419430400LL);
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 1, 262144) == 419430400LL);
+        CHECK(sliding_fixed_bytes(g31, *find_kv_format("fp8_e5m2"), 2, 262144) == 209715200LL);
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("bf16"), 1, 262144) == 2 * 104857600LL);
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 262144) == 104857600LL);
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("int8_per_token_head"), 1, 262144) == 105906176LL);  // × 1.01
+        // A context shorter than the window keeps only that many tokens: 25 × 8 × 256 × 2 × 512 at fp8.
+        CHECK(sliding_fixed_bytes(g26, *find_kv_format("fp8_e5m2"), 1, 512) == 52428800LL);
     }
     TEST_CASE("TP: split, replication, invalid values") {
         CHECK(kv_heads_per_rank(16, 2) == 8);

@@ -84,9 +84,9 @@ TEST_SUITE("predict") {
         }
         SUBCASE("FAIL: one full-length sequence does not fit (not the original's 1 GB floor, docs/SOURCES.md quirk 4)") {
             // Gemma 31B bf16 KV at TP1 on a 24 GiB card: weights alone 18 GB, one 262,144-token request needs
-            // 163,840 × 262,144 = 42.9 GB in the global layers, plus 50 sliding layers × 97 blocks × 32 tokens ×
-            // 8,192 B (window 1024 − 1 + vLLM's default 2,048 batched tokens on a 24 GiB card = 3,071 tokens in
-            // 32-token blocks, + 1 block).
+            // 10 × 4 × 512 × (K + V) × 2 B = 81,920 × 262,144 = 21.5 GB in the global layers, plus 50 sliding layers ×
+            // 193 blocks × 16 tokens × 16,384 B (16 × 256 × 2 × 2 B, the largest page, so 16-token blocks; window
+            // 1024 − 1 + vLLM's default 2,048 batched tokens on a 24 GiB card = 3,071 tokens, + 1 block).
             Scenario s;
             s.model_id = "gemma-4-31b";
             s.kv_cache_dtype = "bf16";
@@ -95,7 +95,7 @@ TEST_SUITE("predict") {
             const Report r = predict(s);
             REQUIRE(r.ok);
             CHECK(r.verdict == Verdict::fail);
-            CHECK(r.terms.kv_one_sequence_bytes == 163840LL * 262144 + 50LL * 97 * 32 * 8192);
+            CHECK(r.terms.kv_one_sequence_bytes == 81920LL * 262144 + 50LL * 193 * 16 * 16384);
             CHECK(r.reason.find("refuses") != std::string::npos);
         }
         SUBCASE("TIGHT inside the 1.5 GB band without capping") {

@@ -18,7 +18,7 @@ Scenario toy() {
     m.family = "generic-dense";
     m.num_hidden_layers = 1;
     m.num_attention_heads = 8;  // query heads (TP 2 splits them); the one K/V head is replicated
-    m.layers = {FullAttention{1, 64, 64, 2}};
+    m.layers = {FullAttention{1, 64, 64, 0}};
     m.weights = {WeightsVariant{"w", 1.0, "", {}, ""}};
     Scenario s;
     s.model = m;

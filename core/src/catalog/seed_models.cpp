@@ -31,6 +31,10 @@ const char* const kQwen27 = "reference/models.json qwen3.6-27b (scripts/lib/prof
 const char* const kQwen35 = "reference/models.json qwen3.6-35b-a3b; seed 000 §Qwen 3.6 35B-A3B (config.json 2026-05-15)";
 const char* const kGemma31 = "reference/models.json gemma-4-31b; seed 000 §Gemma 4 31B (config.json text_config)";
 const char* const kGemma26 = "reference/models.json gemma-4-26b-a4b; seed 000 §Gemma 4 26B-A4B (config.json 2026-05-15)";
+/// The real config.json files behind the Gemma 4 layer facts (tests/data/checkpoints/gemma-4-31b/config.json and
+/// tests/data/configs/gemma-4-26b-a4b.json, text_config).
+const std::string kGemma31Config = "google/gemma-4-31B-it config.json text_config";
+const std::string kGemma26Config = "google/gemma-4-26B-A4B-it config.json text_config";
 const char* const kGemma12 = "reference/models.json gemma-4-12b (scripts/lib/profiles/models/gemma-4-12b.yml)";
 
 // The identity and size facts every catalog entry starts from.
@@ -64,11 +68,11 @@ ModelSpec qwen_next(std::string id, std::string name, const QwenNextShape& q, co
     m.linear_key_head_dim = 128;
     m.linear_value_head_dim = 128;
     m.linear_conv_kernel_dim = 4;
-    m.layers = periodic_layers(q.num_hidden_layers, 4, FullAttention{q.num_key_value_heads, 256, 256, 2},
+    m.layers = periodic_layers(q.num_hidden_layers, 4, FullAttention{q.num_key_value_heads, 256, 256, 0},
                                gated_deltanet_state(16, q.linear_num_value_heads, 128, 128, 4));
     const std::string kv = std::to_string(q.num_key_value_heads), vh = std::to_string(q.linear_num_value_heads);
     m.provenance = {{"layers", "full_attention every 4th layer (3, 7, …), the rest Gated DeltaNet: " + std::string(source)},
-                    {"num_key_value_heads", kv + ", head_dim 256, k_v_tensors 2: " + source},
+                    {"num_key_value_heads", kv + ", head_dim 256, K and V: " + source},
                     {"linear_attention", "16 k-heads, " + vh + " v-heads, dims 128, conv 4: " + source},
                     {"recurrent_state", "k_dim×v_dim fp32 per value head + bf16 conv over 2·key_dim+value_dim "
                                         "(vLLM gated_delta_net state shapes; docs/SOURCES.md quirk 17)"},
@@ -86,8 +90,10 @@ ModelSpec qwen_next_moe_body(std::string id, std::string name, const char* sourc
     return m;
 }
 
-// Shape of one Gemma 4: every 6th layer global (head_dim 512), the rest sliding (head_dim 256, window 1024),
-// K = V tied on both (attention_k_eq_v; docs/SOURCES.md "Model facts").
+// Shape of one Gemma 4: every 6th layer global (head_dim 512), the rest sliding (head_dim 256, window 1024). With
+// attention_k_eq_v the global layers hold no v_proj (K is reused as V) and the sliding ones do (vLLM gemma4.py
+// Gemma4DecoderLayer: use_k_eq_v = is_full_attention and attention_k_eq_v); every layer caches K and V
+// (docs/SOURCES.md "Model facts").
 struct GemmaShape {
     const char* family;
     int hidden_size, num_hidden_layers, num_attention_heads, global_kv_heads, sliding_kv_heads;
@@ -98,7 +104,7 @@ ModelSpec gemma4(std::string id, std::string name, const GemmaShape& g, const ch
                             g.num_attention_heads, source);
     m.model_type = "gemma4_text";  // llama.cpp builds its iSWA cache for it (model_traits.h)
     m.layers = periodic_layers(g.num_hidden_layers, 6, FullAttention{g.global_kv_heads, 512, 512, 1},
-                               SlidingWindow{g.sliding_kv_heads, 256, 256, 1, 1024});
+                               SlidingWindow{g.sliding_kv_heads, 256, 256, 0, 1024});
     return m;
 }
 
@@ -135,8 +141,8 @@ std::vector<ModelSpec> build() {
         m.calibrated = false;  // one measured boot (docs/SOURCES.md "Calibration rows"); calibrated needs at least 4
         out.push_back(std::move(m));
     }
-    {  // Gemma 4 31B: 50 sliding (window 1024) + 10 global, K = V tied.
-        ModelSpec m = gemma4("gemma-4-31b", "Gemma 4 31B", {"gemma4-swa-dense", 5376, 60, 32, 16, 16}, kGemma31);
+    {  // Gemma 4 31B: 50 sliding (window 1024, 16 KV heads) + 10 global (4 KV heads, no v_proj).
+        ModelSpec m = gemma4("gemma-4-31b", "Gemma 4 31B", {"gemma4-swa-dense", 5376, 60, 32, 4, 16}, kGemma31);
         m.weights = {weights("autoround-int4", 18.0, "", {"default", "int4"}, kGemma31),
                      weights("awq", 17.0, "cyankiwi/gemma-4-31B-it-AWQ-4bit", {}, kGemma31),
                      weights("qat-w4a16", 22.0, "", {}, kGemma31),
@@ -149,9 +155,11 @@ std::vector<ModelSpec> build() {
                               "z-lab gemma-4-31b-it-dflash 2.9 GB fp16: seed 000 §Gemma 31B 6")};
         m.calibrated = true;
         m.provenance = {{"layers", "[sliding ×5, full ×1] ×10: seed 000 §Gemma 4 31B"},
-                        {"num_key_value_heads", "16 on both layer types; head_dim 256 sliding / 512 global: seed 000"},
-                        {"k_v_tensors", "1 (attention_k_eq_v: true, confirmed against boot-log KV size): seed 000"},
-                        {"sliding_window", "1024: seed 000"},
+                        {"num_key_value_heads", "16 sliding (num_key_value_heads, head_dim 256) / 4 global "
+                                                "(num_global_key_value_heads, global_head_dim 512): " + kGemma31Config},
+                        {"attention_k_eq_v", "true: the global layers hold no v_proj; every layer caches K and V "
+                                             "(vLLM gemma4.py Gemma4Attention): " + kGemma31Config},
+                        {"sliding_window", std::string("1024: ") + kGemma31Config},
                         {"weights", kGemma31}};
         out.push_back(std::move(m));
     }
@@ -166,8 +174,10 @@ std::vector<ModelSpec> build() {
                               "drafters/gemma-26b-it-assistant.yml 0.97 GB: reference/models.json")};
         m.calibrated = false;
         m.provenance = {{"layers", "full_attention at 5, 11, 17, 23, 29 (layer_types): seed 000"},
-                        {"num_key_value_heads", "8 sliding / 2 global (num_global_key_value_heads): seed 000"},
-                        {"k_v_tensors", "1 (attention_k_eq_v: true): seed 000"},
+                        {"num_key_value_heads", "8 sliding (num_key_value_heads) / 2 global "
+                                                "(num_global_key_value_heads): " + kGemma26Config},
+                        {"attention_k_eq_v", "true: the global layers hold no v_proj; every layer caches K and V "
+                                             "(vLLM gemma4.py Gemma4Attention): " + kGemma26Config},
                         {"weights", kGemma26}};
         out.push_back(std::move(m));
     }

@@ -259,10 +259,10 @@ void type_layers(Keys& k, GgufModel& g, std::int64_t n, const std::vector<std::i
             s.layers.emplace_back(MlaLatent{static_cast<int>(kv_lora), static_cast<int>(rope), 0});
         } else if (swa[u]) {
             s.layers.emplace_back(SlidingWindow{static_cast<int>(kv_heads[u]), static_cast<int>(swa_k),
-                                                static_cast<int>(swa_v), 2, window});
+                                                static_cast<int>(swa_v), 0, window});
         } else {
             s.layers.emplace_back(FullAttention{static_cast<int>(kv_heads[u]), static_cast<int>(head_k),
-                                                static_cast<int>(head_v), 2});
+                                                static_cast<int>(head_v), 0});
         }
     }
 }

@@ -40,7 +40,7 @@ struct Attn {
     int head_dim_v = 0;                  ///< V head size (v_head_dim when not MLA), else head_dim
     int global_kv_heads = 0, global_head_dim = 0, global_head_dim_v = 0;  ///< full layers (Gemma 4 global_*)
     int swa_kv_heads = 0, swa_head_dim = 0, swa_head_dim_v = 0;           ///< sliding layers (MiMo-V2 swa_*)
-    int kv_tensors = 2;
+    int full_k_eq_v = 0;  ///< attention_k_eq_v: full layers hold no v_proj (sliding and chunked layers do)
     std::int64_t window = 0;
     bool window_covers_context = false;  ///< sliding_window ≥ max_position_embeddings: nothing ever slides out
     bool mla_as_plain = false;           ///< MLA-shaped weights run as plain attention (MiniCPM3)
@@ -139,7 +139,9 @@ Attn read_attention(KeyReader& keys, HfConfig& out) {
     a.swa_head_dim_v = as_int(keys.integer({"swa_v_head_dim"}, "swa_v_head_dim", 1, kMaxDim),
                               a.swa_head_dim == a.head_dim ? head_dim_v : a.swa_head_dim);
     const bool k_eq_v = keys.boolean({"attention_k_eq_v"}, "attention_k_eq_v").value_or(false);
-    a.kv_tensors = k_eq_v ? 1 : 2;
+    // Only full-attention layers drop v_proj (vLLM gemma4.py Gemma4DecoderLayer: use_k_eq_v = is_full_attention and
+    // attention_k_eq_v); every layer still caches K and V (KvHeads in layer_kinds.h).
+    a.full_k_eq_v = k_eq_v ? 1 : 0;
     a.window = keys.integer({"sliding_window", "attention_window_size"}, "sliding_window", 1, kMaxTokens).value_or(0);
     if (a.window > 0 && s.max_position_embeddings > 0 && a.window >= s.max_position_embeddings) {
         // Phi-3-mini-128k ships sliding_window 262144 with max_position_embeddings 131072: the window never drops
@@ -376,7 +378,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
         const MixerKind k = pattern.kinds[i];
         if (k == MixerKind::sliding && a.window_covers_context && at(pattern.windows, i, std::int64_t{0}) == 0) {
             // Same K/V shape as the sliding layer, kept for the whole context.
-            s.layers.emplace_back(FullAttention{a.swa_kv_heads, a.swa_head_dim, a.swa_head_dim_v, a.kv_tensors});
+            s.layers.emplace_back(FullAttention{a.swa_kv_heads, a.swa_head_dim, a.swa_head_dim_v, 0});
             continue;
         }
         if (k == MixerKind::full || k == MixerKind::sliding || k == MixerKind::chunked) need_attention = true;
@@ -385,7 +387,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
             s.layers.emplace_back(MlaLatent{h.kv_lora_rank, h.qk_rope_head_dim, h.index_head_dim});
         } else if (k == MixerKind::full) {
             s.layers.emplace_back(FullAttention{at(pattern.kv_heads, i, a.global_kv_heads), a.global_head_dim,
-                                                a.global_head_dim_v, a.kv_tensors});
+                                                a.global_head_dim_v, a.full_k_eq_v});
         } else if (k == MixerKind::sliding) {
             const std::int64_t window = at(pattern.windows, i, a.window);
             if (window <= 0) {
@@ -394,7 +396,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
                            "missing: add sliding_window (tokens)");
             }
             s.layers.emplace_back(
-                SlidingWindow{at(pattern.kv_heads, i, a.swa_kv_heads), a.swa_head_dim, a.swa_head_dim_v, a.kv_tensors,
+                SlidingWindow{at(pattern.kv_heads, i, a.swa_kv_heads), a.swa_head_dim, a.swa_head_dim_v, 0,
                               window});
         } else if (k == MixerKind::chunked) {
             const auto chunk = keys.integer({"attention_chunk_size"}, "attention_chunk_size", 1, kMaxTokens);
@@ -404,7 +406,7 @@ void type_layers(KeyReader& keys, HfConfig& out, const Attn& a, int model_bytes)
                            "is missing: add attention_chunk_size (tokens, 8192 for Llama 4)");
                 return;
             }
-            s.layers.emplace_back(ChunkedLocalAttention{a.kv_heads, a.head_dim, a.head_dim_v, a.kv_tensors, *chunk});
+            s.layers.emplace_back(ChunkedLocalAttention{a.kv_heads, a.head_dim, a.head_dim_v, 0, *chunk});
         } else if (k == MixerKind::conv) {
             if (h.conv_l_cache == 0) {
                 keys.error("missing_key", keys.prefix() + "conv_L_cache",

@@ -19,11 +19,12 @@ struct Counter {
 
     i64 hidden() const { return s.hidden_size; }
 
-    void gqa(int kv_heads, int head_dim, int kv_tensors) {
+    /// kv_proj_tensors: 2 (k_proj, v_proj) or 1 (attention_k_eq_v: no v_proj), layer_kv_proj_tensors.
+    void gqa(int kv_heads, int head_dim, int kv_proj_tensors) {
         const i64 q = static_cast<i64>(s.num_attention_heads) * head_dim;
         const i64 kv = static_cast<i64>(kv_heads) * head_dim;
-        p.attention += hidden() * q + hidden() * kv * kv_tensors + q * hidden();
-        if (h.attention_bias) p.attention += q + kv * kv_tensors;
+        p.attention += hidden() * q + hidden() * kv * kv_proj_tensors + q * hidden();
+        if (h.attention_bias) p.attention += q + kv * kv_proj_tensors;
         if (h.model_type == "gpt_oss") p.attention += hidden() + s.num_attention_heads;  // o bias + sinks
         if (h.qk_norm) p.attention += 2LL * head_dim;
     }
@@ -75,7 +76,7 @@ struct Counter {
             case MixerWeights::none: break;
             case MixerWeights::gqa_attention: {
                 const KvHeads k = layer_kv_heads(c).value_or(KvHeads{});
-                gqa(k.num_key_value_heads, k.head_dim_k, k.k_v_tensors);
+                gqa(k.num_key_value_heads, k.head_dim_k, layer_kv_proj_tensors(c));
                 break;
             }
             case MixerWeights::mla_attention: mla(); break;

@@ -107,7 +107,7 @@ LayerFootprint layer_footprint(const LayerCache& cache, const KvFormat& format, 
     // Bytes per token from the kind's facts (layer_kinds.h), then where they go by how the kind grows.
     std::int64_t x400 = 0;
     if (const auto h = layer_kv_heads(cache)) {
-        const std::int64_t dims = std::int64_t{h->head_dim_k} + (h->k_v_tensors == 2 ? h->head_dim_v : 0);
+        const std::int64_t dims = std::int64_t{h->head_dim_k} + h->head_dim_v;  // K and V, also for attention_k_eq_v
         x400 = std::int64_t{kv_heads_per_rank(h->num_key_value_heads, tp)} * dims * format.bpe_x400;
     } else if (const auto l = layer_mla_latent(cache)) {
         x400 = (std::int64_t{l->kv_lora_rank} + l->qk_rope_head_dim) * format.bpe_x400;

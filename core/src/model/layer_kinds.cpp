@@ -24,7 +24,7 @@ const std::array<LayerCache, kKinds>& every_kind() {
 
 template <class A>
 KvHeads heads_of(const A& a) {
-    return {a.num_key_value_heads, a.head_dim_k, a.head_dim_v, a.k_v_tensors};
+    return {a.num_key_value_heads, a.head_dim_k, a.head_dim_v};
 }
 
 /// A LayerField over member `M` of kind `K`: get and set through the variant, no effect on another kind.
@@ -53,7 +53,9 @@ constexpr std::array<LayerField, 4 + N> attention_fields(std::array<LayerField, 
         field<K, int, &K::num_key_value_heads>("num_key_value_heads", nullptr, 1, kMaxModelHeads),
         field<K, int, &K::head_dim_k>("head_dim_k", "head_dim", 1, kMaxModelDim),
         field<K, int, &K::head_dim_v>("head_dim_v", "head_dim_k", 1, kMaxModelDim),
-        field<K, int, &K::k_v_tensors>("k_v_tensors", nullptr, 1, 2, " (2 = K and V stored separately, 1 = K=V tied)"),
+        field<K, int, &K::attention_k_eq_v>("attention_k_eq_v", nullptr, 0, 1,
+                                            " (1 = the weights hold no v_proj, K is reused as V; K and V are cached "
+                                            "either way)"),
     };
     for (std::size_t i = 0; i < N; ++i) out[4 + i] = extra[i];
     return out;
@@ -179,6 +181,19 @@ MixerWeights layer_mixer_weights(const LayerCache& cache) {
                       cache);
 }
 
+int layer_kv_proj_tensors(const LayerCache& cache) {
+    auto gqa = [](int k_eq_v) { return k_eq_v ? 1 : 2; };
+    return std::visit(overloaded{
+                          [](const NoCache&) { return 0; },
+                          [&](const FullAttention& a) { return gqa(a.attention_k_eq_v); },
+                          [&](const SlidingWindow& w) { return gqa(w.attention_k_eq_v); },
+                          [&](const ChunkedLocalAttention& k) { return gqa(k.attention_k_eq_v); },
+                          [](const MlaLatent&) { return 0; },
+                          [](const RecurrentState&) { return 0; },
+                      },
+                      cache);
+}
+
 bool layer_has_attention(const LayerCache& cache) {
     return std::visit(overloaded{
                           [](const NoCache&) { return false; },
@@ -277,10 +292,9 @@ std::vector<std::pair<const char*, std::string>> layer_config_facts(const LayerC
 
 std::string layer_shape_text(const LayerCache& cache) {
     char buf[160];
-    auto tensors = [](int k_v_tensors) { return k_v_tensors == 1 ? "K=V tied" : "K+V"; };
-    auto heads = [&](const KvHeads& h) {
-        std::snprintf(buf, sizeof buf, "%d KV heads x %d/%d dims, %s", h.num_key_value_heads, h.head_dim_k,
-                      h.head_dim_v, tensors(h.k_v_tensors));
+    auto heads = [&](const KvHeads& h, int k_eq_v) {
+        std::snprintf(buf, sizeof buf, "%d KV heads x %d/%d dims, K+V%s", h.num_key_value_heads, h.head_dim_k,
+                      h.head_dim_v, k_eq_v ? " (V = K, no v_proj)" : "");
         return std::string(buf);
     };
     auto tokens = [&](const char* what, std::int64_t n) {
@@ -290,9 +304,13 @@ std::string layer_shape_text(const LayerCache& cache) {
     return std::visit(
         overloaded{
             [](const NoCache&) { return std::string("nothing cached"); },
-            [&](const FullAttention& f) { return heads(heads_of(f)); },
-            [&](const SlidingWindow& s) { return heads(heads_of(s)) + tokens("window", s.sliding_window); },
-            [&](const ChunkedLocalAttention& k) { return heads(heads_of(k)) + tokens("chunk", k.attention_chunk_size); },
+            [&](const FullAttention& f) { return heads(heads_of(f), f.attention_k_eq_v); },
+            [&](const SlidingWindow& s) {
+                return heads(heads_of(s), s.attention_k_eq_v) + tokens("window", s.sliding_window);
+            },
+            [&](const ChunkedLocalAttention& k) {
+                return heads(heads_of(k), k.attention_k_eq_v) + tokens("chunk", k.attention_chunk_size);
+            },
             [&](const MlaLatent& m) {
                 if (m.index_head_dim > 0)
                     std::snprintf(buf, sizeof buf, "latent %d + rope %d + indexer %d", m.kv_lora_rank,

@@ -14,14 +14,18 @@
 namespace kvcalc {
 
 /// Full (global) attention: K and V for every token of the context, growing with max_model_len.
-/// Per token per layer it stores num_key_value_heads × (head_dim_k + head_dim_v) elements, or
-/// num_key_value_heads × head_dim_k when K and V are one tensor (k_v_tensors == 1, Gemma 4
-/// `attention_k_eq_v`). Source: docs/SOURCES.md "The KV formula".
+/// Per token per layer it stores num_key_value_heads × (head_dim_k + head_dim_v) elements, also when the
+/// weights hold no v_proj (`attention_k_eq_v`): vLLM loads k_proj into both the K and the V slot and caches both
+/// (vllm/model_executor/models/gemma4.py Gemma4Attention), llama.cpp sets Vcur = Kcur and build_attn stores both
+/// (src/models/gemma4-iswa.cpp). Source: docs/SOURCES.md "The KV formula".
 struct FullAttention {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
     int head_dim_v = 0;      ///< equals head_dim_k for every seed model
-    int k_v_tensors = 2;     ///< 2 = K and V stored separately, 1 = K=V tied
+    /// 1 = the weights hold no v_proj, K is reused as V (Gemma 4 full layers with config.json
+    /// `attention_k_eq_v`; vLLM gemma4.py Gemma4DecoderLayer use_k_eq_v); 0 = k_proj and v_proj. Weights only:
+    /// the cache stores K and V either way.
+    int attention_k_eq_v = 0;
     bool operator==(const FullAttention&) const = default;
 };
 
@@ -31,7 +35,7 @@ struct SlidingWindow {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
     int head_dim_v = 0;
-    int k_v_tensors = 2;
+    int attention_k_eq_v = 0;  ///< as FullAttention::attention_k_eq_v (weights only; 0 for Gemma 4's sliding layers)
     std::int64_t sliding_window = 0;  ///< tokens
     bool operator==(const SlidingWindow&) const = default;
 };
@@ -45,7 +49,7 @@ struct ChunkedLocalAttention {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
     int head_dim_v = 0;
-    int k_v_tensors = 2;
+    int attention_k_eq_v = 0;  ///< as FullAttention::attention_k_eq_v (weights only)
     std::int64_t attention_chunk_size = 0;  ///< tokens
     bool operator==(const ChunkedLocalAttention&) const = default;
 };

@@ -26,6 +26,9 @@ struct VllmSettings {
     int model_dtype_bytes = 2;                  ///< what "auto" means (bf16 checkpoints: 2)
     bool disable_hybrid_kv_cache_manager = false; ///< true: sliding layers are allocated like full ones
     bool mamba_prefix_caching_align = false;    ///< prefix caching "align" mode: 2 state pages per sequence
+    /// config.json model_type ("" = take the ModelSpec's). Gemma 4 (gemma4, gemma4_text) pads its 512-wide heads'
+    /// int8/fp8_per_token_head pages (vllm/model_executor/models/gemma4.py Gemma4Attention).
+    std::string model_type;
 };
 
 /// What vLLM prints at start-up, predicted from the model, the settings and the KV memory per rank.

@@ -62,7 +62,7 @@ struct LayerFootprint {
 };
 
 /// Footprint of one layer on one card. Requires kv_heads_per_rank(...) > 0 (check_tensor_parallel first).
-/// Full/sliding: heads_per_rank × (head_dim_k [+ head_dim_v when k_v_tensors == 2]) × bpe
+/// Full/sliding: heads_per_rank × (head_dim_k + head_dim_v) × bpe (K and V, also for attention_k_eq_v layers)
 /// (docs/SOURCES.md "The KV formula"). Chunked local attention: like a sliding window of attention_chunk_size tokens. MLA:
 /// (kv_lora_rank + qk_rope_head_dim) × bpe, not split by TP; with a DeepSeek V3.2 indexer, + 132 B (128 fp8 +
 /// an fp32 scale) per layer, and a 1-byte cache stores the latent as 656 B (fp8 + scales + bf16 rope; vLLM

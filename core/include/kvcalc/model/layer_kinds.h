@@ -26,12 +26,16 @@ enum class CacheGrowth {
     per_sequence,  ///< a fixed state per sequence (recurrent)
 };
 
-/// The K/V heads of a grouped-query attention layer (full, sliding-window and chunked local attention).
+/// The K/V heads a grouped-query attention layer (full, sliding-window and chunked local attention) caches: every
+/// engine stores a K and a V vector per head per token, also for Gemma 4's `attention_k_eq_v` layers (vLLM
+/// vllm/model_executor/models/gemma4.py Gemma4Attention.forward passes k and v to Attention; llama.cpp
+/// src/models/gemma4-iswa.cpp uses Vcur = Kcur and build_attn stores both; SGLang
+/// python/sglang/srt/models/gemma4_causal.py Gemma4Attention saves k and v through RadixAttention). What the
+/// weights hold is `layer_kv_proj_tensors`.
 struct KvHeads {
     int num_key_value_heads = 0;
     int head_dim_k = 0;
     int head_dim_v = 0;
-    int k_v_tensors = 2;  ///< 2 = K and V stored separately, 1 = K=V tied
 };
 
 /// The heads tensor parallelism splits in one layer: `kv_heads` are sharded when tp divides them and replicated
@@ -75,6 +79,12 @@ TpHeads layer_tp_heads(const LayerCache& cache);
 
 /// Which weights the layer's projections hold.
 MixerWeights layer_mixer_weights(const LayerCache& cache);
+
+/// K/V projection matrices in a grouped-query attention layer's weights: 2 (k_proj and v_proj), 1 when
+/// `attention_k_eq_v` leaves out v_proj (Gemma 4 full layers: the checkpoint has no v_proj, and vLLM's weight
+/// iterator loads k_proj into the V slot too, vllm/model_executor/models/gemma4.py Gemma4Attention); 0 for the
+/// other kinds. The cache stores K and V either way (KvHeads).
+int layer_kv_proj_tensors(const LayerCache& cache);
 
 /// Whether the layer is an attention layer, which needs query heads (config.json num_attention_heads ≥ 1).
 bool layer_has_attention(const LayerCache& cache);

@@ -34,21 +34,23 @@ struct CellSpec {
     bool recurrent = false;  ///< state kept in SGLang's separate Mamba pool, not the token pool
 };
 CellSpec cell_spec(const LayerCache& c, int tp_size, int bytes, Diagnostics& d) {
-    auto attention = [&](int kv_heads, int head_dim_k, int head_dim_v, int k_v_tensors, bool windowed) {
+    // MHATokenToKVPool keeps a K and a V buffer per layer; Gemma 4's attention_k_eq_v layers fill both too
+    // (python/sglang/srt/models/gemma4_causal.py Gemma4Attention: RadixAttention saves k and v).
+    auto attention = [&](int kv_heads, int head_dim_k, int head_dim_v, bool windowed) {
         const std::int64_t h = engine::kv_heads_per_rank(kv_heads, tp_size, d);
-        return CellSpec{h * head_dim_k * bytes, h * (k_v_tensors == 1 ? 0 : head_dim_v) * bytes, windowed, false};
+        return CellSpec{h * head_dim_k * bytes, h * head_dim_v * bytes, windowed, false};
     };
     return std::visit(
         overloaded{
             [](const NoCache&) { return CellSpec{}; },
             [&](const FullAttention& a) {
-                return attention(a.num_key_value_heads, a.head_dim_k, a.head_dim_v, a.k_v_tensors, false);
+                return attention(a.num_key_value_heads, a.head_dim_k, a.head_dim_v, false);
             },
             [&](const SlidingWindow& w) {
-                return attention(w.num_key_value_heads, w.head_dim_k, w.head_dim_v, w.k_v_tensors, true);
+                return attention(w.num_key_value_heads, w.head_dim_k, w.head_dim_v, true);
             },
             [&](const ChunkedLocalAttention& k) {
-                return attention(k.num_key_value_heads, k.head_dim_k, k.head_dim_v, k.k_v_tensors, true);
+                return attention(k.num_key_value_heads, k.head_dim_k, k.head_dim_v, true);
             },
             [&](const MlaLatent& l) { return CellSpec{sglang_mla_cell_bytes(l, bytes), 0, false, false}; },
             [](const RecurrentState&) { return CellSpec{0, 0, false, true}; },

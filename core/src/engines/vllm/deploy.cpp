@@ -33,6 +33,7 @@ VllmSettings settings_of(const Deployment& d) {
     if (d.non_kv.flags.block_size) vs.block_size = *d.non_kv.flags.block_size;
     vs.max_num_batched_tokens = vllm_batched_tokens(d, d.load());
     vs.kv_cache_dtype = vllm_spelling(d.format->id).k;
+    vs.model_type = d.model->model_type;
     return vs;
 }
 

@@ -43,9 +43,23 @@ bool vllm_format(const std::string& name, int model_bytes, ElemFormat& f) {
 
 using Kind = VllmLayerType::Kind;
 
-std::int64_t attention_bytes(int heads, int head_dim_k, int head_dim_v, int tensors, const ElemFormat& f) {
-    const std::int64_t k = heads * engine::head_vector_bytes(head_dim_k, f);
-    return tensors == 1 ? k : k + heads * engine::head_vector_bytes(head_dim_v, f);
+/// Bytes per token of one attention layer on one rank: a K and a V vector per head. Gemma 4's attention_k_eq_v
+/// layers too: their weights hold no v_proj, but vLLM loads k_proj into both the K and the V slot of
+/// QKVParallelLinear and its Attention layer caches k and v (vllm/model_executor/models/gemma4.py
+/// Gemma4Attention).
+std::int64_t attention_bytes(int heads, int head_dim_k, int head_dim_v, const ElemFormat& f) {
+    return heads * engine::head_vector_bytes(head_dim_k, f) + heads * engine::head_vector_bytes(head_dim_v, f);
+}
+
+/// Bytes per token of a Gemma 4 attention layer on one rank under a per-token-head dtype: gemma4.py
+/// (Gemma4Attention, kv_cache_page_size_padded) gives a 512-wide head block_size × 1,040 B, (512 × 1) × 2 + 8 =
+/// 1,032 padded to twice a 256-wide head's (256 × 1) × 2 + 8 = 520, so both layer types' pages divide. Other
+/// models and dtypes keep `bytes`.
+std::int64_t gemma4_padded_bytes(const VllmSettings& s, int heads, int head_dim, std::int64_t bytes) {
+    const bool gemma4 = s.model_type.rfind("gemma4", 0) == 0;
+    const bool per_token_head = s.kv_cache_dtype == "int8_per_token_head" || s.kv_cache_dtype == "fp8_per_token_head";
+    constexpr std::int64_t kPaddedHeadBytes = 1040;
+    return gemma4 && per_token_head && head_dim == 512 ? std::int64_t{heads} * kPaddedHeadBytes : bytes;
 }
 
 /// Per-rank spec of one layer cache; nullopt for layers that keep nothing. Every LayerCache alternative is
@@ -61,11 +75,14 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
             [](const NoCache&) -> std::optional<Spec> { return std::nullopt; },
             [&](const FullAttention& a) -> std::optional<Spec> {
                 const int h = engine::kv_heads_per_rank(a.num_key_value_heads, s.tensor_parallel_size, d);
-                return Spec{Kind::full, attention_bytes(h, a.head_dim_k, a.head_dim_v, a.k_v_tensors, f), 0};
+                return Spec{Kind::full,
+                            gemma4_padded_bytes(s, h, a.head_dim_k, attention_bytes(h, a.head_dim_k, a.head_dim_v, f)),
+                            0};
             },
             [&](const SlidingWindow& w) -> std::optional<Spec> {
                 const int h = engine::kv_heads_per_rank(w.num_key_value_heads, s.tensor_parallel_size, d);
-                const std::int64_t b = attention_bytes(h, w.head_dim_k, w.head_dim_v, w.k_v_tensors, f);
+                const std::int64_t b =
+                    gemma4_padded_bytes(s, h, w.head_dim_k, attention_bytes(h, w.head_dim_k, w.head_dim_v, f));
                 if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
                 return Spec{Kind::sliding, b, w.sliding_window};
             },
@@ -73,7 +90,7 @@ std::optional<Spec> layer_spec(const LayerCache& c, const VllmSettings& s, const
                 // ChunkedLocalAttentionSpec under the hybrid manager (on by default since vLLM PR #29627; PR
                 // #21761 had turned it off for chunked models, which prices these layers as full attention).
                 const int h = engine::kv_heads_per_rank(k.num_key_value_heads, s.tensor_parallel_size, d);
-                const std::int64_t b = attention_bytes(h, k.head_dim_k, k.head_dim_v, k.k_v_tensors, f);
+                const std::int64_t b = attention_bytes(h, k.head_dim_k, k.head_dim_v, f);
                 if (s.disable_hybrid_kv_cache_manager) return Spec{Kind::full, b, 0};
                 return Spec{Kind::chunked, b, k.attention_chunk_size};
             },
@@ -370,7 +387,9 @@ VllmKvPrediction predict_vllm_kv(const ModelSpec& m, const std::vector<LayerGrou
                                  "max_model_len is 0 and the model has no max_position_embeddings: set max_model_len"});
         return p;
     }
-    VllmKvPrediction p = vllm_kv_lines(make_vllm_plan(groups, s), max_len, available_per_rank);
+    VllmSettings with_type = s;
+    if (with_type.model_type.empty()) with_type.model_type = m.model_type;
+    VllmKvPrediction p = vllm_kv_lines(make_vllm_plan(groups, with_type), max_len, available_per_rank);
     if (limit.max_model_len > 0 && max_len > limit.max_model_len) {
         p.diagnostics.insert(p.diagnostics.begin(),
                              {Severity::warning, "max_model_len_above_model", "max_model_len",
