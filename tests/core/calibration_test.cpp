@@ -5,23 +5,19 @@
 using namespace kvcalc;
 
 TEST_SUITE("calibration") {
-    TEST_CASE("11/11 on the original's Qwen rows and every profile row but the Gemma 4 12B: booted and inside the band") {
+    TEST_CASE("11/11 on the original's Qwen rows and every profile row: booted and inside the band") {
         const CalibrationSummary c = run_calibration();
         REQUIRE(c.results.size() == 19);  // 11 Qwen 27B rows + 8 profile rows (docs/SOURCES.md "Calibration rows")
         int seed_correct = 0, ref_correct = 0;
         for (const auto& r : c.results) {
             CHECK_MESSAGE(r.report.ok, r.row_id);
-            // Known miss: the 12B's catalog keeps 8 KV heads on its 8 global layers (no public config.json pins
-            // num_global_key_value_heads), and vLLM caches K and V there (vllm/model_executor/models/gemma4.py
-            // Gemma4Attention), so one 131,072-token request needs more than the pool and the row it booted FAILs.
-            if (r.model_id == "gemma-4-12b") CHECK_FALSE_MESSAGE(r.correct, r.row_id);
-            else CHECK_MESSAGE(r.correct, r.row_id);
+            CHECK_MESSAGE(r.correct, r.row_id);
             if (r.row_id.rfind("seed003:", 0) == 0) seed_correct += r.correct;
             else ref_correct += r.correct;
         }
         CHECK(seed_correct == 11);
-        CHECK(ref_correct == 7);
-        CHECK(c.correct == c.total - 1);
+        CHECK(ref_correct == 8);
+        CHECK(c.correct == c.total);
     }
     TEST_CASE("measured peaks are GiB and rows are priced on 24 GiB cards") {
         const CalibrationSummary c = run_calibration();

@@ -184,4 +184,19 @@ TEST_SUITE("engine_llama_cpp") {
         // 32 layers × 4096 cells × 8 heads × 128 × (K + V) × 2 B = 512 MiB (llama.cpp prints "size = 512.00 MiB").
         CHECK(r.startup.kv_total_bytes_all_devices == 512LL * 1024 * 1024);
     }
+
+    TEST_CASE("Gemma 4 12B at -c 8192 -np 2, f16: the 1,088 MiB a llama.cpp boot printed (128 MiB full + 960 MiB SWA)") {
+        // The boot's KV lines (docs/SOURCES.md "Model facts", Gemma 4 12B): 8 global layers × 8,192 cells × 1 head
+        // × 512 × K and V × 2 B = 128 MiB; 40 SWA layers × 2 × 1,536 cells × 8 heads × 256 × K and V × 2 B = 960 MiB.
+        Scenario s;
+        s.model_id = "gemma-4-12b";
+        s.engine = "llama.cpp";
+        s.gpu = "rtx-3090";
+        s.kv_cache_dtype = "fp16";
+        s.max_model_len = 4096;
+        s.max_num_seqs = 2;
+        const Report r = predict(s);
+        REQUIRE(r.startup.available);
+        CHECK(r.startup.kv_total_bytes_all_devices == 1088LL * 1024 * 1024);
+    }
 }

@@ -195,8 +195,8 @@ std::vector<ModelSpec> build() {
         m.calibrated = false;  // one measured anchor; no MTP head
         out.push_back(std::move(m));
     }
-    {  // Gemma 4 12B: 40 sliding + 8 global; growing KV from a measured boot.
-        ModelSpec m = gemma4("gemma-4-12b", "Gemma 4 12B", {"gemma4-swa-dense", 3840, 48, 16, 8, 8}, kGemma12);
+    {  // Gemma 4 12B: 40 sliding (8 KV heads) + 8 global (1 KV head, no v_proj).
+        ModelSpec m = gemma4("gemma-4-12b", "Gemma 4 12B", {"gemma4-swa-dense", 3840, 48, 16, 1, 8}, kGemma12);
         // 8.16 GiB of KV for 384,019 tokens at TP=2 bf16 → 22,816 B per token per card → 45,632 B at TP=1.
         m.measured_kv_growing_bytes_per_token_tp1_bf16 = 45632;
         m.weights = {weights("bf16", 23.9, "", {"default"}, kGemma12),
@@ -206,6 +206,8 @@ std::vector<ModelSpec> build() {
                               "drafters/gemma-12b-it-assistant.yml 0.85 GB: reference/models.json")};
         m.calibrated = false;  // its single anchor is circular (docs/SOURCES.md quirk 25)
         m.provenance = {{"layers", "8 global + 40 sliding (every 6th global): reference/models.json layer_split"},
+                        {"num_global_key_value_heads", "1: the KV buffers of a llama.cpp and a vLLM boot of this model "
+                                                       "(docs/SOURCES.md \"Model facts\", Gemma 4 12B)"},
                         {"kv_growing", "measured 45,632 B/token bf16 TP1 (boot log: 8.16 GiB / 384,019 tokens, TP2) "
                                        "replaces the layer formula: reference/models.json measured_overrides"},
                         {"weights", kGemma12}};
