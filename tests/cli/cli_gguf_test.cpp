@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_run.h"
 #include "../core/gguf_writer.h"
@@ -154,6 +156,28 @@ TEST_SUITE("gguf") {
         const Run bad = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 0");
         CHECK(bad.status == 2);
         CHECK(contains(bad.err, "--fit-free-mib"));
+    }
+
+    TEST_CASE("the llama.cpp integer flags echo a bad value once, cut to 64 bytes, and say what is valid") {
+        // Regression: the setter's text repeated the flag and the whole value after the cut echo (a 200-byte value
+        // came back twice, the second time uncut).
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const std::string long_value(200, 'x');
+        for (const auto& [flag, valid] : std::vector<std::pair<std::string, std::string>>{
+                 {"--fit-free-mib", "an integer from 1 to 1000000"}, {"--fit-target", "an integer from 0 to 1000000"},
+                 {"--fit-ctx", "an integer from 1 to 1000000"}, {"--n-gpu-layers", "an integer from -1 to 1000000"},
+                 {"--n-cpu-moe", "an integer from 0 to 1000000"}}) {
+            const Run r = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 2000 " + flag + " " +
+                                          long_value);
+            INFO(r.err);
+            CHECK(r.status == 2);
+            CHECK(contains(r.err, "kvcalc: error: " + flag + ": '" + std::string(64, 'x') + "…' is not valid; expected " +
+                                      valid + "\n"));
+            CHECK_FALSE(contains(r.err, std::string(65, 'x')));
+        }
+        const Run nan = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib nan");
+        CHECK(nan.status == 2);
+        CHECK(contains(nan.err, "--fit-free-mib: 'nan' is not valid; expected an integer from 1 to 1000000"));
     }
 
     TEST_CASE("--gguf --engine llama.cpp: the text output gives the compute band and the fit's flags") {
