@@ -127,14 +127,27 @@ std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o) {
     return b;
 }
 
-/// llama.cpp's --fit for a --gguf model that lists tensors, when --fit-free-mib asks for it.
-std::optional<kvcalc::LlamaCppFit> gguf_fit(const kvcli::Options& o) {
-    if (o.gguf_headers.empty() || o.llama_fit.free_bytes <= 0) return std::nullopt;
+/// llama.cpp's --fit for a --gguf model that lists tensors, when --fit-free-mib asks for it. When it asked and
+/// there is no fit, `why` says why (the flag is not dropped without a word).
+std::optional<kvcalc::LlamaCppFit> gguf_fit(const kvcli::Options& o, std::string& why) {
+    if (o.llama_fit.free_bytes <= 0) return std::nullopt;
+    if (o.gguf_headers.empty()) {
+        why = "--fit-free-mib needs --gguf FILE: llama.cpp's fit places a GGUF file's tensors";
+        return std::nullopt;
+    }
     bool tensors = false;
     for (const auto& h : o.gguf_headers) tensors = tensors || !h.tensors.empty();
-    if (!tensors) return std::nullopt;
+    if (!tensors) {
+        why = "--fit-free-mib: the --gguf file lists no tensors (a vocab-only file), so there is nothing to place; "
+              "give the model's own GGUF file";
+        return std::nullopt;
+    }
     kvcalc::LlamaCppFit f = kvcalc::fit_llama_cpp_startup(o.scenario, o.gguf_headers, o.placement, o.llama_fit);
-    if (kvcalc::has_error(f.diagnostics)) return std::nullopt;
+    for (const auto& d : f.diagnostics)
+        if (d.severity == Severity::error) {
+            why = "--fit-free-mib: " + d.message + (d.code == "wrong_engine" ? " (add --engine llama.cpp)" : "");
+            return std::nullopt;
+        }
     return f;
 }
 
@@ -194,7 +207,9 @@ int run_predict(const kvcli::Options& o, const LogContext& lc = {}) {
     const kvcalc::Report r = with_notes(o, kvcalc::predict(s));
     if (!r.ok) return bad_report(o, r);
     const std::optional<kvcalc::LlamaCppBuffers> buffers = gguf_buffers(o);
-    const std::optional<kvcalc::LlamaCppFit> fit = gguf_fit(o);
+    std::string no_fit;
+    const std::optional<kvcalc::LlamaCppFit> fit = gguf_fit(o, no_fit);
+    if (!no_fit.empty()) return bad_input(no_fit);
     if (o.json) {
         nlohmann::json j = r;
         if (fit) j["llama_cpp_fit"] = fit_json(*fit);

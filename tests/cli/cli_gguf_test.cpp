@@ -158,6 +158,26 @@ TEST_SUITE("gguf") {
         CHECK(contains(bad.err, "--fit-free-mib"));
     }
 
+    TEST_CASE("--fit-free-mib that cannot be answered is an error, not dropped") {
+        // Regression: with the vLLM engine, without --gguf or with a vocab-only file the fit was skipped without a
+        // word and the run exited 0.
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const Run vllm = clitest::kvcalc("--gguf " + f + " --fit-free-mib 8000");
+        CHECK(vllm.status == 2);
+        CHECK(contains(vllm.err, "kvcalc: error: --fit-free-mib: llama.cpp's buffer lines need engine \"llama.cpp\" "
+                                 "(add --engine llama.cpp)\n"));
+        const Run no_gguf = clitest::kvcalc("--engine llama.cpp --fit-free-mib 8000");
+        CHECK(no_gguf.status == 2);
+        CHECK(contains(no_gguf.err, "kvcalc: error: --fit-free-mib needs --gguf FILE"));
+        const Run vocab = clitest::kvcalc("--engine llama.cpp --gguf " + data("ggml-vocab-llama-spm.gguf") +
+                                          " --max-model-len 4096 --fit-free-mib 8000");
+        CHECK(vocab.status == 2);
+        CHECK(contains(vocab.err, "--fit-free-mib: the --gguf file lists no tensors (a vocab-only file)"));
+        const Run ok = clitest::kvcalc("--engine llama.cpp --gguf " + f + " --fit-free-mib 8000");
+        CHECK(ok.status == 0);
+        CHECK(contains(ok.out, "llama.cpp --fit (predicted, 8000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2\n"));
+    }
+
     TEST_CASE("the llama.cpp integer flags echo a bad value once, cut to 64 bytes, and say what is valid") {
         // Regression: the setter's text repeated the flag and the whole value after the cut echo (a 200-byte value
         // came back twice, the second time uncut).
