@@ -5,6 +5,7 @@
 
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/engines/llama_cpp_buffers.h"
 #include "kvcalc/deployment/predict.h"
 
 using namespace kvcalc;
@@ -65,6 +66,35 @@ TEST_SUITE("engine_llama_cpp") {
         CHECK(p.swa_layers == 40);
         // 40 layers × 1536 cells × 4 streams × (8 heads × 256) × 2 (K,V) × 2 B = 2,013,265,920 B = 1920 MiB.
         CHECK(p.swa_bytes / kMiB == doctest::Approx(1920.0));
+    }
+
+    TEST_CASE("an -ub above -b 2048 runs as 2048 tokens (llama-context.cpp n_ubatch = min(n_batch, -ub))") {
+        // Regression: -ub 8192 was priced as 8192 cells of the sliding cache and an 8192-token compute graph.
+        kvcalc::LlamaCppSettings s;
+        s.n_ctx = 65536;
+        s.n_seq_max = 4;
+        s.n_ubatch = 8192;
+        CHECK(kvcalc::llama_cpp_effective_ubatch(s) == 2048);
+        const auto p = kvcalc::predict_llama_cpp_kv(model("gemma-3-12b"), s);
+        CHECK(p.swa_cells == 3072);  // pad256(1024 + 2048), not pad256(1024 + 8192) = 9216
+        // 40 layers × 3072 cells × 4 streams × (8 heads × 256) × 2 (K,V) × 2 B = 3840 MiB.
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(3840.0));
+        CHECK(kvcalc::llama_cpp_compute_shape(model("gemma-3-12b"), s, true).n_tokens == 2048);
+        s.n_ctx = 1000;  // -b is min(n_ctx, 2048) with causal attention
+        CHECK(kvcalc::llama_cpp_effective_ubatch(s) == 1000);
+        Scenario sc;
+        sc.model_id = "gemma-3-12b";
+        sc.engine = "llama.cpp";
+        sc.vram_gb = 80;
+        sc.max_model_len = 8192;
+        sc.n_ubatch = 8192;
+        const Report r = predict(sc);
+        REQUIRE(r.ok);
+        bool warned = false;
+        for (const auto& d : r.diagnostics)
+            warned = warned || (d.code == "llama_cpp_ubatch_above_batch" && d.field == "n_ubatch" &&
+                                d.message.find("n_ubatch 8192 is above llama.cpp's -b 2048") != std::string::npos);
+        CHECK(warned);
     }
 
     TEST_CASE("sliding cache per release: pad to n_pad before b7000, pad(min(cap, x), 256) from it") {

@@ -1,6 +1,7 @@
 // How each serving engine allocates the KV cache for a ModelSpec: vLLM (V1 engine), llama.cpp, SGLang.
 // Rules, formulas and their upstream sources: docs/ENGINE_RULES.md. Sizes are bytes; *_gib = bytes / 2^30.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -160,6 +161,15 @@ struct LlamaCppSettings {
     std::string cache_type_k = "f16"; ///< f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl
     std::string cache_type_v = "f16";
 };
+
+/// -b, the logical batch, as llama.cpp's common.h sets it (kvcalc has no -b flag).
+inline constexpr std::int64_t kLlamaCppBatch = 2048;
+
+/// The physical batch llama.cpp runs with (llama-context.cpp: n_batch = min(n_ctx, -b) with causal attention,
+/// n_ubatch = min(n_batch, -ub)): an -ub above -b 2048 is not what the sliding cache and the compute graph get.
+inline std::int64_t llama_cpp_effective_ubatch(const LlamaCppSettings& s) {
+    return std::min({s.n_ctx, kLlamaCppBatch, static_cast<std::int64_t>(s.n_ubatch)});
+}
 
 /// The KV buffers llama.cpp reports ("llama_kv_cache: size = X MiB"), all layers on all devices.
 struct LlamaCppKvPrediction {
