@@ -7,6 +7,7 @@
 #include "kvcalc/engines/engine_rules.h"
 #include "kvcalc/engines/llama_cpp_buffers.h"
 #include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
 
 using namespace kvcalc;
 
@@ -95,6 +96,43 @@ TEST_SUITE("engine_llama_cpp") {
             warned = warned || (d.code == "llama_cpp_ubatch_above_batch" && d.field == "n_ubatch" &&
                                 d.message.find("n_ubatch 8192 is above llama.cpp's -b 2048") != std::string::npos);
         CHECK(warned);
+    }
+
+    TEST_CASE("a -c above 2^31 - 1 (max_model_len × max_num_seqs) is an error: llama.cpp reads -c as an int") {
+        // Regression: -np 65536 at 2^27 tokens printed "-c 8796093022208", a command llama.cpp refuses.
+        Scenario s;
+        s.model_id = "gemma-3-12b";
+        s.engine = "llama.cpp";
+        s.vram_gb = 80;
+        s.max_model_len = 131072;
+        s.max_num_seqs = 16384;  // 131072 × 16384 = 2^31
+        const Report r = predict(s);
+        CHECK_FALSE(r.ok);
+        bool named = false;
+        for (const auto& d : r.diagnostics)
+            named = named || (d.code == "llama_cpp_ctx_too_large" && d.field == "max_model_len" &&
+                              d.message == "llama.cpp's -c is max_model_len × max_num_seqs = 2147483648, above the "
+                                            "2147483647 llama.cpp accepts (-c is an int); lower max_model_len or "
+                                            "max_num_seqs");
+        CHECK(named);
+        s.max_num_seqs = 16383;  // -c 2147352576 is taken
+        const Report ok = predict(s);
+        CHECK(ok.ok);
+        CHECK(ok.command.find("-c 2147352576") != std::string::npos);
+        // The solvers stay below it: 65536 sequences leave 2147483647 / 65536 = 32767 tokens each (the solver
+        // answered 131072, a -c of 2^33, before), and 131072 tokens leave 16383 sequences.
+        s.max_model_len = 0;
+        s.max_num_seqs = 65536;
+        s.vram_gb = 1000000;
+        const SolveResult len = solve_max_model_len(s);
+        REQUIRE(len.ok);
+        CHECK(len.value == 32767);
+        s.max_model_len = 131072;
+        s.max_num_seqs = 1;
+        s.tensor_parallel_size = 8;
+        const SolveResult seqs = solve_max_num_seqs(s);
+        REQUIRE(seqs.ok);
+        CHECK(seqs.value == 16383);
     }
 
     TEST_CASE("sliding cache per release: pad to n_pad before b7000, pad(min(cap, x), 256) from it") {

@@ -162,6 +162,10 @@ struct LlamaCppSettings {
     std::string cache_type_v = "f16";
 };
 
+/// The largest -c llama.cpp takes: common/arg.cpp reads it with std::stoi (an int), and llama_context_params.n_ctx
+/// is 32 bits; -c is max_model_len × max_num_seqs.
+inline constexpr std::int64_t kLlamaCppMaxCtx = 2147483647;
+
 /// -b, the logical batch, as llama.cpp's common.h sets it (kvcalc has no -b flag).
 inline constexpr std::int64_t kLlamaCppBatch = 2048;
 
