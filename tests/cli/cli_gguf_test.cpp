@@ -178,6 +178,25 @@ TEST_SUITE("gguf") {
         CHECK(contains(ok.out, "llama.cpp --fit (predicted, 8000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2\n"));
     }
 
+    TEST_CASE("-ngl / --n-cpu-moe that place nothing are an error, not dropped") {
+        // Regression: with the vLLM engine, without --gguf or with a vocab-only file they were ignored, exit 0.
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const Run vllm = clitest::kvcalc("--gguf " + f + " -ngl 0");
+        CHECK(vllm.status == 2);
+        CHECK(contains(vllm.err, "kvcalc: error: --n-gpu-layers: llama.cpp's buffer lines need engine \"llama.cpp\" "
+                                 "(add --engine llama.cpp)\n"));
+        const Run no_gguf = clitest::kvcalc("--engine llama.cpp -ngl 3");
+        CHECK(no_gguf.status == 2);
+        CHECK(contains(no_gguf.err, "kvcalc: error: --n-gpu-layers needs --gguf FILE"));
+        const Run vocab = clitest::kvcalc("--engine llama.cpp --gguf " + data("ggml-vocab-llama-spm.gguf") +
+                                          " --max-model-len 4096 --n-cpu-moe 2");
+        CHECK(vocab.status == 2);
+        CHECK(contains(vocab.err, "--n-cpu-moe: the --gguf file lists no tensors (a vocab-only file)"));
+        const Run ok = clitest::kvcalc("--engine llama.cpp --gguf " + f + " -ngl 0");
+        CHECK(ok.status == 0);
+        CHECK(contains(ok.out, "load_tensors: offloaded 0/2 layers to GPU\n"));
+    }
+
     TEST_CASE("the llama.cpp integer flags echo a bad value once, cut to 64 bytes, and say what is valid") {
         // Regression: the setter's text repeated the flag and the whole value after the cut echo (a 200-byte value
         // came back twice, the second time uncut).
