@@ -98,41 +98,54 @@ TEST_SUITE("engine_llama_cpp") {
         CHECK(warned);
     }
 
-    TEST_CASE("a -c above 2^31 - 1 (max_model_len × max_num_seqs) is an error: llama.cpp reads -c as an int") {
-        // Regression: -np 65536 at 2^27 tokens printed "-c 8796093022208", a command llama.cpp refuses.
+    TEST_CASE("a -c above 2^31 - 1 (max_model_len × max_num_seqs) or -np above 256 is an error, as llama.cpp's") {
+        // Regression: -np 65536 at 2^27 tokens printed "-c 8796093022208 -np 65536", a command llama.cpp refuses
+        // twice: -c is read as an int, and llama_context throws "n_seq_max must be <= 256" (LLAMA_MAX_SEQ).
+        auto has = [](const Report& r, const char* code, const char* field, const std::string& message) {
+            for (const auto& d : r.diagnostics)
+                if (d.code == code && d.field == field && d.message == message) return true;
+            return false;
+        };
         Scenario s;
         s.model_id = "gemma-3-12b";
         s.engine = "llama.cpp";
         s.vram_gb = 80;
         s.max_model_len = 131072;
-        s.max_num_seqs = 16384;  // 131072 × 16384 = 2^31
-        const Report r = predict(s);
-        CHECK_FALSE(r.ok);
-        bool named = false;
-        for (const auto& d : r.diagnostics)
-            named = named || (d.code == "llama_cpp_ctx_too_large" && d.field == "max_model_len" &&
-                              d.message == "llama.cpp's -c is max_model_len × max_num_seqs = 2147483648, above the "
-                                            "2147483647 llama.cpp accepts (-c is an int); lower max_model_len or "
-                                            "max_num_seqs");
-        CHECK(named);
-        s.max_num_seqs = 16383;  // -c 2147352576 is taken
+        s.max_num_seqs = 257;
+        const Report seqs_over = predict(s);
+        CHECK_FALSE(seqs_over.ok);
+        CHECK(has(seqs_over, "llama_cpp_too_many_seqs", "max_num_seqs",
+                  "max_num_seqs 257 is above the 256 sequences llama.cpp takes (-np; llama_context: \"n_seq_max must "
+                  "be <= 256\"); expected 1..256 for llama.cpp"));
+        s.max_num_seqs = 256;
+        s.max_model_len = 8388608;  // 2^23 × 256 = 2^31
+        s.allow_long_max_model_len = true;
+        const Report c_over = predict(s);
+        CHECK_FALSE(c_over.ok);
+        CHECK(has(c_over, "llama_cpp_ctx_too_large", "max_model_len",
+                  "llama.cpp's -c is max_model_len × max_num_seqs = 2147483648, above the 2147483647 llama.cpp "
+                  "accepts (-c is an int); lower max_model_len or max_num_seqs"));
+        s.max_num_seqs = 255;  // -c 2139095040 is taken
         const Report ok = predict(s);
         CHECK(ok.ok);
-        CHECK(ok.command.find("-c 2147352576") != std::string::npos);
-        // The solvers stay below it: 65536 sequences leave 2147483647 / 65536 = 32767 tokens each (the solver
-        // answered 131072, a -c of 2^33, before), and 131072 tokens leave 16383 sequences.
-        s.max_model_len = 0;
-        s.max_num_seqs = 65536;
+        CHECK(ok.command.find("-c 2139095040") != std::string::npos);
+        // The solvers stay below both: 256 sequences leave 2147483647 / 256 = 8388607 tokens each, and 2^23 tokens
+        // leave 255 sequences (the max_model_len solver answered 131072 at -np 65536 before).
         s.vram_gb = 1000000;
+        s.max_model_len = 0;
+        s.max_num_seqs = 256;
         const SolveResult len = solve_max_model_len(s);
         REQUIRE(len.ok);
-        CHECK(len.value == 32767);
-        s.max_model_len = 131072;
+        CHECK(len.value == 8388607);
+        s.max_model_len = 8388608;
         s.max_num_seqs = 1;
-        s.tensor_parallel_size = 8;
         const SolveResult seqs = solve_max_num_seqs(s);
         REQUIRE(seqs.ok);
-        CHECK(seqs.value == 16383);
+        CHECK(seqs.value == 255);
+        s.max_model_len = 4096;
+        const SolveResult short_seqs = solve_max_num_seqs(s);
+        REQUIRE(short_seqs.ok);
+        CHECK(short_seqs.value == 256);
     }
 
     TEST_CASE("sliding cache per release: pad to n_pad before b7000, pad(min(cap, x), 256) from it") {

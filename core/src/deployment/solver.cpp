@@ -235,10 +235,12 @@ SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
     const BudgetTerms t1 = terms(1);
     const double per_seq = static_cast<double>(t1.kv_requested_bytes);
     const double room = static_cast<double>(t1.available_for_kv_bytes);
-    // llama.cpp takes -c = (max_model_len + extra) × max_num_seqs up to kLlamaCppMaxCtx (check_load's rule).
+    // llama.cpp takes at most kLlamaCppMaxSeqs sequences and -c = (max_model_len + extra) × max_num_seqs up to
+    // kLlamaCppMaxCtx (check_load's rules).
     const std::int64_t seqs_hi =
         d.engine == EngineId::llama_cpp && load.max_model_len > 0
-            ? std::min<std::int64_t>(kSeqsLimit, kLlamaCppMaxCtx / (load.max_model_len + d.kv_extra_tokens))
+            ? std::min<std::int64_t>({kSeqsLimit, kLlamaCppMaxSeqs,
+                                      kLlamaCppMaxCtx / (load.max_model_len + d.kv_extra_tokens)})
             : kSeqsLimit;
     out.value = largest_true(1, seqs_hi, to_guess(per_seq > 0 ? room / per_seq : 1e18, 1, seqs_hi), pred);
     out.value_rounded = out.value;

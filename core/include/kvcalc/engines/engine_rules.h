@@ -166,6 +166,10 @@ struct LlamaCppSettings {
 /// is 32 bits; -c is max_model_len × max_num_seqs.
 inline constexpr std::int64_t kLlamaCppMaxCtx = 2147483647;
 
+/// The most -np sequences llama.cpp takes (llama-cparams.h LLAMA_MAX_SEQ; llama_context throws
+/// "n_seq_max must be <= 256" above it).
+inline constexpr std::int64_t kLlamaCppMaxSeqs = 256;
+
 /// -b, the logical batch, as llama.cpp's common.h sets it (kvcalc has no -b flag).
 inline constexpr std::int64_t kLlamaCppBatch = 2048;
 
