@@ -71,13 +71,13 @@ bool is_mtp_drafter(const Scenario& s) {
     return false;
 }
 
-/// An integer flag value ≥ `lo` into `out`; "" or the error naming the flag.
-std::string int_flag(const char* flag, std::string_view v, int lo, int& out) {
+/// An integer flag value in lo..1000000 into `out`; "" or what is valid. The caller's error already names the
+/// flag and echoes the value cut to kMaxEchoBytes, so neither is repeated here (a 4 MB value stays a short line).
+std::string int_flag(std::string_view v, int lo, int& out) {
     int x = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || end != v.data() + v.size() || x < lo || x > 1000000)
-        return std::string(flag) + " must be an integer from " + std::to_string(lo) + " to 1000000, not '" +
-               std::string(v) + "'";
+        return "an integer from " + std::to_string(lo) + " to 1000000";
     out = x;
     return "";
 }
@@ -98,16 +98,16 @@ const ExtraFlag kExtraFlags[] = {
     {"llama.cpp", "--n-gpu-layers", "-ngl", "N", "",
      "llama.cpp -ngl with --gguf: layers on the GPU, counted from the last (-1 = all, the default); the per-device "
      "model / KV buffer lines follow it",
-     [](Options& o, std::string_view v) { return int_flag("--n-gpu-layers", v, -1, o.placement.n_gpu_layers); }},
+     [](Options& o, std::string_view v) { return int_flag(v, -1, o.placement.n_gpu_layers); }},
     {"", "--n-cpu-moe", "", "N", "",
      "llama.cpp --n-cpu-moe with --gguf: the expert tensors of the first N layers stay on the CPU",
-     [](Options& o, std::string_view v) { return int_flag("--n-cpu-moe", v, 0, o.placement.n_cpu_moe); }},
+     [](Options& o, std::string_view v) { return int_flag(v, 0, o.placement.n_cpu_moe); }},
     {"", "--fit-free-mib", "", "MIB", "",
      "llama.cpp --fit with --gguf: the GPU's free memory in MiB (llama.cpp logs it as \"using device CUDA0 (...) - N "
      "MiB free\"); prints the -c / -ngl / --n-cpu-moe llama.cpp's fit would choose and the buffers at that choice",
      [](Options& o, std::string_view v) {
          int x = 0;
-         const std::string e = int_flag("--fit-free-mib", v, 1, x);
+         const std::string e = int_flag(v, 1, x);
          o.llama_fit.free_bytes = static_cast<std::int64_t>(x) << 20;
          return e;
      }},
@@ -115,7 +115,7 @@ const ExtraFlag kExtraFlags[] = {
      "llama.cpp --fit-target with --fit-free-mib: MiB to leave free on the GPU (default 1024)",
      [](Options& o, std::string_view v) {
          int x = 0;
-         const std::string e = int_flag("--fit-target", v, 0, x);
+         const std::string e = int_flag(v, 0, x);
          o.llama_fit.margin_bytes = static_cast<std::int64_t>(x) << 20;
          return e;
      }},
@@ -124,7 +124,7 @@ const ExtraFlag kExtraFlags[] = {
      "the fit cuts the context only when --max-model-len is not given (llama.cpp's -c 0)",
      [](Options& o, std::string_view v) {
          int x = 0;
-         const std::string e = int_flag("--fit-ctx", v, 1, x);
+         const std::string e = int_flag(v, 1, x);
          o.llama_fit.n_ctx_min = x;
          return e;
      }},

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_run.h"
 #include "../core/gguf_writer.h"
@@ -154,6 +156,67 @@ TEST_SUITE("gguf") {
         const Run bad = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 0");
         CHECK(bad.status == 2);
         CHECK(contains(bad.err, "--fit-free-mib"));
+    }
+
+    TEST_CASE("--fit-free-mib that cannot be answered is an error, not dropped") {
+        // Regression: with the vLLM engine, without --gguf or with a vocab-only file the fit was skipped without a
+        // word and the run exited 0.
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const Run vllm = clitest::kvcalc("--gguf " + f + " --fit-free-mib 8000");
+        CHECK(vllm.status == 2);
+        CHECK(contains(vllm.err, "kvcalc: error: --fit-free-mib: llama.cpp's buffer lines need engine \"llama.cpp\" "
+                                 "(add --engine llama.cpp)\n"));
+        const Run no_gguf = clitest::kvcalc("--engine llama.cpp --fit-free-mib 8000");
+        CHECK(no_gguf.status == 2);
+        CHECK(contains(no_gguf.err, "kvcalc: error: --fit-free-mib needs --gguf FILE"));
+        const Run vocab = clitest::kvcalc("--engine llama.cpp --gguf " + data("ggml-vocab-llama-spm.gguf") +
+                                          " --max-model-len 4096 --fit-free-mib 8000");
+        CHECK(vocab.status == 2);
+        CHECK(contains(vocab.err, "--fit-free-mib: the --gguf file lists no tensors (a vocab-only file)"));
+        const Run ok = clitest::kvcalc("--engine llama.cpp --gguf " + f + " --fit-free-mib 8000");
+        CHECK(ok.status == 0);
+        CHECK(contains(ok.out, "llama.cpp --fit (predicted, 8000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2\n"));
+    }
+
+    TEST_CASE("-ngl / --n-cpu-moe that place nothing are an error, not dropped") {
+        // Regression: with the vLLM engine, without --gguf or with a vocab-only file they were ignored, exit 0.
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const Run vllm = clitest::kvcalc("--gguf " + f + " -ngl 0");
+        CHECK(vllm.status == 2);
+        CHECK(contains(vllm.err, "kvcalc: error: --n-gpu-layers: llama.cpp's buffer lines need engine \"llama.cpp\" "
+                                 "(add --engine llama.cpp)\n"));
+        const Run no_gguf = clitest::kvcalc("--engine llama.cpp -ngl 3");
+        CHECK(no_gguf.status == 2);
+        CHECK(contains(no_gguf.err, "kvcalc: error: --n-gpu-layers needs --gguf FILE"));
+        const Run vocab = clitest::kvcalc("--engine llama.cpp --gguf " + data("ggml-vocab-llama-spm.gguf") +
+                                          " --max-model-len 4096 --n-cpu-moe 2");
+        CHECK(vocab.status == 2);
+        CHECK(contains(vocab.err, "--n-cpu-moe: the --gguf file lists no tensors (a vocab-only file)"));
+        const Run ok = clitest::kvcalc("--engine llama.cpp --gguf " + f + " -ngl 0");
+        CHECK(ok.status == 0);
+        CHECK(contains(ok.out, "load_tensors: offloaded 0/2 layers to GPU\n"));
+    }
+
+    TEST_CASE("the llama.cpp integer flags echo a bad value once, cut to 64 bytes, and say what is valid") {
+        // Regression: the setter's text repeated the flag and the whole value after the cut echo (a 200-byte value
+        // came back twice, the second time uncut).
+        const std::string f = data("llama-2-tiny-random.gguf");
+        const std::string long_value(200, 'x');
+        for (const auto& [flag, valid] : std::vector<std::pair<std::string, std::string>>{
+                 {"--fit-free-mib", "an integer from 1 to 1000000"}, {"--fit-target", "an integer from 0 to 1000000"},
+                 {"--fit-ctx", "an integer from 1 to 1000000"}, {"--n-gpu-layers", "an integer from -1 to 1000000"},
+                 {"--n-cpu-moe", "an integer from 0 to 1000000"}}) {
+            const Run r = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib 2000 " + flag + " " +
+                                          long_value);
+            INFO(r.err);
+            CHECK(r.status == 2);
+            CHECK(contains(r.err, "kvcalc: error: " + flag + ": '" + std::string(64, 'x') + "…' is not valid; expected " +
+                                      valid + "\n"));
+            CHECK_FALSE(contains(r.err, std::string(65, 'x')));
+        }
+        const Run nan = clitest::kvcalc("--gguf " + f + " --engine llama.cpp --fit-free-mib nan");
+        CHECK(nan.status == 2);
+        CHECK(contains(nan.err, "--fit-free-mib: 'nan' is not valid; expected an integer from 1 to 1000000"));
     }
 
     TEST_CASE("--gguf --engine llama.cpp: the text output gives the compute band and the fit's flags") {

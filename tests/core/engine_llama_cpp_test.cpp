@@ -5,7 +5,9 @@
 
 #include "kvcalc/catalog/catalog_popular.h"
 #include "kvcalc/engines/engine_rules.h"
+#include "kvcalc/engines/llama_cpp_buffers.h"
 #include "kvcalc/deployment/predict.h"
+#include "kvcalc/deployment/solver.h"
 
 using namespace kvcalc;
 
@@ -65,6 +67,85 @@ TEST_SUITE("engine_llama_cpp") {
         CHECK(p.swa_layers == 40);
         // 40 layers × 1536 cells × 4 streams × (8 heads × 256) × 2 (K,V) × 2 B = 2,013,265,920 B = 1920 MiB.
         CHECK(p.swa_bytes / kMiB == doctest::Approx(1920.0));
+    }
+
+    TEST_CASE("an -ub above -b 2048 runs as 2048 tokens (llama-context.cpp n_ubatch = min(n_batch, -ub))") {
+        // Regression: -ub 8192 was priced as 8192 cells of the sliding cache and an 8192-token compute graph.
+        kvcalc::LlamaCppSettings s;
+        s.n_ctx = 65536;
+        s.n_seq_max = 4;
+        s.n_ubatch = 8192;
+        CHECK(kvcalc::llama_cpp_effective_ubatch(s) == 2048);
+        const auto p = kvcalc::predict_llama_cpp_kv(model("gemma-3-12b"), s);
+        CHECK(p.swa_cells == 3072);  // pad256(1024 + 2048), not pad256(1024 + 8192) = 9216
+        // 40 layers × 3072 cells × 4 streams × (8 heads × 256) × 2 (K,V) × 2 B = 3840 MiB.
+        CHECK(p.swa_bytes / kMiB == doctest::Approx(3840.0));
+        CHECK(kvcalc::llama_cpp_compute_shape(model("gemma-3-12b"), s, true).n_tokens == 2048);
+        s.n_ctx = 1000;  // -b is min(n_ctx, 2048) with causal attention
+        CHECK(kvcalc::llama_cpp_effective_ubatch(s) == 1000);
+        Scenario sc;
+        sc.model_id = "gemma-3-12b";
+        sc.engine = "llama.cpp";
+        sc.vram_gb = 80;
+        sc.max_model_len = 8192;
+        sc.n_ubatch = 8192;
+        const Report r = predict(sc);
+        REQUIRE(r.ok);
+        bool warned = false;
+        for (const auto& d : r.diagnostics)
+            warned = warned || (d.code == "llama_cpp_ubatch_above_batch" && d.field == "n_ubatch" &&
+                                d.message.find("n_ubatch 8192 is above llama.cpp's -b 2048") != std::string::npos);
+        CHECK(warned);
+    }
+
+    TEST_CASE("a -c above 2^31 - 1 (max_model_len × max_num_seqs) or -np above 256 is an error, as llama.cpp's") {
+        // Regression: -np 65536 at 2^27 tokens printed "-c 8796093022208 -np 65536", a command llama.cpp refuses
+        // twice: -c is read as an int, and llama_context throws "n_seq_max must be <= 256" (LLAMA_MAX_SEQ).
+        auto has = [](const Report& r, const char* code, const char* field, const std::string& message) {
+            for (const auto& d : r.diagnostics)
+                if (d.code == code && d.field == field && d.message == message) return true;
+            return false;
+        };
+        Scenario s;
+        s.model_id = "gemma-3-12b";
+        s.engine = "llama.cpp";
+        s.vram_gb = 80;
+        s.max_model_len = 131072;
+        s.max_num_seqs = 257;
+        const Report seqs_over = predict(s);
+        CHECK_FALSE(seqs_over.ok);
+        CHECK(has(seqs_over, "llama_cpp_too_many_seqs", "max_num_seqs",
+                  "max_num_seqs 257 is above the 256 sequences llama.cpp takes (-np; llama_context: \"n_seq_max must "
+                  "be <= 256\"); expected 1..256 for llama.cpp"));
+        s.max_num_seqs = 256;
+        s.max_model_len = 8388608;  // 2^23 × 256 = 2^31
+        s.allow_long_max_model_len = true;
+        const Report c_over = predict(s);
+        CHECK_FALSE(c_over.ok);
+        CHECK(has(c_over, "llama_cpp_ctx_too_large", "max_model_len",
+                  "llama.cpp's -c is max_model_len × max_num_seqs = 2147483648, above the 2147483647 llama.cpp "
+                  "accepts (-c is an int); lower max_model_len or max_num_seqs"));
+        s.max_num_seqs = 255;  // -c 2139095040 is taken
+        const Report ok = predict(s);
+        CHECK(ok.ok);
+        CHECK(ok.command.find("-c 2139095040") != std::string::npos);
+        // The solvers stay below both: 256 sequences leave 2147483647 / 256 = 8388607 tokens each, and 2^23 tokens
+        // leave 255 sequences (the max_model_len solver answered 131072 at -np 65536 before).
+        s.vram_gb = 1000000;
+        s.max_model_len = 0;
+        s.max_num_seqs = 256;
+        const SolveResult len = solve_max_model_len(s);
+        REQUIRE(len.ok);
+        CHECK(len.value == 8388607);
+        s.max_model_len = 8388608;
+        s.max_num_seqs = 1;
+        const SolveResult seqs = solve_max_num_seqs(s);
+        REQUIRE(seqs.ok);
+        CHECK(seqs.value == 255);
+        s.max_model_len = 4096;
+        const SolveResult short_seqs = solve_max_num_seqs(s);
+        REQUIRE(short_seqs.ok);
+        CHECK(short_seqs.value == 256);
     }
 
     TEST_CASE("sliding cache per release: pad to n_pad before b7000, pad(min(cap, x), 256) from it") {

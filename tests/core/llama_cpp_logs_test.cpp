@@ -440,6 +440,33 @@ TEST_CASE("llama.cpp fit: Pythia-2.8B Q4_0 on one GPU — nothing changes, then 
         CHECK(used(m, f.n_ctx, -1) <= r.free_bytes - r.margin_bytes);
         CHECK(used(m, 32768, -1) > r.free_bytes - r.margin_bytes);
     }
+    SUBCASE("a 1M-token model over 256 sequences on 1e6 MiB free: the cut context is interpolated, not overflowed") {
+        // Regression: (ctx_max - ctx_min) × (target - used at ctx_min) is 2^28 cells × ~2^40 bytes, past int64;
+        // the wrapped product cut the context to --fit-ctx (4096 × 256 = 1048576) with 99.9% of the card free.
+        ModelSpec m = g.spec;
+        m.max_position_embeddings = 1 << 20;
+        LlamaCppSettings x = s;
+        x.n_seq_max = 256;
+        LlamaCppFitRequest r;
+        r.free_bytes = 1000000 * MiB;
+        const LlamaCppFit f = fit_llama_cpp({h}, m, x, LlamaCppPlacement{}, r);
+        REQUIRE_FALSE(has_error(f.diagnostics));
+        REQUIRE(f.fits);
+        CHECK(f.n_gpu_layers == -1);
+        CHECK(f.n_ctx % (256 * 256) == 0);
+        CHECK(f.n_ctx > 4096 * 256);
+        auto used_at = [&](std::int64_t n_ctx) {
+            LlamaCppSettings y = x;
+            y.n_ctx = n_ctx;
+            const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, m, y, LlamaCppPlacement{});
+            return b.gpu_model_bytes + b.gpu_kv_bytes + b.gpu_compute.upper_bytes;
+        };
+        const std::int64_t target = r.free_bytes - r.margin_bytes;
+        CHECK(f.used_bytes == used_at(f.n_ctx));
+        CHECK(f.used_bytes <= target);
+        CHECK(used_at(f.n_ctx + 256 * 256) > target);  // the largest 256-aligned context per sequence that fits
+        CHECK(f.n_ctx == 3145728);  // 48 × 65536: (1e6 MiB - 1 GiB margin - model - compute) / 327680 B per cell = 3.19M
+    }
     SUBCASE("-c set by the user: the context stays, layers move") {
         ModelSpec m = g.spec;
         m.max_position_embeddings = 32768;

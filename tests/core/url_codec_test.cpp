@@ -208,6 +208,31 @@ TEST_SUITE("url_codec") {
         }
     }
 
+    TEST_CASE("a link's values and unknown keys are echoed cut to 64 bytes") {
+        // Regression: the bad-value, unknown-key and version warnings repeated the whole value (a 300-byte vuc
+        // came back whole on the CLI's stderr and in the API's diagnostics).
+        const std::string longv(300, 'z');
+        const std::string cut = "'" + std::string(64, 'z') + "\u2026'";
+        for (const std::string& q : {"v=2&vuc=" + longv, "v=2&" + longv + "=red", "v=2&colour=" + longv,
+                                     "v=" + longv + "&tp=2", "v=2&" + longv + "=%zz"}) {
+            Diagnostics d;
+            decode_query(q, d);
+            REQUIRE_MESSAGE(d.size() == 1, q.substr(0, 20));
+            CHECK_MESSAGE(d[0].message.find(std::string(65, 'z')) == std::string::npos, d[0].message);
+            CHECK(d[0].field.size() <= std::string("url.").size() + 64 + 3);
+        }
+        Diagnostics d;
+        decode_query("v=2&vuc=" + longv, d);
+        REQUIRE(d.size() == 1);
+        CHECK(d[0].message == "URL key 'vuc' (vllm_usage_context) = " + cut +
+                                  " is not one of the valid values; expected one of openai_api_server, llm_class; "
+                                  "any case; read as absent (openai_api_server)");
+        Diagnostics u;
+        decode_query("v=2&colour=" + longv, u);
+        REQUIRE(u.size() == 1);
+        CHECK(u[0].message.rfind("URL key 'colour' (value " + cut + ") is not known; ignored.", 0) == 0);
+    }
+
     TEST_CASE("keys are unique and documented") {
         const auto keys = url_keys();
         CHECK(keys.size() >= 27);

@@ -168,6 +168,28 @@ TEST_SUITE("vllm flags") {
         CHECK(has_code(r.diagnostics, "vllm_flag_ignored"));
         CHECK(r.terms.weights_bytes == base.terms.weights_bytes);
     }
+
+    TEST_CASE("another engine does not read vllm_usage_context: a warning naming it, nothing priced") {
+        // Regression: llm_class with llama.cpp or SGLang was dropped without a word.
+        for (const char* engine : {"llama.cpp", "sglang"}) {
+            Scenario s = llama();
+            s.engine = engine;
+            const Report base = predict(s);
+            s.vllm_usage_context = "LLM_Class";
+            const Report r = predict(s);
+            REQUIRE(r.ok);
+            bool named = false;
+            for (const auto& x : r.diagnostics)
+                named = named || (x.code == "vllm_flag_ignored" && x.field == "vllm_usage_context" &&
+                                  x.message.find("does not read vLLM's --vllm-usage-context (LLM_Class): it is not "
+                                                 "priced") != std::string::npos);
+            CHECK_MESSAGE(named, engine);
+            CHECK(r.terms.fixed_bytes == base.terms.fixed_bytes);
+        }
+        Scenario v = llama();
+        v.vllm_usage_context = "llm_class";
+        CHECK_FALSE(has_code(predict(v).diagnostics, "vllm_flag_ignored"));
+    }
 }
 
 TEST_SUITE("honest bands") {

@@ -538,6 +538,19 @@ Diagnostics check_load(const Deployment& r, const Load& load) {
         check_load_range(d, len, load.max_model_len);
     }
     check_load_range(d, seqs, load.max_num_seqs);
+    // Both are at most 2^27 and 2^16 here, so the product is exact in int64.
+    const std::int64_t n_ctx = (load.max_model_len + r.kv_extra_tokens) * load.max_num_seqs;
+    if (r.engine == EngineId::llama_cpp && load.max_num_seqs > kLlamaCppMaxSeqs)
+        error(d, "llama_cpp_too_many_seqs", "max_num_seqs",
+              "max_num_seqs " + std::to_string(load.max_num_seqs) + " is above the " +
+                  std::to_string(kLlamaCppMaxSeqs) + " sequences llama.cpp takes (-np; llama_context: \"n_seq_max " +
+                  "must be <= " + std::to_string(kLlamaCppMaxSeqs) + "\"); expected 1.." +
+                  std::to_string(kLlamaCppMaxSeqs) + " for llama.cpp");
+    if (r.engine == EngineId::llama_cpp && load.max_model_len > 0 && load.max_num_seqs > 0 && n_ctx > kLlamaCppMaxCtx)
+        error(d, "llama_cpp_ctx_too_large", "max_model_len",
+              "llama.cpp's -c is max_model_len × max_num_seqs = " + std::to_string(n_ctx) + ", above the " +
+                  std::to_string(kLlamaCppMaxCtx) + " llama.cpp accepts (-c is an int); lower max_model_len or " +
+                  "max_num_seqs");
     if (r.model) {
         const std::int64_t most = r.max_model_len_limit >= 0 ? r.max_model_len_limit
                                                              : context_limit(*r.model, r.engine).max_model_len;

@@ -160,6 +160,9 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     const std::int64_t model_max = d.allow_long_max_model_len ? 0 : context_limit(*d.model, d.engine).max_model_len;
     std::int64_t hi = model_max > 0 ? std::min(model_max, kLenLimit) : kLenLimit;
     if (limit > 0) hi = std::min(hi, limit);
+    // llama.cpp takes -c = (max_model_len + extra) × max_num_seqs up to kLlamaCppMaxCtx (check_load's rule).
+    if (d.engine == EngineId::llama_cpp && load.max_num_seqs > 0)
+        hi = std::min(hi, kLlamaCppMaxCtx / load.max_num_seqs - d.kv_extra_tokens);
     auto terms = [&](std::int64_t len) {
         Load at = load;
         at.max_model_len = len;
@@ -232,7 +235,14 @@ SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
     const BudgetTerms t1 = terms(1);
     const double per_seq = static_cast<double>(t1.kv_requested_bytes);
     const double room = static_cast<double>(t1.available_for_kv_bytes);
-    out.value = largest_true(1, kSeqsLimit, to_guess(per_seq > 0 ? room / per_seq : 1e18, 1, kSeqsLimit), pred);
+    // llama.cpp takes at most kLlamaCppMaxSeqs sequences and -c = (max_model_len + extra) × max_num_seqs up to
+    // kLlamaCppMaxCtx (check_load's rules).
+    const std::int64_t seqs_hi =
+        d.engine == EngineId::llama_cpp && load.max_model_len > 0
+            ? std::min<std::int64_t>({kSeqsLimit, kLlamaCppMaxSeqs,
+                                      kLlamaCppMaxCtx / (load.max_model_len + d.kv_extra_tokens)})
+            : kSeqsLimit;
+    out.value = largest_true(1, seqs_hi, to_guess(per_seq > 0 ? room / per_seq : 1e18, 1, seqs_hi), pred);
     out.value_rounded = out.value;
     out.ok = true;
     auto safe = [&](std::int64_t n) { return fits_safe(terms(n), FitCriterion::uncapped); };
@@ -241,7 +251,7 @@ SolveResult solve_max_num_seqs(const Deployment& d, const Load& load) {
     else if (safe(1)) out.safe_value = largest_true(1, out.value, out.value, safe);
     out.safe_value_rounded = out.safe_value;
     out.limiting_term = largest_term(terms(out.value));
-    out.bound = out.value == kSeqsLimit ? "max_num_seqs_limit" : "budget";
+    out.bound = out.value == seqs_hi ? "max_num_seqs_limit" : "budget";
     return out;
 }
 
@@ -304,7 +314,8 @@ SolveResult on_scenario(const Scenario& scenario, bool check_len, Solve solve) {
     if (!d) return out;
     Load load = d->load();
     for (auto& x : check_load(*d, load))
-        if (check_len || x.code != "max_model_len_too_long") out.diagnostics.push_back(std::move(x));
+        if (check_len || (x.code != "max_model_len_too_long" && x.code != "llama_cpp_ctx_too_large"))
+            out.diagnostics.push_back(std::move(x));
     if (has_error(out.diagnostics)) return out;
     Diagnostics early = std::move(out.diagnostics);
     out = solve(*d, load);

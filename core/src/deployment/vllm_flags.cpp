@@ -7,8 +7,10 @@
 
 #include "engines/deploy_internal.h"
 #include "kvcalc/base/checked_math.h"
+#include "kvcalc/base/echo.h"
 #include "kvcalc/base/units.h"
 #include "kvcalc/deployment/scenario_fields.h"
+#include "kvcalc/engines/vllm/accounting.h"
 
 namespace kvcalc::detail {
 
@@ -64,6 +66,11 @@ void check_vllm_flags(const Scenario& s, const Deployment& r, Diagnostics& d) {
              std::string(engine_info(r.engine).display_name) +
                  " does not read vLLM's --enforce-eager, --block-size, --kv-cache-memory-bytes, "
                  "--data-parallel-size, --enable-expert-parallel or --cpu-offload-gb: they are not priced");
+    // An offline LLM(...) run is vLLM's: another engine has no such entry point and its batch is its own.
+    if (!vllm && parse_vllm_usage_context(s.vllm_usage_context) == VllmEntryPoint::llm_class)
+        push(d, Severity::warning, "vllm_flag_ignored", "vllm_usage_context",
+             std::string(engine_info(r.engine).display_name) + " does not read vLLM's --vllm-usage-context (" +
+                 echo_cut(s.vllm_usage_context) + "): it is not priced");
     if (!vllm || !r.model) return;
     if (s.enable_expert_parallel && r.model->num_experts <= 0)
         push(d, Severity::warning, "expert_parallel_dense", "enable_expert_parallel",

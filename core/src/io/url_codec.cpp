@@ -223,11 +223,11 @@ int link_version(const std::vector<QueryPair>& pairs, Diagnostics& diagnostics) 
         const auto v = parse_int(p.value);
         if (!v || *v < 1) {
             warn(diagnostics, "url_bad_value", "url.v",
-                 "URL key 'v' (link version) = '" + p.value + "' is not valid; expected 1 or " +
+                 "URL key 'v' (link version) = '" + echo_cut(p.value) + "' is not valid; expected 1 or " +
                      std::to_string(kUrlVersion) + "; read as version " + std::to_string(kUrlVersion));
         } else if (*v > kUrlVersion) {
             warn(diagnostics, "url_future_version", "url.v",
-                 "URL key 'v' = '" + p.value + "' is newer than this build understands (version " +
+                 "URL key 'v' = '" + echo_cut(p.value) + "' is newer than this build understands (version " +
                      std::to_string(kUrlVersion) + "); keys are read as version " + std::to_string(kUrlVersion) +
                      " and unknown ones ignored");
         } else {
@@ -242,7 +242,7 @@ void warn_bad_escape(const QueryPair& p, Diagnostics& diagnostics) {
     const std::string_view escape = at == std::string_view::npos ? p.raw : p.raw.substr(at, 3);
     const auto eq = p.raw.find('=');
     const std::string key = eq == std::string_view::npos ? std::string(p.raw) : std::string(p.raw.substr(0, eq));
-    warn(diagnostics, "url_bad_escape", "url." + key,
+    warn(diagnostics, "url_bad_escape", "url." + echo_cut(key),
          "URL parameter " + quoted(p.raw) + " has a malformed %-escape " + quoted(escape) +
              ": '%' must be followed by two hex digits (':' is %3A, '%' itself %25); the parameter is "
              "ignored and its field read as absent");
@@ -267,8 +267,9 @@ const ScenarioField* row_for_key(const std::string& key, const std::string& valu
         if (key == f->url_key) return f;
     std::string keys;
     for (const ScenarioField* f : rows()) keys += std::string(keys.empty() ? "" : ", ") + f->url_key;
-    warn(diagnostics, "url_unknown_key", "url." + key,
-         "URL key '" + key + "' (value '" + value + "') is not known; ignored. Known keys: v, " + keys);
+    warn(diagnostics, "url_unknown_key", "url." + echo_cut(key),
+         "URL key '" + echo_cut(key) + "' (value '" + echo_cut(value) + "') is not known; ignored. Known keys: v, " +
+             keys);
     return nullptr;
 }
 
@@ -300,7 +301,7 @@ void apply_pair(const QueryPair& p, int version, SeenKeys& keys, Scenario& s, Di
     keys.note(key, *row, diagnostics);
     if (const FieldTextStatus st = set_field_from_text(*row, value, s); st != FieldTextStatus::ok) {
         warn(diagnostics, "url_bad_value", std::string("url.") + row->url_key,
-             "URL key '" + key + "' (" + row->name + ") = '" + value + "' " + field_status_text(*row, st) +
+             "URL key '" + key + "' (" + row->name + ") = '" + echo_cut(value) + "' " + field_status_text(*row, st) +
                  "; expected " + field_valid_text(*row) + "; read as absent (" + absent_text(*row, version) + ")");
     }
 }

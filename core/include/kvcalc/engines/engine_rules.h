@@ -1,6 +1,7 @@
 // How each serving engine allocates the KV cache for a ModelSpec: vLLM (V1 engine), llama.cpp, SGLang.
 // Rules, formulas and their upstream sources: docs/ENGINE_RULES.md. Sizes are bytes; *_gib = bytes / 2^30.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -163,6 +164,23 @@ struct LlamaCppSettings {
     std::string cache_type_k = "f16"; ///< f32, f16, bf16, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl
     std::string cache_type_v = "f16";
 };
+
+/// The largest -c llama.cpp takes: common/arg.cpp reads it with std::stoi (an int), and llama_context_params.n_ctx
+/// is 32 bits; -c is max_model_len × max_num_seqs.
+inline constexpr std::int64_t kLlamaCppMaxCtx = 2147483647;
+
+/// The most -np sequences llama.cpp takes (llama-cparams.h LLAMA_MAX_SEQ; llama_context throws
+/// "n_seq_max must be <= 256" above it).
+inline constexpr std::int64_t kLlamaCppMaxSeqs = 256;
+
+/// -b, the logical batch, as llama.cpp's common.h sets it (kvcalc has no -b flag).
+inline constexpr std::int64_t kLlamaCppBatch = 2048;
+
+/// The physical batch llama.cpp runs with (llama-context.cpp: n_batch = min(n_ctx, -b) with causal attention,
+/// n_ubatch = min(n_batch, -ub)): an -ub above -b 2048 is not what the sliding cache and the compute graph get.
+inline std::int64_t llama_cpp_effective_ubatch(const LlamaCppSettings& s) {
+    return std::min({s.n_ctx, kLlamaCppBatch, static_cast<std::int64_t>(s.n_ubatch)});
+}
 
 /// The KV buffers llama.cpp reports ("llama_kv_cache: size = X MiB"), all layers on all devices.
 struct LlamaCppKvPrediction {

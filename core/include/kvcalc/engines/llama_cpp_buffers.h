@@ -30,11 +30,11 @@ struct LlamaCppPlacement {
 
 /// What the compute buffer of one device is sized from: the worst-case graph llama.cpp reserves at start
 /// (src/llama-context.cpp, the constructor's "reserve worst-case graph": graph_reserve(n_tokens, n_seqs, n_tokens)
-/// with n_tokens = min(n_ctx, n_ubatch), every token an output, over a full KV cache, memory->init_full()), whose
+/// with n_tokens = min(n_ctx, -b 2048, n_ubatch), every token an output, over a full KV cache, memory->init_full()), whose
 /// tensors ggml-alloc places in one buffer per backend (ggml/src/ggml-alloc.c ggml_gallocr_reserve_n, reached
 /// through ggml-backend.cpp ggml_backend_sched_reserve).
 struct LlamaCppComputeShape {
-    std::int64_t n_tokens = 0;   ///< min(n_ctx, n_ubatch): the ubatch of the reserved graph
+    std::int64_t n_tokens = 0;   ///< min(n_ctx, -b 2048, n_ubatch): the ubatch of the reserved graph
     std::int64_t n_kv = 0;       ///< cells one attention reads: the non-SWA cache's (else the SWA cache's) per stream
     std::int64_t n_embd = 0;     ///< hidden width (print_info n_embd)
     std::int64_t n_head = 0;     ///< query heads (print_info n_head)
@@ -57,7 +57,7 @@ struct LlamaCppComputeBand {
 };
 
 /// The shape of the graph llama.cpp reserves for `model` at `settings` (-c, -np, -ub, -fa): n_tokens =
-/// min(n_ctx, n_ubatch); n_kv = the non-SWA cache's cells per stream (predict_llama_cpp_kv), else the SWA cache's,
+/// min(n_ctx, -b 2048, n_ubatch); n_kv = the non-SWA cache's cells per stream (predict_llama_cpp_kv), else the SWA cache's,
 /// else n_tokens (an encoder attends over its own batch); n_vocab only when `logits_here` (the output layer, or its
 /// op-offloaded product, runs on this device) and the model is not an encoder. The copy terms are left 0.
 LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& model, const LlamaCppSettings& settings,

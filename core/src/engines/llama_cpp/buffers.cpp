@@ -170,7 +170,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
         b.lines.push_back({"CPU", "KV", b.cpu_kv_bytes, line("llama_kv_cache", "CPU", 10, "KV", b.cpu_kv_bytes)});
     // ggml-backend.cpp offloads a product of CPU-held weights to the GPU for a batch of 32 tokens or more, so a GPU
     // build reserves a compute buffer there even at -ngl 0.
-    const bool op_offload = std::min<std::int64_t>(kv.n_ctx, kv.n_ubatch) >= 32;
+    const bool op_offload = llama_cpp_effective_ubatch(kv) >= 32;
     if (b.gpu_model_bytes > 0 || op_offload) {
         LlamaCppComputeShape& g = b.gpu_compute_shape;
         g = llama_cpp_compute_shape(m, kv, output_on_gpu || op_offload);
@@ -186,7 +186,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
                       static_cast<double>(b.gpu_compute.upper_bytes) / kMiB);
         b.lines.push_back({pl.gpu_name, "compute", b.gpu_compute.upper_bytes, buf, b.gpu_compute.lower_bytes});
         b.notes.push_back("the compute buffer is a band (lower … upper): llama.cpp sizes it from the graph it "
-                          "reserves for min(n_ctx, n_ubatch) tokens, which kvcalc does not build tensor by tensor");
+                          "reserves for min(n_ctx, -b 2048, n_ubatch) tokens, which kvcalc does not build tensor by tensor");
     }
     return b;
 }

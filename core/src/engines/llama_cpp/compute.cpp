@@ -1,5 +1,5 @@
 // llama.cpp's compute buffer per device as a band: the worst-case graph llama-context.cpp reserves at start
-// (graph_reserve over a full cache, min(n_ctx, n_ubatch) tokens, all of them outputs) and what ggml-alloc keeps
+// (graph_reserve over a full cache, min(n_ctx, -b 2048, n_ubatch) tokens, all of them outputs) and what ggml-alloc keeps
 // alive of it. The band's constants are checked against the real logs in tests/data/gguf/logs.
 #include <algorithm>
 
@@ -21,7 +21,7 @@ std::int64_t round_up(std::int64_t x, std::int64_t n) { return sat_add(x, n - 1)
 
 LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& m, const LlamaCppSettings& s, bool logits_here) {
     LlamaCppComputeShape g;
-    g.n_tokens = std::max<std::int64_t>(std::min<std::int64_t>(s.n_ctx, s.n_ubatch), 0);
+    g.n_tokens = std::max<std::int64_t>(llama_cpp_effective_ubatch(s), 0);
     const LlamaCppKvPrediction kv = predict_llama_cpp_kv(m, s);
     g.n_kv = kv.full_layers > 0 ? kv.full_cells : kv.swa_layers > 0 ? kv.swa_cells : g.n_tokens;
     g.n_embd = m.hidden_size;

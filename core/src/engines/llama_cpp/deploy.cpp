@@ -27,6 +27,13 @@ LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags) {
     p.settings.cache_type_v = s.v;
     p.settings.swa_full = d.llama_cpp.swa_full;
     if (d.llama_cpp.n_ubatch > 0) p.settings.n_ubatch = d.llama_cpp.n_ubatch;
+    if (p.settings.n_ubatch > kLlamaCppBatch)
+        diags.push_back({Severity::warning, "llama_cpp_ubatch_above_batch", "n_ubatch",
+                         "n_ubatch " + std::to_string(p.settings.n_ubatch) + " is above llama.cpp's -b " +
+                             std::to_string(kLlamaCppBatch) + " (common.h's default; kvcalc has no -b flag): " +
+                             "llama.cpp runs at most min(-b, -ub) = " + std::to_string(kLlamaCppBatch) +
+                             " tokens per ubatch (fewer when -c is smaller), and the sliding cache and the compute "
+                             "buffer are priced at that"});
     p.settings.build = d.llama_cpp.build;
     const LlamaCppKvPrediction probe = buffers(d, p, {1, 1, 0});
     for (const auto& x : probe.diagnostics)

@@ -77,7 +77,11 @@ LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec&
         Try small = measure(parts, m, s, p, ctx_min, -1, 0);
         if (small.ok && target > small.used && full.used > small.used) {
             const std::int64_t align = 256 * streams;
-            std::int64_t c = ctx_min + (ctx_max - ctx_min) * (target - small.used) / (full.used - small.used);
+            // The share of the span in double: (ctx_max - ctx_min) × (target - small.used) overflows int64 for a
+            // long context over many sequences on a large card (2^28 cells × 2^40 bytes).
+            const double share =
+                static_cast<double>(target - small.used) / static_cast<double>(full.used - small.used);
+            std::int64_t c = ctx_min + static_cast<std::int64_t>(static_cast<double>(ctx_max - ctx_min) * share);
             c = std::max(c - c % align, ctx_min);
             // The interpolation is linear; KV padding and the compute band are not, so step down until it fits.
             for (;;) {

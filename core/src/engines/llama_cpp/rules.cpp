@@ -103,7 +103,7 @@ std::int64_t stream_cells(const LlamaCppSettings& s) {
 std::int64_t swa_stream_cells(const LlamaCppSettings& s, std::int64_t window) {
     const std::int64_t full = stream_cells(s);
     if (s.swa_full) return full;
-    const std::int64_t want = window * (s.kv_unified ? s.n_seq_max : 1) + s.n_ubatch;
+    const std::int64_t want = window * (s.kv_unified ? s.n_seq_max : 1) + llama_cpp_effective_ubatch(s);
     return from_build(s, kBuildPad256) ? pad(std::min(full, want), 256) : std::min(full, pad(want, cell_pad(s)));
 }
 
