@@ -117,6 +117,7 @@ const ExtraFlag kExtraFlags[] = {
          int x = 0;
          const std::string e = int_flag(v, 0, x);
          o.llama_fit.margin_bytes = static_cast<std::int64_t>(x) << 20;
+         o.fit_tuning_flag = "--fit-target";
          return e;
      }},
     {"", "--fit-ctx", "", "N", "",
@@ -126,6 +127,7 @@ const ExtraFlag kExtraFlags[] = {
          int x = 0;
          const std::string e = int_flag(v, 1, x);
          o.llama_fit.n_ctx_min = x;
+         o.fit_tuning_flag = "--fit-ctx";
          return e;
      }},
     {"", "--gpu-device-name", "", "NAME", "",

@@ -148,7 +148,12 @@ std::optional<kvcalc::LlamaCppBuffers> gguf_buffers(const kvcli::Options& o, std
 /// llama.cpp's --fit for a --gguf model that lists tensors, when --fit-free-mib asks for it. When it asked and
 /// there is no fit, `why` says why (the flag is not dropped without a word).
 std::optional<kvcalc::LlamaCppFit> gguf_fit(const kvcli::Options& o, std::string& why) {
-    if (o.llama_fit.free_bytes <= 0) return std::nullopt;
+    if (o.llama_fit.free_bytes <= 0) {
+        if (!o.fit_tuning_flag.empty())
+            why = o.fit_tuning_flag + " tunes llama.cpp's fit, which runs only with --fit-free-mib MIB (the GPU's free "
+                                      "memory, as llama.cpp logs it); add --fit-free-mib or drop " + o.fit_tuning_flag;
+        return std::nullopt;
+    }
     if (o.gguf_headers.empty()) {
         why = "--fit-free-mib needs --gguf FILE: llama.cpp's fit places a GGUF file's tensors";
         return std::nullopt;

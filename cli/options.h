@@ -35,6 +35,7 @@ struct Options {
     kvcalc::LlamaCppPlacement placement;           ///< -ngl, --n-cpu-moe, --gpu-device-name (llama.cpp, --gguf)
     /// --fit-free-mib, --fit-target, --fit-ctx: llama.cpp's --fit emulated for one GPU (free_bytes 0 = not asked).
     kvcalc::LlamaCppFitRequest llama_fit{0};
+    std::string fit_tuning_flag;  ///< "--fit-target" or "--fit-ctx" when typed: they tune a fit only --fit-free-mib asks for
     std::string fit_target;      ///< --fit MODEL[:PRESET] as given
     std::string log_path;        ///< --log FILE: an engine's start-up log ("-" reads stdin)
     kvcalc::Diagnostics warnings;  ///< non-fatal notes from parsing (e.g. --from-url warnings)

@@ -173,6 +173,13 @@ TEST_SUITE("gguf") {
                                           " --max-model-len 4096 --fit-free-mib 8000");
         CHECK(vocab.status == 2);
         CHECK(contains(vocab.err, "--fit-free-mib: the --gguf file lists no tensors (a vocab-only file)"));
+        // Regression: --fit-target / --fit-ctx without --fit-free-mib were dropped without a word (exit 0).
+        for (const char* flag : {"--fit-target 512", "--fit-ctx 2048"}) {
+            const Run alone = clitest::kvcalc("--gguf " + f + " --engine llama.cpp " + flag);
+            CHECK(alone.status == 2);
+            CHECK(contains(alone.err, "runs only with --fit-free-mib MIB"));
+            CHECK(contains(alone.err, std::string(flag).substr(0, std::string(flag).find(' '))));
+        }
         const Run ok = clitest::kvcalc("--engine llama.cpp --gguf " + f + " --fit-free-mib 8000");
         CHECK(ok.status == 0);
         CHECK(contains(ok.out, "llama.cpp --fit (predicted, 8000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2\n"));
