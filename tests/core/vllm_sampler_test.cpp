@@ -76,4 +76,28 @@ TEST_SUITE("vllm sampler") {
             }
         CHECK(named == 1);
     }
+
+    TEST_CASE("the report's settings say which sampler and usage context were priced (#40376, get_batch_defaults)") {
+        // Regression: the JSON settings named the era but not the sampler or how vLLM was started.
+        Scenario s;
+        s.model_id = "llama-3.1-8b";
+        s.gpu = "a100-80gb";
+        s.max_model_len = 8192;
+        s.vllm_version = "0.10.1.1";  // a plain pip wheel of 0.10 has no FlashInfer: the sort path
+        const Report old_pip = predict(s);
+        REQUIRE(old_pip.ok);
+        CHECK(old_pip.settings.vllm_sampler == "pytorch");
+        CHECK(old_pip.settings.vllm_usage_context == "openai_api_server");
+        s.vllm_version = "0.21";  // FlashInfer on by default from #40376
+        s.vllm_usage_context = "LLM";
+        const Report offline = predict(s);
+        REQUIRE(offline.ok);
+        CHECK(offline.settings.vllm_sampler == "flashinfer");
+        CHECK(offline.settings.vllm_usage_context == "llm_class");
+        s.engine = "llama.cpp";
+        s.vllm_usage_context.clear();
+        const Report llama = predict(s);
+        REQUIRE(llama.ok);
+        CHECK(llama.settings.vllm_sampler.empty());
+    }
 }

@@ -34,6 +34,9 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     f.sampler = parse_vllm_sampler(s.vllm_sampler).value_or(VllmSampler::pip_default);  // resolve() checked it
     f.entry_point = parse_vllm_usage_context(s.vllm_usage_context).value_or(VllmEntryPoint::api_server);
     f.enforce_eager = s.enforce_eager;
+    const VllmSampler sampler = f.sampler == VllmSampler::pip_default ? vllm_default_sampler(era) : f.sampler;
+    d.settings.vllm_sampler = sampler == VllmSampler::flashinfer ? "flashinfer" : "pytorch";
+    d.settings.vllm_usage_context = f.entry_point == VllmEntryPoint::llm_class ? "llm_class" : "openai_api_server";
     if (s.block_size > 0) f.block_size = s.block_size;
     bind_non_kv(s, fit, d);
 }

@@ -38,7 +38,8 @@ void to_json(json& j, const Report& r) {
                      {"gpu_memory_utilization", s.gpu_memory_utilization},
                      {"max_num_batched_tokens", s.max_num_batched_tokens ? json(*s.max_num_batched_tokens) : json(nullptr)},
                      {"drafter", s.drafter}, {"drafter_bytes_total", s.drafter_bytes_total},
-                     {"num_speculative_tokens", s.num_speculative_tokens}, {"vllm_version", s.vllm_version}};
+                     {"num_speculative_tokens", s.num_speculative_tokens}, {"vllm_version", s.vllm_version},
+                     {"vllm_sampler", s.vllm_sampler}, {"vllm_usage_context", s.vllm_usage_context}};
     const BudgetTerms& t = r.terms;
     j["terms"] = {{"weights_bytes", t.weights_bytes},
                   {"kv_growing_requested_bytes", t.kv_growing_requested_bytes},

@@ -147,6 +147,12 @@ struct ResolvedSettings {
     std::int64_t drafter_bytes_total = 0;
     int num_speculative_tokens = 0;
     std::string_view vllm_version;      ///< the vLLM era priced (vllm/accounting.h VllmEraRules::id)
+    /// vLLM's profile-run sampler priced: "flashinfer" or "pytorch" (vllm_default_sampler() of the era for "auto");
+    /// empty for engines that price no start-up accounting.
+    std::string_view vllm_sampler;
+    /// How vLLM is started, as priced: "openai_api_server" (`vllm serve`) or "llm_class" (`LLM(...)`, larger
+    /// max_num_batched_tokens defaults); empty for engines that price no start-up accounting.
+    std::string_view vllm_usage_context;
 };
 
 /// One model fact for display, with where it came from (config.json key path, catalog source, estimate).
