@@ -234,11 +234,7 @@ void write_text(Report& rep, const Deployment& d, const Load& load) {
         // vLLM's sliding-window and chunked pages hold window − 1 + max_num_batched_tokens tokens
         // (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes), so a card past 70 GiB that moves the
         // default batch from 2048 to 8192 grows that term, and the report says which batch it priced.
-        bool batch_sizes_kv = false;
-        if (const auto* plan = std::get_if<VllmPlan>(&d.plan))
-            for (const auto& ty : plan->types)
-                batch_sizes_kv = batch_sizes_kv || ty.kind == VllmLayerType::Kind::sliding ||
-                                 ty.kind == VllmLayerType::Kind::chunked;
+        const bool batch_sizes_kv = detail::plan_kv_grows_with_batch(d);
         for (const auto& x : explained.assumed_defaults)
             if (accounted || x.rfind("block_size", 0) != 0) {
                 if (!accounted && !batch_sizes_kv && x.rfind("max_num_batched_tokens", 0) == 0) continue;

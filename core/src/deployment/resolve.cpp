@@ -493,7 +493,7 @@ bool rebind_load(const Scenario& s, const ActivationFit* activation, Deployment&
     bind_non_kv(s, activation, r);
     // vLLM's plan holds max_num_batched_tokens (sliding-window pages per request depend on it); bind_non_kv
     // resolved it at this load (vllm_batched_tokens).
-    if (auto* p = std::get_if<VllmPlan>(&r.plan); p && p->max_num_batched_tokens != r.non_kv.batched_tokens) {
+    if (plan_stale_for_batch(r, r.non_kv.batched_tokens)) {
         Diagnostics plan_diags;
         r.plan = make_plan(r, plan_diags);
         if (has_error(plan_diags)) return false;

@@ -10,6 +10,9 @@ namespace kvcalc::detail {
 
 /// The engine's per-card plan for `d` (model, format, TP and groups already resolved); errors in `diags`.
 KvPlan make_plan(const Deployment& d, Diagnostics& diags);
+/// The plan's engine's kv_grows_with_batch / plan_batch_stale (below, one per engine).
+bool plan_kv_grows_with_batch(const Deployment& d);
+bool plan_stale_for_batch(const Deployment& d, std::int64_t batched);
 
 /// Sets d.non_kv (seed fit, vLLM's start-up accounting, none for llama.cpp/SGLang) and applies vLLM's defaults
 /// to max_num_seqs = 0 / gpu_memory_utilization = 0 / unset max_num_batched_tokens in d.settings.
@@ -110,6 +113,11 @@ void vllm_pool_notes(const VllmPool& pool, int ranks, std::vector<std::string>& 
 /// diagnostics, vllm_pool and its notes.
 VllmKvPrediction vllm_kv_lines_uniform(const VllmPlan& plan, std::int64_t max_model_len, std::int64_t available_kv_bytes,
                                        int ranks);
+/// Whether the plan's KV pages depend on max_num_batched_tokens: vLLM's sliding-window and chunked pages hold
+/// window − 1 + max_num_batched_tokens tokens (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes).
+bool kv_grows_with_batch(const VllmPlan& p);
+/// The plan was sized for another max_num_batched_tokens than `batched` and must be made again.
+inline bool plan_batch_stale(const VllmPlan& p, std::int64_t batched) { return p.max_num_batched_tokens != batched; }
 /// max_num_batched_tokens as vLLM runs it at `load`: the scenario's, else vLLM's default for the card, the
 /// release and max_num_seqs × max_model_len.
 std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
@@ -123,6 +131,9 @@ void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineBucket bucket(const Deployment& d, const LlamaCppPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);
+/// llama.cpp sizes its caches by -c and -np; n_batch / n_ubatch size only the compute buffer.
+inline bool kv_grows_with_batch(const LlamaCppPlan&) { return false; }
+inline bool plan_batch_stale(const LlamaCppPlan&, std::int64_t) { return false; }
 /// llama.cpp's default cache type, f16 (EngineInfo::resolve_auto_kv).
 AutoKvResolution llama_cpp_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
                                    std::string_view checkpoint_kv_cache_dtype);
@@ -134,6 +145,9 @@ void startup(const Deployment& d, const SglangPlan& p, const Load& load, const B
 std::string command(const Deployment& d, const SglangPlan& p, const Load& load);
 EngineBucket bucket(const Deployment& d, const SglangPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling sglang_spelling(KvFormatId id);
+/// SGLang's token pool is max_total_num_tokens, whatever the prefill chunk.
+inline bool kv_grows_with_batch(const SglangPlan&) { return false; }
+inline bool plan_batch_stale(const SglangPlan&, std::int64_t) { return false; }
 /// SGLang's kv_cache_dtype auto (EngineInfo::resolve_auto_kv; sglang/kv_dtype.cpp cites the rule).
 AutoKvResolution sglang_auto_kv(std::string_view torch_dtype, std::string_view model_type, int sm_x10,
                                 std::string_view checkpoint_kv_cache_dtype);

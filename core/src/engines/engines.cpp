@@ -172,6 +172,14 @@ KvPlan make_plan(const Deployment& d, Diagnostics& diags) {
     return {};
 }
 
+bool plan_kv_grows_with_batch(const Deployment& d) {
+    return std::visit([](const auto& plan) { return kv_grows_with_batch(plan); }, d.plan);
+}
+
+bool plan_stale_for_batch(const Deployment& d, std::int64_t batched) {
+    return std::visit([&](const auto& plan) { return plan_batch_stale(plan, batched); }, d.plan);
+}
+
 EngineKvSpelling deployment_kv_spelling(const Deployment& d) {
     if (d.kv_auto && engine_info(d.engine).command_says_auto) return {"auto", "auto", true};
     return engine_kv_spelling(d.engine, d.format->id);

@@ -167,6 +167,12 @@ void startup(const Deployment& d, const VllmPlan& plan, const Load& load, const 
                   concurrency_text(pool.max_concurrency), "x"}};
 }
 
+bool kv_grows_with_batch(const VllmPlan& p) {
+    for (const auto& ty : p.types)
+        if (ty.kind == VllmLayerType::Kind::sliding || ty.kind == VllmLayerType::Kind::chunked) return true;
+    return false;
+}
+
 std::string command(const Deployment& d, const VllmPlan&, const Load& load) {
     const ResolvedSettings& s = d.settings;
     // kv_cache_dtype auto keeps vLLM's own default spelling (deployment_kv_spelling); auto resolves to an exact dtype.
