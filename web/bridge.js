@@ -156,3 +156,58 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();
 })();
+
+// The llama.cpp (GGUF) path (imgui_ui/gguf_import.cpp): a file picker, and the first N bytes of a picked file read
+// with Blob.slice — the header only, never the tensor data; nothing leaves the browser. The app asks for more bytes
+// while the core says the header goes on, and copies each answer out with ggufTake (platform_web.cpp).
+(function ggufFiles() {
+  'use strict';
+  const bridge = window.kvcalcBridge;
+  let picked = [];        // the File objects of the last pick, in the order the app was told
+  const read = new Map();  // index → Uint8Array read, until the app takes it
+
+  function send(kind, text, source) { bridge.inbox.push({ kind: kind, text: String(text), source: String(source) }); }
+
+  function input() {
+    let el = document.getElementById('gguf-file');
+    if (el) return el;
+    el = document.createElement('input');
+    el.type = 'file';
+    el.id = 'gguf-file';
+    el.accept = '.gguf';
+    el.multiple = true;  // the parts of a split model are picked together
+    el.hidden = true;
+    el.setAttribute('aria-label', 'GGUF model file');
+    el.addEventListener('change', () => {
+      picked = Array.from(el.files || []);
+      read.clear();
+      send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), 'picker');
+      el.value = '';  // picking the same file again is a new pick
+    });
+    document.body.appendChild(el);
+    return el;
+  }
+
+  function ggufPick() { input().click(); }
+
+  async function ggufRead(index, bytes) {
+    const file = picked[index];
+    if (!file) { send('gguf_error', 'The picked file is gone: open it again.', index); return; }
+    const n = Math.min(Math.max(0, Math.floor(bytes)), file.size);
+    try {
+      read.set(index, new Uint8Array(await file.slice(0, n).arrayBuffer()));
+      send('gguf_bytes', index, n);
+    } catch (err) {
+      send('gguf_error', 'The browser could not read ' + file.name + ' (' + (err && err.name ? err.name : err) +
+        '): open it again.', index);
+    }
+  }
+
+  function ggufTake(index) {
+    const bytes = read.get(index);
+    read.delete(index);
+    return bytes;
+  }
+
+  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake });
+})();
