@@ -256,6 +256,7 @@ void gguf_request_pick(App& app) {
 }
 
 bool gguf_take_message(App& app, const HostMessage& m) {
+    if (m.kind == "gguf_files" || m.kind == "gguf_error") app.gguf.open_section = true;
     if (m.kind == "gguf_files") take_files(app, m);
     else if (m.kind == "gguf_bytes") take_bytes(app, m);
     else if (m.kind == "gguf_error") fail(app, m.text);

@@ -49,6 +49,7 @@ struct GgufPage {
     bool reading = false;               ///< bytes asked for and not yet answered
     std::string status;                 ///< the last message shown under the button ("" = none)
     bool status_is_error = false;
+    bool open_section = false;          ///< a pick or drop arrived: unfold the section so its message is seen
     std::vector<std::string> notes;     ///< the reader's warnings for the model in use (weights unknown, …)
     /// The headers of the model in the scenario, in split order, and its ModelSpec id: the per-device table is shown
     /// while the scenario's inline model still has this id (picking a catalog model leaves the GGUF path).

@@ -139,6 +139,10 @@ bool model_read(App& app) {
 
 bool panel_gguf(App& app) {
     ImGui::Spacing();
+    if (app.gguf.open_section) {
+        ImGui::SetNextItemOpen(true);
+        app.gguf.open_section = false;
+    }
     const bool open = ImGui::CollapsingHeader("llama.cpp (GGUF)", gguf_model_in_use(app) ? ImGuiTreeNodeFlags_DefaultOpen : 0);
     record_hitbox(app.ui, "gguf_section");
     if (!open) return false;
@@ -147,7 +151,8 @@ bool panel_gguf(App& app) {
              "nothing is uploaded.");
     if (tap_button(app.ui, "Open a .gguf file…")) gguf_request_pick(app);
     record_hitbox(app.ui, "gguf_open");
-    help_marker(app.ui, "One .gguf file, or every part of a split model (NAME-00001-of-0000N.gguf …) selected together. "
+    help_marker(app.ui, "One .gguf file, or every part of a split model (NAME-00001-of-0000N.gguf …) selected together; "
+                        "on a desktop the files may also be dropped on the page. "
                         "The KV cache comes from the file's own keys, the weights from its tensor list, and the table "
                         "predicts the buffers llama.cpp prints per device at start.");
     if (!g.status.empty()) {

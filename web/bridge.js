@@ -179,9 +179,7 @@
     el.hidden = true;
     el.setAttribute('aria-label', 'GGUF model file');
     el.addEventListener('change', () => {
-      picked = Array.from(el.files || []);
-      read.clear();
-      send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), 'picker');
+      take(el.files);
       el.value = '';  // picking the same file again is a new pick
     });
     document.body.appendChild(el);
@@ -189,6 +187,20 @@
   }
 
   function ggufPick() { input().click(); }
+
+  // A file dropped anywhere on the page takes the same path as a pick (a desktop habit; phones have the picker).
+  function take(files) {
+    picked = Array.from(files || []);
+    read.clear();
+    send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), 'drop');
+  }
+  const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
+  window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
+  window.addEventListener('drop', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();  // the browser would otherwise open the file in place of the page
+    take(e.dataTransfer.files);
+  });
 
   async function ggufRead(index, bytes) {
     const file = picked[index];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { useSiteAndBrowser, openApp, appState, waitHitbox, waitState, tapHitbox, touchDrag, phone, repoDir,
+import { useSiteAndBrowser, openApp, appState, waitHitbox, waitState, tapHitbox, touchDrag, desktop, phone, repoDir,
   screenshotDir } from './harness.mjs';
 
 const env = useSiteAndBrowser();
@@ -153,6 +153,29 @@ test('phone: a file that is not GGUF, a cut header and one part of a split model
   assert.match(s.gguf.status, /Missing: qwen-00001-of-00003\.gguf, qwen-00003-of-00003\.gguf\.$/);
   assert.equal(s.drawn_text.gguf_status, s.gguf.status, 'the message is drawn, not only published');
   assert.equal(s.scenario.engine, 'vllm', 'nothing was read: the landing scenario stays');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('desktop: a .gguf dropped on the page is read as a pick is, and the section unfolds to show it', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  const file = path.join(fixtures, 'llama-2-tiny-random.gguf');
+  const bytes = fs.readFileSync(file).toString('base64');
+  // What a file dragged from the desktop delivers: a drop event whose DataTransfer holds the File.
+  const dt = await page.evaluateHandle((b64) => {
+    const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const t = new DataTransfer();
+    t.items.add(new File([raw], 'llama-2-tiny-random.gguf', { type: 'application/octet-stream' }));
+    return t;
+  }, bytes);
+  await page.dispatchEvent('#canvas', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('#canvas', 'drop', { dataTransfer: dt });
+  await waitState(page, (s) => s.gguf.in_use && s.gguf.buffers);
+  const s = await appState(page);
+  assert.ok(s.hitboxes.gguf_open, 'the section unfolded');
+  const j = cliJson(file, s.scenario);
+  assert.deepEqual(s.gguf.buffers.lines.map((l) => l.bytes), j.llama_cpp_buffers.lines.map((l) => l.bytes));
+  assert.equal(s.gguf.command, j.command);
   assert.deepEqual(errors, []);
   await context.close();
 });
