@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -57,7 +58,8 @@ std::string errors_of(const Diagnostics& d) {
 /// What the user is told when a file's header cannot be read: not a GGUF at all, cut short, or too large.
 std::string header_problem(const GgufPickedFile& f, const std::string& bytes, const GgufReadResult& r) {
     const std::string& name = f.name;
-    if (bytes.size() >= 4 && bytes.compare(0, 4, "GGUF") != 0) {
+    const std::size_t head = std::min<std::size_t>(bytes.size(), 4);
+    if (std::string_view(bytes).substr(0, head) != std::string_view("GGUF").substr(0, head)) {
         const std::string n = lower(name);
         std::string hint = " Pick a llama.cpp model file (.gguf).";
         if (ends_with(n, ".safetensors") || ends_with(n, ".bin") || ends_with(n, ".pt") || ends_with(n, ".pth"))

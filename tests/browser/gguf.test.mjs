@@ -138,6 +138,11 @@ test('phone: a file that is not GGUF, a cut header and one part of a split model
   assert.match(s.gguf.status, /Paste config\.json/);
   assert.equal(s.gguf.in_use, false);
 
+  // Shorter than the magic itself, and named .gguf: still not a GGUF file, not a "cut" one.
+  await pickFiles(page, { name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('hi\n') });
+  await waitState(page, (s) => /^notes\.gguf/.test(s.gguf.status));
+  assert.match((await appState(page)).gguf.status, /^notes\.gguf is not a GGUF file/);
+
   // The first 4,000 bytes of a real GGUF: the tokenizer's strings go on past the end.
   await pickFiles(page, { name: 'cut.gguf', mimeType: 'application/octet-stream', buffer: tiny.subarray(0, 4000) });
   await waitState(page, (s) => /^cut\.gguf/.test(s.gguf.status));
