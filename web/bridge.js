@@ -179,7 +179,7 @@
     el.hidden = true;
     el.setAttribute('aria-label', 'GGUF model file');
     el.addEventListener('change', () => {
-      take(el.files);
+      take(el.files, 'picker');
       el.value = '';  // picking the same file again is a new pick
     });
     document.body.appendChild(el);
@@ -188,28 +188,35 @@
 
   function ggufPick() { input().click(); }
 
-  // A file dropped anywhere on the page takes the same path as a pick (a desktop habit; phones have the picker).
-  function take(files) {
+  let generation = 0;  // a new pick makes the reads still under way for the last one stale
+  function take(files, source) {
+    generation += 1;
     picked = Array.from(files || []);
     read.clear();
-    send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), 'drop');
+    send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), source);
   }
+
+  // A file dropped anywhere on the page takes the same path as a pick (a desktop habit; phones have the picker).
   const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
   window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
   window.addEventListener('drop', (e) => {
     if (!hasFiles(e)) return;
     e.preventDefault();  // the browser would otherwise open the file in place of the page
-    take(e.dataTransfer.files);
+    take(e.dataTransfer.files, 'drop');
   });
 
   async function ggufRead(index, bytes) {
     const file = picked[index];
     if (!file) { send('gguf_error', 'The picked file is gone: open it again.', index); return; }
     const n = Math.min(Math.max(0, Math.floor(bytes)), file.size);
+    const gen = generation;
     try {
-      read.set(index, new Uint8Array(await file.slice(0, n).arrayBuffer()));
+      const data = new Uint8Array(await file.slice(0, n).arrayBuffer());
+      if (gen !== generation) return;  // picked again meanwhile: the app waits for the new files
+      read.set(index, data);
       send('gguf_bytes', index, n);
     } catch (err) {
+      if (gen !== generation) return;
       send('gguf_error', 'The browser could not read ' + file.name + ' (' + (err && err.name ? err.name : err) +
         '): open it again.', index);
     }
