@@ -12,6 +12,7 @@
 #include "kvcalc/base/scenario.h"
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/deployment/sweeps.h"
+#include "gguf_page.h"
 
 namespace kvcalc::ui {
 
@@ -136,6 +137,7 @@ struct App {
     CalibrationSummary calibration;
     bool dirty = true;                   ///< scenario changed since the last evaluation
     bool url_dirty = false;              ///< the query string should be rewritten
+    GgufPage gguf;                       ///< the llama.cpp (GGUF) path: the picked file and the model read from it
 };
 
 /// Reads the page's query string (scenario + reserved keys) into `app`; warnings go to app.url_warnings.

@@ -53,6 +53,7 @@ void header(App& app) {
 bool inputs_column(App& app) {
     bool changed = false;
     if (section("Model")) changed |= panel_model(app);
+    changed |= panel_gguf(app);  // its own collapsing header, open while a GGUF model is in use
     if (section("Hardware")) changed |= panel_hardware(app);
     if (section("Context")) changed |= panel_context(app);
     if (!app.ui.narrow_layout && section("Serving")) changed |= panel_serving(app);

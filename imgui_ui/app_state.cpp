@@ -115,6 +115,7 @@ std::string state_json(const App& app) {
                          {"fail", rgb32(verdict_color(Verdict::fail, dark))}};
     const ImVec2 pad = ImGui::GetStyle().TouchExtraPadding;
     j["touch_extra_padding"] = {pad.x, pad.y};
+    j["gguf"] = nlohmann::json::parse(gguf_state_json(app));
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -190,6 +191,7 @@ bool poll_host(App& app) {
     if (m.kind.empty()) return false;
     if (take_text_message(app.ui, m)) return true;
     if (take_nav_message(m.kind, m.text)) return true;
+    if (gguf_take_message(app, m)) return true;
     if (m.kind == "location") {  // Back or Forward: the entry's settings, written back as they are
         app.url_warnings.clear();
         app.ui.model_note.clear();

@@ -86,6 +86,18 @@ bool request_hf_config(const std::string& hf_id);
 /// Returns false when the host has none (desktop).
 bool show_paste_overlay();
 
+/// Opens the page's file picker for .gguf files (several may be chosen: the parts of a split file). What was picked
+/// comes back through take_host_message() as kind "gguf_files" (text: a JSON array of {name, size}). Returns false
+/// when the host has no picker (desktop: the CLI's --gguf reads files).
+bool request_gguf_pick();
+
+/// Asks the page to read the first `bytes` bytes of picked file `index` (Blob.slice: nothing leaves the browser).
+/// The answer is a "gguf_bytes" message (text: the index, source: the bytes read, or kind "gguf_error").
+void request_gguf_bytes(int index, double bytes);
+
+/// The bytes the page read for picked file `index`; the page drops its copy. "" when there are none.
+std::string take_gguf_bytes(int index);
+
 /// Text the page delivered for the app.
 struct HostMessage {
     /// "config" (pasted or fetched config.json text), "error" (fetch failed), "text" (the HTML input's text, source

@@ -55,6 +55,22 @@ EM_JS(char*, kv_js_take_message, (int* size), {
     HEAP32[size >> 2] = n;
     return p;
 });
+// The GGUF file picker's bytes (web/bridge.js, the GGUF block): kvcalcBridge.ggufTake(index) hands over the
+// Uint8Array read for that file, copied here into one malloc'ed block (0 when there is none).
+EM_JS(char*, kv_js_gguf_take, (int index, int* size), {
+    var bridge = window.kvcalcBridge;
+    if (typeof bridge !== "object" || typeof bridge.ggufTake !== "function") return 0;
+    var bytes = bridge.ggufTake(index);
+    if (!bytes || bytes.length == 0) return 0;
+    var p = _malloc(bytes.length);
+    HEAPU8.set(bytes, p);
+    HEAP32[size >> 2] = bytes.length;
+    return p;
+});
+EM_JS(void, kv_js_gguf_read, (int index, double bytes), {
+    var bridge = window.kvcalcBridge;
+    if (typeof bridge === "object" && typeof bridge.ggufRead === "function") bridge.ggufRead(index, bytes);
+});
 // clang-format on
 
 namespace kvcalc::ui {
@@ -154,6 +170,23 @@ bool show_paste_overlay() {
     if (!has_bridge()) return false;
     call("showPaste");
     return true;
+}
+
+bool request_gguf_pick() {
+    if (!has_bridge()) return false;
+    call("ggufPick");
+    return true;
+}
+
+void request_gguf_bytes(int index, double bytes) { kv_js_gguf_read(index, bytes); }
+
+std::string take_gguf_bytes(int index) {
+    int size = 0;
+    char* p = kv_js_gguf_take(index, &size);
+    if (!p) return {};
+    std::string out(p, static_cast<std::size_t>(size));
+    std::free(p);
+    return out;
 }
 
 HostMessage take_host_message() {

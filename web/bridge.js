@@ -156,3 +156,77 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();
 })();
+
+// The llama.cpp (GGUF) path (imgui_ui/gguf_import.cpp): a file picker, and the first N bytes of a picked file read
+// with Blob.slice — the header only, never the tensor data; nothing leaves the browser. The app asks for more bytes
+// while the core says the header goes on, and copies each answer out with ggufTake (platform_web.cpp).
+(function ggufFiles() {
+  'use strict';
+  const bridge = window.kvcalcBridge;
+  let picked = [];        // the File objects of the last pick, in the order the app was told
+  const read = new Map();  // index → Uint8Array read, until the app takes it
+
+  function send(kind, text, source) { bridge.inbox.push({ kind: kind, text: String(text), source: String(source) }); }
+
+  function input() {
+    let el = document.getElementById('gguf-file');
+    if (el) return el;
+    el = document.createElement('input');
+    el.type = 'file';
+    el.id = 'gguf-file';
+    el.accept = '.gguf';
+    el.multiple = true;  // the parts of a split model are picked together
+    el.hidden = true;
+    el.setAttribute('aria-label', 'GGUF model file');
+    el.addEventListener('change', () => {
+      take(el.files, 'picker');
+      el.value = '';  // picking the same file again is a new pick
+    });
+    document.body.appendChild(el);
+    return el;
+  }
+
+  function ggufPick() { input().click(); }
+
+  let generation = 0;  // a new pick makes the reads still under way for the last one stale
+  function take(files, source) {
+    generation += 1;
+    picked = Array.from(files || []);
+    read.clear();
+    send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), source);
+  }
+
+  // A file dropped anywhere on the page takes the same path as a pick (a desktop habit; phones have the picker).
+  const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
+  window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
+  window.addEventListener('drop', (e) => {
+    if (!hasFiles(e)) return;
+    e.preventDefault();  // the browser would otherwise open the file in place of the page
+    take(e.dataTransfer.files, 'drop');
+  });
+
+  async function ggufRead(index, bytes) {
+    const file = picked[index];
+    if (!file) { send('gguf_error', 'The picked file is gone: open it again.', index); return; }
+    const n = Math.min(Math.max(0, Math.floor(bytes)), file.size);
+    const gen = generation;
+    try {
+      const data = new Uint8Array(await file.slice(0, n).arrayBuffer());
+      if (gen !== generation) return;  // picked again meanwhile: the app waits for the new files
+      read.set(index, data);
+      send('gguf_bytes', index, n);
+    } catch (err) {
+      if (gen !== generation) return;
+      send('gguf_error', 'The browser could not read ' + file.name + ' (' + (err && err.name ? err.name : err) +
+        '): open it again.', index);
+    }
+  }
+
+  function ggufTake(index) {
+    const bytes = read.get(index);
+    read.delete(index);
+    return bytes;
+  }
+
+  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake });
+})();

@@ -539,3 +539,104 @@ TEST_CASE("llama.cpp fit: a MoE model keeps the first layers' experts on the CPU
     CHECK(used(f.n_cpu_moe - 1) > r.free_bytes - r.margin_bytes);  // the fewest layers' experts
     CHECK(f.arguments == "-c 4096 -ngl 9 --n-cpu-moe " + std::to_string(f.n_cpu_moe));
 }
+
+TEST_CASE("llama.cpp fit, real log: Qwen3-30B-A3B F16 on an RTX 4090 — -c 4096, all 48 layers, 34 layers' experts on the CPU") {
+    // tests/data/gguf/logs/fit-params-readme-qwen3-30b-a3b-f16-rtx4090.log (llama.cpp's tools/fit-params/README.md,
+    // build 6895): llama-fit-params cut the context from 40960 to 4096 and kept all 48 layers on the GPU with 34
+    // layers' experts on the CPU (-ngl 48 -ot blk.14 … blk.47 experts =CPU); the server then printed CUDA0
+    // 17904 (model) + 384 (context) + 898 (compute) MiB and Host 58259 MiB.
+    // The tensor list: tests/data/configs/qwen3-30b-a3b.json (hidden_size 2048, 48 layers, 32 heads of 128, 4 KV
+    // heads, 128 experts of moe_intermediate_size 768, 8 per token, vocab 151936, untied output,
+    // max_position_embeddings 40960) in llama-arch.cpp's LLM_ARCH_QWEN3MOE names, at F16 as convert_hf_to_gguf.py
+    // writes it (1-D tensors and ffn_gate_inp f32). The log checks it twice: the Host buffer, the whole mmapped file
+    // from token_embd on, is 58259 MiB, and CUDA0's 17904 MiB is 48 dense layers plus 14 layers' experts (-ngl 48
+    // keeps the output layer on the CPU).
+    const std::string log = kvcalc::test::data_file("gguf/logs/fit-params-readme-qwen3-30b-a3b-f16-rtx4090.log");
+    auto mib_in = [&](const char* pattern) {
+        std::smatch m;
+        REQUIRE(std::regex_search(log, m, std::regex(pattern)));
+        return std::stoll(m[1]);
+    };
+    const std::int64_t projected = mib_in(R"(projected to use (\d+) MiB of device memory vs\. \d+ MiB)");
+    const std::int64_t cut = mib_in(R"(need to reduce device memory by (\d+) MiB)");
+    const std::int64_t margin = mib_in(R"(cannot fulfill margin of (\d+) MiB)");
+    const std::int64_t overflowing = mib_in(R"(48 layers \((\d+) overflowing\))");
+    const std::int64_t printed_model = mib_in(R"(CUDA0 \(RTX 4090\)\s+\|\s+\d+ =\s+\d+ \+ \(\d+ = (\d+) \+)");
+    const std::int64_t printed_compute = mib_in(R"(\+\s+\d+ \+\s+(\d+)\) \+)");
+    const std::int64_t printed_host = mib_in(R"(Host\s+\|\s+(\d+) =)");
+    REQUIRE(overflowing == 34);
+    constexpr std::int64_t n_embd = 2048, n_layer = 48, n_head = 32, n_head_kv = 4, head = 128, n_exp = 128,
+                           n_ff_exp = 768, n_vocab = 151936;
+    GgufHeader h;
+    h.version = 3;
+    GgufKeyValue a;
+    a.key = "general.architecture";
+    a.value.type = GgufValueType::string;
+    a.value.text = "qwen3moe";
+    h.metadata.push_back(a);
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::int64_t>>{
+             {"block_count", n_layer}, {"context_length", 40960}, {"embedding_length", n_embd},
+             {"attention.head_count", n_head}, {"attention.head_count_kv", n_head_kv}, {"attention.key_length", head},
+             {"attention.value_length", head}, {"expert_count", n_exp}, {"expert_used_count", 8},
+             {"expert_feed_forward_length", n_ff_exp}, {"feed_forward_length", 6144}, {"vocab_size", n_vocab}})
+        h.metadata.push_back(u32("qwen3moe." + k, v));
+    Tensors t;
+    t.add("token_embd.weight", F16, {n_embd, n_vocab});
+    for (int i = 0; i < n_layer; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        t.add(b + "attn_norm.weight", F32, {n_embd});
+        t.add(b + "attn_q.weight", F16, {n_embd, n_head * head});
+        t.add(b + "attn_k.weight", F16, {n_embd, n_head_kv * head});
+        t.add(b + "attn_v.weight", F16, {n_embd, n_head_kv * head});
+        t.add(b + "attn_output.weight", F16, {n_head * head, n_embd});
+        t.add(b + "attn_q_norm.weight", F32, {head});
+        t.add(b + "attn_k_norm.weight", F32, {head});
+        t.add(b + "ffn_norm.weight", F32, {n_embd});
+        t.add(b + "ffn_gate_inp.weight", F32, {n_embd, n_exp});
+        t.add(b + "ffn_gate_exps.weight", F16, {n_embd, n_ff_exp, n_exp});
+        t.add(b + "ffn_down_exps.weight", F16, {n_ff_exp, n_embd, n_exp});
+        t.add(b + "ffn_up_exps.weight", F16, {n_embd, n_ff_exp, n_exp});
+    }
+    t.add("output_norm.weight", F32, {n_embd});
+    t.add("output.weight", F16, {n_embd, n_vocab});
+    h.tensors = t.list;
+    const GgufModel g = read_gguf_model({h});
+    for (const auto& d : g.diagnostics) INFO(d.message);
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    const std::int64_t MiB = 1 << 20;
+
+    // The placement the fit chose, priced: model and KV as the server printed them.
+    LlamaCppSettings at;
+    at.n_ctx = 4096;
+    LlamaCppPlacement chosen;
+    chosen.n_gpu_layers = 48;
+    chosen.n_cpu_moe = static_cast<int>(overflowing);  // kvcalc keeps the first layers' experts; llama.cpp's -ot moved blk.14..47's (same bytes)
+    const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, at, chosen);
+    REQUIRE_FALSE(has_error(b.diagnostics));
+    // The breakdown prints whole MiB: within 1 MiB of the printed figure (kvcalc: 17904.8 and 58259.8 MiB).
+    INFO("CUDA0 model " << static_cast<double>(b.gpu_model_bytes) / MiB << " MiB, Host "
+                        << static_cast<double>(b.cpu_model_bytes) / MiB << " MiB");
+    CHECK(std::abs(static_cast<double>(b.gpu_model_bytes) / MiB - static_cast<double>(printed_model)) < 1.0);
+    CHECK(b.gpu_kv_bytes == 384 * MiB);  // 48 layers × 4 KV heads × 128 × (K + V) × 2 B × 4096 cells
+    CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / MiB - static_cast<double>(printed_host)) < 1.0);  // Host: the mapped file
+    INFO("compute band " << b.gpu_compute.lower_bytes / MiB << " … " << b.gpu_compute.upper_bytes / MiB << " MiB");
+    CHECK(b.gpu_compute.lower_bytes <= printed_compute * MiB);
+    CHECK(printed_compute * MiB <= b.gpu_compute.upper_bytes);
+
+    // The fit itself. The free memory it worked against is the log's own: 61807 projected − 42444 to cut + 1024
+    // margin = 20387 MiB (the 24077 it prints minus what the probe found in use, the breakdown's "unaccounted").
+    LlamaCppSettings s;  // -c not given: n_ctx_train 40960, cut down to --fit-ctx 4096 at the least
+    s.n_ctx = 40960;
+    LlamaCppFitRequest r;
+    r.free_bytes = (projected - cut + margin) * MiB;
+    const LlamaCppFit f = fit_llama_cpp({h}, g.spec, s, LlamaCppPlacement{}, r);
+    REQUIRE_FALSE(has_error(f.diagnostics));
+    REQUIRE(f.fits);
+    CHECK(f.n_ctx == 4096);  // the context llama.cpp chose
+    INFO("kvcalc: " << f.arguments << ", used " << f.used_bytes / MiB << " MiB");
+    // The layers: llama.cpp kept 34 layers' experts on the CPU. kvcalc prices the compute buffer at its band's upper
+    // bound (2114 MiB here, against the 898 printed), so it may keep more on the CPU, never fewer: its choice can
+    // be slower than llama.cpp's, not one that runs out of memory. (It keeps one more, docs/GGUF.md.)
+    CHECK(f.n_cpu_moe >= overflowing);
+    CHECK(f.used_bytes <= r.free_bytes - r.margin_bytes);
+}
