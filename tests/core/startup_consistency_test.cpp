@@ -184,7 +184,9 @@ TEST_SUITE("max_model_len solver where the fixed terms shrink with the length") 
     }
 
     TEST_CASE("qwen2.5-7b, TP 4, 18 seqs: the answer is the longest length that boots, past the dip") {
-        const Scenario s = qwen_18_seqs(4.997);
+        // The dip is about 0.02 GB wide; it moves with the fixed terms (the PCIe non-torch term: 0.25 + 0.13 GiB per
+        // extra rank for this custom card).
+        const Scenario s = qwen_18_seqs(5.099);
         REQUIRE_FALSE(boots(at_length(s, 2)));
         REQUIRE(boots(at_length(s, 3)));
         const SolveResult a = solve_max_model_len(s);

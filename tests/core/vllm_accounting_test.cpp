@@ -320,9 +320,10 @@ TEST_SUITE("vllm accounting") {
         const auto r = kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
                                             kvcalc::vllm_device(*kvcalc::find_gpu("rtx-4090")), f,
                                             kvcalc::VllmEra::v0_17, m.weights / 2);
-        CHECK(gib(h.non_torch_bytes) == doctest::Approx(2.13));  // 2.06-2.21 GiB in the v0.19 H100 logs
-        // PCIe: no fusion, few NCCL channels: the TP 1 value plus 0.10 GiB per extra rank.
-        CHECK(gib(r.non_torch_bytes) == doctest::Approx(0.35));
+        // v0.19 H100 TP 2 logs: 2.06-2.11 GiB over 10 boots, mean 2.08 (docs/SOURCES.md "Non-torch memory at TP >= 2").
+        CHECK(gib(h.non_torch_bytes) == doctest::Approx(2.08).epsilon(0.001));
+        // PCIe: no fusion, few NCCL channels: the TP 1 value plus the V0 PCIe per-rank term, 0.13 GiB.
+        CHECK(gib(r.non_torch_bytes) == doctest::Approx(0.38));
         // The forward term splits the MLP by TP; the sampler's logits are full-vocabulary on every rank.
         CHECK(h.forward_bytes < kvcalc::vllm_account(kvcalc::vllm_profile_dims(m.spec),
                                                      kvcalc::vllm_device(*kvcalc::find_gpu("h100-80gb")),
@@ -341,16 +342,20 @@ TEST_SUITE("vllm accounting") {
                            .non_torch_bytes);
         };
         using kvcalc::VllmEra;
-        // V0, 2 × RTX 4090 over PCIe: non_torch_memory 0.25 GiB (vllm-project/vllm issue #13061).
-        CHECK(non_torch("rtx-4090", 2, VllmEra::v0) == doctest::Approx(0.25));
+        // V0 TP 2 over PCIe: non_torch_memory 0.25 GiB on 2 × RTX 4090 (vllm-project/vllm issue #13061), 0.30 on
+        // 2 × L40S (#15815), 0.29 on two 47.5 GiB cards (#12663): 0.15 + 0.13, within 0.03 of each.
+        CHECK(non_torch("rtx-4090", 2, VllmEra::v0) == doctest::Approx(0.28));
+        CHECK(non_torch("l40s", 2, VllmEra::v0) == doctest::Approx(0.28));
         // V0, 8 × A100 40 GB over NVLink: a reported boot printed 2.10 GiB; 0.15 + 7 × 0.28.
         CHECK(non_torch("a100-40gb", 8, VllmEra::v0) == doctest::Approx(2.11));
         CHECK(non_torch("a100-40gb", 8, VllmEra::v0) > non_torch("a100-40gb", 2, VllmEra::v0));
         // After #25359 (0.11) NCCL init is outside the budget: H100 TP 2 0.55 GiB (llm-d-benchmark 87ab01be).
         CHECK(non_torch("h100-80gb", 2, VllmEra::v0_11) == doctest::Approx(0.55));
-        // v0.19 H100 TP 4 keeps the fusion workspace's ≈ 2.1 GiB: Llama-3.1-8B TP 4 logs 4.02 GiB of peak +
-        // non-torch (tests/data/real_cases/vllm-v019-h100-llama31-8b-instruct.json).
-        CHECK(non_torch("h100-80gb", 4, VllmEra::v0_17) == doctest::Approx(2.13));
+        // v0.19 H100 TP 4 logs 2.13-2.21 GiB over 5 boots, mean 2.17 (Llama-3.1-8B, Qwen2.5-7B, Kimi-Dev-72B,
+        // Llama-3.3-70B fp8, Llama-4-Scout; jgchn/llm-d-planner d3121e0): more than TP 2's 2.08.
+        CHECK(non_torch("h100-80gb", 4, VllmEra::v0_17) == doctest::Approx(2.17).epsilon(0.001));
+        CHECK(non_torch("h100-80gb", 4, VllmEra::v0_17) > non_torch("h100-80gb", 2, VllmEra::v0_17));
+        CHECK(non_torch("h100-80gb", 8, VllmEra::v0_21) == doctest::Approx(2.35).epsilon(0.001));  // extrapolated
         CHECK(kvcalc::find_gpu("a100-40gb")->nvlink);
         CHECK_FALSE(kvcalc::find_gpu("l4")->nvlink);
         CHECK_FALSE(kvcalc::find_gpu("rtx-3090")->nvlink);
