@@ -156,6 +156,12 @@ bool show_paste_overlay() {
     return true;
 }
 
+bool show_log_overlay() {
+    if (!has_bridge()) return false;
+    call("showPaste", std::string("log"));
+    return true;
+}
+
 HostMessage take_host_message() {
     int size = 0;
     char* p = kv_js_take_message(&size);
