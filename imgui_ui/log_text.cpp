@@ -77,6 +77,16 @@ std::string measured_terms_words(const MeasuredTerms& m) {
     return out;
 }
 
+std::string log_fact_text(const LogFact& f) {
+    std::string out = f.name + " = ";
+    if (!f.has_value) out += f.detail;
+    else out += log_value_text(f.value, f.unit, true);
+    std::string where;
+    if (f.has_value && !f.detail.empty()) where = f.detail + ", ";
+    if (!f.rank.empty()) where += f.rank + ", ";
+    return out + " (" + where + "line " + std::to_string(f.line) + ")";
+}
+
 std::string log_engine_words(const StartupLog& log) {
     const EngineInfo* engine = find_engine(log_engine_name(log.engine));
     const std::string name = engine ? engine->display_name : log_engine_name(log.engine);

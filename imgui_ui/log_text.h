@@ -22,6 +22,9 @@ std::string log_row_text(const LogComparisonRow& row);
 /// non-torch 0.35 GiB, KV cache 3.81 GiB, of a 23.58 GiB card at max_model_len 20,000 and utilization 0.90".
 std::string measured_terms_words(const MeasuredTerms& m);
 
+/// One fact as read: "kv_buffer_size_mib = 1,024.00 MiB (CUDA0, line 40)", "type_k = f16 (line 38)".
+std::string log_fact_text(const LogFact& f);
+
 /// "vLLM 0.10.2", "llama.cpp b4893", "SGLang": the engine that printed the log and its version as printed.
 std::string log_engine_words(const StartupLog& log);
 

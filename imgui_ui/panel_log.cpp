@@ -91,6 +91,18 @@ bool log_body(App& app) {
     for (const std::string& f : v.filled) bullet_wrapped(f);
     for (const Diagnostic& d : v.notes) bullet_wrapped(d.message);
     comparison(app);
+    if (v.rows.empty()) {  // llama.cpp and SGLang: kvcalc prices their terms alone; the numbers are listed as read
+        constexpr std::size_t kFactsShown = 40;
+        text_dim("Numbers the log printed:");
+        std::string drawn;
+        for (std::size_t i = 0; i < v.log.facts.size() && i < kFactsShown; ++i) {
+            bullet_wrapped(log_fact_text(v.log.facts[i]));
+            drawn += log_fact_text(v.log.facts[i]) + "\n";
+        }
+        if (v.log.facts.size() > kFactsShown)
+            text_dim("… and " + std::to_string(v.log.facts.size() - kFactsShown) + " more.");
+        app.ui.drawn_text["log_facts"] = drawn;
+    }
     if (v.calibrated) {
         if (const ModelSpec* m = current_model(app.scenario); m && m->display_name != v.model_name)
             text_wrapped("The measured terms are of " + v.model_name + "'s boot; the model is now " + m->display_name +

@@ -149,3 +149,26 @@ test('desktop: a dropped log that contradicts itself shows the core\'s message n
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('desktop: a llama.cpp log pasted into the overlay sets the engine and lists the numbers it printed', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  await wheelClickHitbox(page, 'paste_log');
+  await page.locator('#paste').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#paste-use').textContent(), 'Read this log');
+  // llama.cpp b4893 on a V100, pythia 2.8B Q4_K_M: "CUDA0 KV buffer size =   640.00 MiB" (line 15).
+  await page.locator('#paste-text').fill(readLog('llama.cpp-b4893-pythia-2.8b-q4km-v100.log'));
+  await page.locator('#paste-use').click();
+  await waitState(page, (s) => s.log.active);
+  const state = await appState(page);
+  assert.equal(state.scenario.engine, 'llama.cpp');
+  assert.equal(state.log.calibrated, false, 'only vLLM terms calibrate');
+  assert.match(state.drawn_text.log_facts, /kv_buffer_size_mib = 640\.00 MiB \(CUDA0, line 15\)/);
+  assert.match(await mirrorText(page), /Start-up log \(llama\.cpp[^)]*\):.*Read \d+ numbers from the pasted llama\.cpp[ \w]* log/s);
+  // The overlay goes back to being the config.json one for the model panel's button.
+  await wheelClickHitbox(page, 'paste_config');
+  await page.locator('#paste').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#paste-use').textContent(), 'Use this config');
+  assert.equal(await page.locator('#paste-text').inputValue(), '', 'the log text is not offered as a config');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
