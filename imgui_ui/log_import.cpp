@@ -23,6 +23,7 @@ bool landing_model(const Scenario& s, const Scenario& landing) {
 Scenario given_settings(const Scenario& page, const StartupLog& log, bool& model_given) {
     const Scenario landing = landing_scenario();
     Scenario s = page;
+    s.measured.reset();  // an earlier log's (or link's) terms are not this boot's
     model_given = !landing_model(s, landing);
     if (!model_given) s.weights_variant.clear();  // a variant id of the landing model, not of the log's
     if (s.gpu == landing.gpu && !s.vram_gb && !s.vram_gib && find_fact(log, "total_gpu_memory_gib")) s.gpu.clear();
