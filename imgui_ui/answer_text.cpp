@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kvcalc/base/gpu_catalog.h"
+#include "log_text.h"
 #include "text_export.h"
 #include "widgets.h"
 
@@ -37,7 +38,7 @@ std::string context_answer(const App& app, int width) {
 
 std::string full_text_answer(const App& app) {
     std::string out = announcement(app);
-    if (!app.report.ok) return out;
+    if (!app.report.ok) return out + log_mirror_text(app);
     const Derived& d = app.derived;
     if (!one_answer(d))
         out += d.max_len_all.ok
@@ -59,6 +60,7 @@ std::string full_text_answer(const App& app) {
         out += " Predicted start-up lines:";
         for (const std::string& l : lines) out += " " + l + ".";
     }
+    out += log_mirror_text(app);
     out += " Command: " + serve_command_text(app);
     return out;
 }

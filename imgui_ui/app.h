@@ -13,6 +13,8 @@
 #include "kvcalc/deployment/solver.h"
 #include "kvcalc/deployment/sweeps.h"
 #include "gguf_page.h"
+#include "kvcalc/io/startup_calibration.h"
+#include "kvcalc/io/startup_log.h"
 
 namespace kvcalc::ui {
 
@@ -126,6 +128,25 @@ struct Derived {
     double recompute_ms = 0.0;           ///< last recompute, predict + solvers + sweep
 };
 
+/// A start-up log the user gave (pasted, or dropped as a file): what the core read from it and how the page was
+/// calibrated to it (log_import.cpp, panel_log.cpp). The measured terms themselves live in Scenario::measured, so
+/// they travel in the link (key mt); the log's text does not.
+struct LogView {
+    bool active = false;             ///< a log was read (vLLM: its terms calibrate the scenario)
+    bool calibrated = false;         ///< the core set Scenario::measured from it
+    std::string source;              ///< "paste", "clipboard" or the dropped file's name
+    StartupLog log;                  ///< the facts, each with its line (read_startup_log)
+    std::vector<std::string> filled; ///< settings the log filled, each naming its line (StartupCalibration::filled)
+    Diagnostics notes;               ///< the core's warnings about the log and the calibration
+    Scenario boot;                   ///< the same log with nothing given but the model: the boot's own settings
+    std::string model_name;          ///< display name of the model the terms were measured with
+    /// Each printed line beside kvcalc alone and calibrated at the current settings (compare_with_log), refreshed
+    /// on every recompute.
+    std::vector<LogComparisonRow> rows;
+    std::string status;              ///< the last paste's outcome; for a bad log the core's errors, naming the line
+    bool status_is_error = false;
+};
+
 /// Everything the app owns. No globals, no static locals: panels get this by reference.
 struct App {
     Scenario scenario;
@@ -135,6 +156,7 @@ struct App {
     Diagnostics url_warnings;            ///< problems found in the link the page was opened with
     bool calibration_done = false;       ///< run lazily, the first time its panel opens
     CalibrationSummary calibration;
+    LogView log;                         ///< the start-up log the user gave, if any
     bool dirty = true;                   ///< scenario changed since the last evaluation
     bool url_dirty = false;              ///< the query string should be rewritten
     GgufPage gguf;                       ///< the llama.cpp (GGUF) path: the picked file and the model read from it
@@ -165,6 +187,19 @@ bool recompute_if_dirty(App& app);
 /// inline model. A new model resets the serving settings to vLLM's defaults, except from a link (`from_link`), whose
 /// settings are the user's. Problems go to app.ui.model_status. Returns true when the scenario changed.
 bool apply_config_text(App& app, const std::string& text, const std::string& source, bool from_link = false);
+
+/// Reads a start-up log (pasted, from the clipboard, or a dropped file) through the core: read_startup_log, then
+/// calibrate_from_log fills the settings the user left open and sets the measured terms (docs/STARTUP_LOGS.md
+/// "Calibration"). A log the core refuses leaves the scenario as it was and puts the core's errors in
+/// app.log.status. Returns true when the scenario changed.
+bool apply_log_text(App& app, const std::string& text, const std::string& source);
+
+/// Drops the log and its measured terms: the page prices kvcalc's own terms again.
+void forget_log(App& app);
+
+/// After a recompute: each printed line of the log beside kvcalc alone and the calibrated report at the current
+/// settings (compare_with_log). A log whose measured terms left the scenario (Back, a link) is dropped.
+void refresh_log_rows(App& app);
 
 /// Handles text the page delivered (a pasted config.json, a Hub fetch result). Returns true if the app changed.
 bool poll_host(App& app);

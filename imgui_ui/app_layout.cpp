@@ -60,10 +60,15 @@ bool inputs_column(App& app) {
     return changed;
 }
 
-void result_column(App& app) {
+/// The start-up log sits right under the Result: its lines are read against the verdict above them.
+bool log_section(App& app) { return section("Start-up log") && panel_log(app); }
+
+bool result_column(App& app) {
     app.ui.result_scroll_y = ImGui::GetCursorPosY();
     if (section("Result")) panel_result(app);
+    const bool changed = log_section(app);
     if (section("Cache buckets", !app.ui.narrow_layout)) panel_buckets(app);
+    return changed;
 }
 
 bool analysis_column(App& app, bool narrow) {
@@ -92,7 +97,7 @@ bool phone_page(App& app) {
     ImGui::BeginChild("##page", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     panel_url_warnings(app);
     bool changed = inputs_column(app);
-    result_column(app);
+    changed |= result_column(app);
     if (section("Serving")) changed |= panel_serving(app);
     changed |= analysis_column(app, true);
     if (app.ui.scroll_to_result) {
@@ -142,7 +147,7 @@ bool draw_app(App& app, float view_w, float view_h) {
             const float w = (avail - 2 * spacing) / 3.0f;
             changed |= column("##inputs", w, [&] { return inputs_column(app); });
             ImGui::SameLine();
-            column("##result", w, [&] { result_column(app); return false; });
+            changed |= column("##result", w, [&] { return result_column(app); });
             ImGui::SameLine();
             changed |= column("##analysis", 0, [&] { return analysis_column(app, false); });
         } else {
@@ -150,8 +155,8 @@ bool draw_app(App& app, float view_w, float view_h) {
             changed |= column("##inputs", w, [&] { return inputs_column(app); });
             ImGui::SameLine();
             changed |= column("##rest", 0, [&] {
-                result_column(app);
-                return analysis_column(app, false);
+                const bool log_changed = result_column(app);
+                return analysis_column(app, false) || log_changed;
             });
         }
     }

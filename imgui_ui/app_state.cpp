@@ -47,6 +47,21 @@ std::string reserved_keys(const App& app, bool with_embed) {
 
 nlohmann::json box_json(const Hitbox& b) { return {b.x, b.y, b.w, b.h}; }
 
+/// The start-up log as the panel shows it (for tests and tools): the rows in numbers, the settings it filled.
+nlohmann::json log_state_json(const App& app) {
+    const LogView& v = app.log;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const LogComparisonRow& r : v.rows) {
+        const auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+        rows.push_back({{"name", r.name}, {"label", r.label}, {"unit", r.unit}, {"printed", r.printed},
+                        {"predicted", opt(r.predicted)}, {"calibrated", opt(r.calibrated)}, {"line", r.line}});
+    }
+    return {{"active", v.active}, {"calibrated", app.scenario.measured.has_value()}, {"source", v.source},
+            {"engine", log_engine_name(v.log.engine)}, {"engine_version", v.log.engine_version},
+            {"status", v.status}, {"status_is_error", v.status_is_error}, {"filled", v.filled}, {"rows", rows},
+            {"what_if", v.active && v.calibrated && !(app.scenario == v.boot)}};
+}
+
 nlohmann::json shop_row_json(const ShopRow& r) {
     const GpuSpec& g = gpu_catalog()[static_cast<std::size_t>(r.gpu_index)];
     return {{"gpu", g.id}, {"cards", r.cards}, {"vram_bytes", g.vram_bytes * r.cards},
@@ -78,6 +93,7 @@ std::string state_json(const App& app) {
     j["model_status"] = app.ui.model_status;
     j["share_blocker"] = share_blocker(app);
     j["startup_lines"] = startup_lines(app);
+    j["log"] = log_state_json(app);
     j["notes"] = app.report.notes;
     const Derived& d = app.derived;
     j["solver"] = {{"max_model_len", d.max_len.ok ? d.max_len.value : 0},
@@ -197,6 +213,17 @@ bool poll_host(App& app) {
         app.ui.model_note.clear();
         load_from_url(app);
         app.ui.replace_next_url = true;
+        return true;
+    }
+    if (m.kind == "log") {
+        apply_log_text(app, m.text, m.source);
+        app.url_dirty = true;
+        return true;
+    }
+    if (m.kind == "log_error") {
+        app.log.status = m.text;
+        app.log.status_is_error = true;
+        app.url_dirty = true;
         return true;
     }
     if (m.kind == "error") {

@@ -31,6 +31,9 @@ void panel_buckets(App& app);
 bool panel_solver(App& app);
 /// Every catalog GPU × 1/2/4/8 cards, sortable. True when the user picked a row.
 bool panel_shopping(App& app);
+/// "Paste a start-up log": each printed line beside kvcalc's prediction, the settings the log filled, the answers
+/// priced from the boot's measured terms (panel_log.cpp). True when the scenario changed.
+bool panel_log(App& app);
 /// Measured boots against predictions.
 void panel_calibration(App& app);
 /// Copy link / Markdown / vllm serve / embed snippet.

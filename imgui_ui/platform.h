@@ -97,10 +97,14 @@ void request_gguf_bytes(int index, double bytes);
 
 /// The bytes the page read for picked file `index`; the page drops its copy. "" when there are none.
 std::string take_gguf_bytes(int index);
+/// Shows the same overlay for pasting a start-up log (its words and button say so); the text comes back through
+/// take_host_message() as kind "log". Returns false when the host has none (desktop).
+bool show_log_overlay();
 
 /// Text the page delivered for the app.
 struct HostMessage {
-    /// "config" (pasted or fetched config.json text), "error" (fetch failed), "text" (the HTML input's text, source
+    /// "config" (pasted or fetched config.json text), "error" (fetch failed), "log" (a pasted or dropped start-up
+    /// log, source "paste" or the file's name), "log_error" (a dropped file the page could not read), "text" (the HTML input's text, source
     /// "<session>:<selection start>:<selection end>"), "text_done" (Enter / Tab / keyboard closed); "" = none
     std::string kind;
     std::string text;    ///< the document, the error sentence, or the input's text

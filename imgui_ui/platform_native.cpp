@@ -32,6 +32,7 @@ void open_url(const std::string&) {}
 void report_content_height(float) {}
 bool request_hf_config(const std::string&) { return false; }
 bool show_paste_overlay() { return false; }
+bool show_log_overlay() { return false; }
 HostMessage take_host_message() { return {}; }
 bool request_gguf_pick() { return false; }
 void request_gguf_bytes(int, double) {}

@@ -189,6 +189,12 @@ std::string take_gguf_bytes(int index) {
     return out;
 }
 
+bool show_log_overlay() {
+    if (!has_bridge()) return false;
+    call("showPaste", std::string("log"));
+    return true;
+}
+
 HostMessage take_host_message() {
     int size = 0;
     char* p = kv_js_take_message(&size);

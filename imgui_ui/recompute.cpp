@@ -34,6 +34,7 @@ bool recompute_if_dirty(App& app) {
     d.shop = shopping(app.scenario, gpu_catalog(),
                       d.shop_pinned_tp > 0 ? std::vector<int>{d.shop_pinned_tp} : default_shop_counts());
     gguf_recompute(app);
+    refresh_log_rows(app);
     d.recompute_ms = now_ms() - t0;
     app.url_dirty = true;
     return true;

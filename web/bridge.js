@@ -1,5 +1,5 @@
-// What the app (C++ through emscripten::val) asks of the page: clipboard, new tabs, the config.json paste
-// overlay and the Hugging Face fetch. Answers go into `inbox`, which the app polls once per frame.
+// What the app (C++ through EM_JS) asks of the page: clipboard, new tabs, the paste overlay (a config.json or a
+// start-up log), a dropped log file and the Hugging Face fetch. Answers go into `inbox`, which the app polls once per frame.
 (function () {
   'use strict';
   const inbox = [];
@@ -55,11 +55,54 @@
     }
   }
 
-  function showPaste() {
+  // One overlay, two uses: a model's config.json and an engine's start-up log. Its words, button and the kind of
+  // message it delivers follow the use; switching use clears the text.
+  const pasteKinds = {
+    config: { title: "Paste a model's config.json", use: 'Use this config',
+      placeholder: '{"architectures": [...], "num_hidden_layers": ...}' },
+    log: { title: 'Paste a start-up log (vLLM, llama.cpp or SGLang)', use: 'Read this log',
+      placeholder: 'INFO ... Model loading took 14.99 GiB ...\nINFO ... Available KV cache memory: 3.81 GiB ...' },
+  };
+  let pasteKind = 'config';
+
+  function showPaste(kind) {
     const overlay = document.getElementById('paste');
     if (!overlay) return;
+    const next = kind === 'log' ? 'log' : 'config';
+    const area = document.getElementById('paste-text');
+    if (next !== pasteKind) area.value = '';
+    pasteKind = next;
+    document.getElementById('paste-title').textContent = pasteKinds[next].title;
+    document.getElementById('paste-use').textContent = pasteKinds[next].use;
+    area.placeholder = pasteKinds[next].placeholder;
     overlay.hidden = false;
-    document.getElementById('paste-text').focus();
+    area.focus();
+  }
+
+  // Which path a dropped file takes: a .gguf name goes to the GGUF section (its own drop handler below),
+  // anything else is read as a start-up log (text).
+  const isGgufName = (file) => /\.gguf$/i.test(file.name);
+  // A file dropped on the page (desktop) is read as a start-up log. The core reads at most 32 MiB
+  // (kMaxStartupLogBytes); a larger file is not loaded into the page at all.
+  const maxLogBytes = 32 * 1024 * 1024;
+  function wireDrop() {
+    window.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer || !Array.from(e.dataTransfer.types || []).includes('Files')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    });
+    window.addEventListener('drop', (e) => {
+      const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+      if (!file || Array.from(e.dataTransfer.files).some(isGgufName)) return;
+      e.preventDefault();
+      if (file.size > maxLogBytes) {
+        deliver('log_error', file.name + ' is ' + Math.round(file.size / 1048576) + ' MiB; kvcalc reads start-up ' +
+          'logs up to 32 MiB. Keep the part from the start to the KV cache lines.', file.name);
+        return;
+      }
+      file.text().then((text) => deliver('log', text, file.name),
+        () => deliver('log_error', 'The browser could not read ' + file.name + '.', file.name));
+    });
   }
 
   function wirePasteOverlay() {
@@ -71,7 +114,7 @@
     const back = () => { const c = document.getElementById('canvas'); if (c) c.focus({ preventScroll: true }); };
     document.getElementById('paste-use').addEventListener('click', () => {
       overlay.hidden = true;
-      deliver('config', area.value, 'paste');
+      deliver(pasteKind, area.value, 'paste');
       back();
     });
     document.getElementById('paste-cancel').addEventListener('click', () => { overlay.hidden = true; back(); });
@@ -152,7 +195,7 @@
     announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight };
   // Back / Forward between the app's own history entries (app_state.cpp write_url): the app reads the address again.
   window.addEventListener('popstate', () => deliver('location', location.search, 'history'));
-  function wire() { wirePasteOverlay(); wireKeyboard(); }
+  function wire() { wirePasteOverlay(); wireKeyboard(); wireDrop(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
   else wire();
 })();
@@ -200,7 +243,7 @@
   const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
   window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
   window.addEventListener('drop', (e) => {
-    if (!hasFiles(e)) return;
+    if (!hasFiles(e) || !Array.from(e.dataTransfer.files || []).some(isGgufName)) return;  // a log: wireDrop's
     e.preventDefault();  // the browser would otherwise open the file in place of the page
     take(e.dataTransfer.files, 'drop');
   });

@@ -4,6 +4,7 @@
 // prices it with, its split between the unprinted terms does).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -89,6 +90,7 @@ std::pair<std::string, std::string> two_runs() {
 TEST_SUITE("startup calibration") {
     TEST_CASE("the calibrated prediction of each boot prints the boot's own pool within 0.02 GiB") {
         int checked = 0;
+        double worst = 0;
         for (const auto& entry : std::filesystem::directory_iterator(std::string(KVCALC_TEST_DATA_DIR) + "/startup_logs")) {
             const std::string name = entry.path().filename().string();
             const std::string text = log_file(name);
@@ -105,11 +107,17 @@ TEST_SUITE("startup calibration") {
                 const kvcalc::Report r = kvcalc::predict(c.scenario);
                 REQUIRE_MESSAGE(r.ok, (r.diagnostics.empty() ? std::string() : r.diagnostics.front().message));
                 for (const auto& d : r.diagnostics) CHECK_MESSAGE(d.code != "measured_over_budget", d.message);
-                CHECK(std::abs(r.startup.available_kv_gib - printed_pool_gib(t)) <= 0.02);
+                const double error = std::abs(r.startup.available_kv_gib - printed_pool_gib(t));
+                CHECK(error <= 0.02);
+                worst = std::max(worst, error);
                 ++checked;
             }
         }
         CHECK(checked == 12);  // 11 logs, one of them two boots
+        // The log prints the pool to 0.01 GiB and kvcalc gives it back from the printed terms: the worst error is
+        // the rounding of the terms the boot printed, well inside the acceptance's 0.02 GiB.
+        MESSAGE("calibrated pool vs printed: " << checked << " boots, worst error " << worst << " GiB");
+        CHECK(worst <= 0.005 + 1e-9);
     }
 
     TEST_CASE("V0 on an RTX 3090: the 20k boot priced at 29000 tokens is the 29k boot (issue 10517's pair)") {
@@ -185,7 +193,8 @@ TEST_SUITE("startup calibration") {
         CHECK(c.scenario.gpu_memory_utilization == doctest::Approx(0.9));
         CHECK(c.scenario.vllm_version == "0.10.2");
         REQUIRE(c.scenario.vram_gib);
-        CHECK(*c.scenario.vram_gib == doctest::Approx(79.19));
+        // The printed total as it reads ("79.19 GiB"), so the page and a link show vgib=79.19, not 79.190000000224.
+        CHECK(*c.scenario.vram_gib == 79.19);
         // "Actual usage is 14.08 GiB for weight, 1.97 GiB for peak activation, 0.07 GiB for non-torch memory"
         const kvcalc::MeasuredTerms& m = *c.scenario.measured;
         CHECK(static_cast<double>(*m.weights_bytes) / (1 << 30) == doctest::Approx(14.08));

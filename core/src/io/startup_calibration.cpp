@@ -191,7 +191,7 @@ StartupCalibration calibrate_from_log(const Scenario& user, const StartupLog& lo
             filled("kv_cache_dtype " + f->detail, f);
         }
     if (s.gpu.empty() && !s.vram_gb && !s.vram_gib && m.cuda_total_bytes) {
-        s.vram_gib = static_cast<double>(*m.cuda_total_bytes) / static_cast<double>(kBytesPerGib);
+        s.vram_gib = fact(log, "total_gpu_memory_gib")->value;  // as printed (23.58), not its byte count over 2^30
         filled("VRAM " + std::to_string(*s.vram_gib).substr(0, 5) + " GiB (the CUDA total)", fact(log, "total_gpu_memory_gib"));
     }
     // A what-if on the boot's length keeps the boot's own as the anchor.
