@@ -12,6 +12,7 @@
 #include "kvcalc/io/json_io.h"
 #include "kvcalc/io/json_results.h"
 #include "kvcalc/io/url_codec.h"
+#include "kvcalc/model/layer_cache.h"
 #include "model_lookup.h"
 #include "platform.h"
 #include "share_link.h"
@@ -137,19 +138,52 @@ std::string state_json(const App& app) {
 
 /// A link's max_model_len beyond the engine's derived maximum for the model (the core's context_limit, rope scaling
 /// included): set to that limit, with a warning that names the way out. A link that asks for a longer context on
-/// purpose (allow_long_max_model_len) keeps it.
-void clamp_link_context(App& app) {
+/// purpose (allow_long_max_model_len) keeps it. A link without ctx got its value from the codec's default for the
+/// link's version (180,000 in version 1, the version of a link without v: url_version_1_defaults), so the warning
+/// says that instead of quoting a ctx= the link never had.
+void clamp_link_context(App& app, const std::string& query) {
     const ModelSpec* model = current_model(app.scenario);
     if (!model || app.scenario.allow_long_max_model_len) return;
     const EngineContextLimit limit = engine_context_limit(app.scenario, *model);
     if (limit.max_model_len <= 0 || app.scenario.max_model_len <= limit.max_model_len) return;
+    const std::string asked =
+        !query_value(query, "ctx").empty() ? "ctx=" + std::to_string(app.scenario.max_model_len)
+        : query_value(query, "v").empty()
+            ? "This link has no ctx (nor v, so it reads as a version 1 link) and version 1's default max_model_len " +
+                  format_count(app.scenario.max_model_len)
+            : "This link has no ctx, and its version's default max_model_len " + format_count(app.scenario.max_model_len);
     app.url_warnings.push_back(
         {Severity::warning, "max_model_len_too_long", "ctx",
-         "ctx=" + std::to_string(app.scenario.max_model_len) + " is above " + model->display_name +
-             "'s derived maximum " + format_count(limit.max_model_len) + " (" + limit.source +
-             "): set to that. The engine refuses a longer context unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 "
-             "(SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) is set."});
+         asked + " is above " + model->display_name + "'s derived maximum " + format_count(limit.max_model_len) +
+             " (" + limit.source + "): set to that. The engine refuses a longer context unless "
+             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (SGLang: SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) is set."});
     app.scenario.max_model_len = limit.max_model_len;
+}
+
+/// A link's tensor_parallel_size that the model cannot be split by (the core's tensor_parallel_options, e.g. 32
+/// heads over 3 cards): a link problem naming tp and the reason, read as absent (1) as the codec reads any bad value,
+/// so the link opens on a result instead of "Cannot evaluate" with no word about tp.
+void check_link_parallel(App& app) {
+    const ModelSpec* model = current_model(app.scenario);
+    const int tp = app.scenario.tensor_parallel_size;
+    if (!model || tp == 1) return;
+    for (const TpOption& o : tensor_parallel_options(*model)) {
+        if (o.tensor_parallel_size != tp || o.valid) continue;
+        app.url_warnings.push_back({Severity::warning, "url_tensor_parallel_size", "tp",
+                                    "tp=" + std::to_string(tp) + " cannot split " + model->display_name + ": " +
+                                        o.reason + "; read as absent (1)"});
+        app.scenario.tensor_parallel_size = 1;
+    }
+}
+
+/// True when nothing in `query` took effect: the decoded scenario is what its version's bare "v=N" decodes to (every
+/// key was unknown or bad). Such a link, old or new, opens on the page's landing example rather than on the codec's
+/// defaults (a version 1 link's are a FAIL: Qwen 3.6 27B at 180,000 tokens on a 24 GB card).
+bool nothing_taken(const std::string& query, const Scenario& decoded) {
+    const std::string v = query_value(query, "v");
+    Diagnostics ignored;
+    const Scenario bare = decode_query(v.empty() ? std::string("v=1") : "v=" + v, ignored);
+    return encode_query(decoded) == encode_query(bare);
 }
 
 }  // namespace
@@ -164,8 +198,14 @@ void load_from_url(App& app) {
     app.ui.unit = query_value(query, "unit") == "gb" ? ByteUnit::gb : ByteUnit::gib;
     if (query.empty() && fragment.empty()) app.scenario = landing_scenario();
     else app.scenario = decode_query(query, app.url_warnings);
+    if (fragment.empty() && !app.url_warnings.empty() && nothing_taken(query, app.scenario)) {
+        app.scenario = landing_scenario();
+        app.url_warnings.push_back({Severity::warning, "url_nothing_taken", "url",
+                                    "Nothing in this link could be used, so the page opens on its starting example."});
+    }
     if (!fragment.empty()) load_fragment(app, fragment);
-    clamp_link_context(app);
+    check_link_parallel(app);
+    clamp_link_context(app, query);
     app.dirty = true;
     app.url_dirty = true;
 }

@@ -1,5 +1,6 @@
 // Hardware panel: a catalog GPU or a custom VRAM figure (GB vs GiB said out loud), GPU count, tensor parallel.
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <vector>
 
@@ -30,26 +31,43 @@ bool gpu_picker(App& app) {
     ImGui::SetNextItemWidth(-1.0f);
     bool picked = false;
     describe_next_item("GPU", preview);
+    // Touch: rows at least 44 CSS px tall (a fingertip), and a list that holds whole rows: ImGui sizes a large combo
+    // for 20 lines of text, which cut a 44 px row in half at the list's edge, and a finger aimed at that half
+    // landed outside the list and closed it.
+    const bool touch = app.ui.touch_layout;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 row(0, touch ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);
+    const float pitch = row.y + style.ItemSpacing.y;  // one row and the gap to the next
+    const int rows_shown = std::clamp(static_cast<int>((ImGui::GetIO().DisplaySize.y * 0.6f) / pitch), 3, 9);
+    if (touch)
+        ImGui::SetNextWindowSizeConstraints(
+            ImVec2(0, 0), ImVec2(FLT_MAX, rows_shown * pitch - style.ItemSpacing.y + style.WindowPadding.y * 2));
     if (ImGui::BeginCombo("##gpu", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-        // Touch: rows at least 44 CSS px tall (a fingertip); in VRAM order, smallest first, as people shop.
-        const ImVec2 row(0, app.ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);
         if (ImGui::Selectable("Custom VRAM", current == nullptr, 0, row) && current) {
             set_custom_vram(s, bytes_to_gib(current->vram_bytes), true);
             picked = true;
         }
+        // In VRAM order, smallest first, as people shop.
         std::vector<const GpuSpec*> by_vram;
         for (const GpuSpec& g : gpu_catalog()) by_vram.push_back(&g);
         std::stable_sort(by_vram.begin(), by_vram.end(),
                          [](const GpuSpec* a, const GpuSpec* b) { return a->vram_bytes < b->vram_bytes; });
+        int index = 1;  // row 0 is "Custom VRAM"
         for (const GpuSpec* gp : by_vram) {
             const GpuSpec& g = *gp;
             if (ImGui::Selectable(gpu_label(g).c_str(), current == &g, 0, row) && current != &g) {
                 set_catalog_gpu(s, g.id);
                 picked = true;
             }
-            if (current == &g && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();  // open at the current card
+            if (current == &g && ImGui::IsWindowAppearing()) {  // open at the current card
+                if (touch) ImGui::SetScrollY(std::max(0, index - rows_shown / 2) * pitch);  // on a row boundary
+                else ImGui::SetScrollHereY();
+            }
             if (ImGui::IsItemVisible()) record_hitbox(app.ui, ("gpu_option_" + g.id).c_str());  // tests tap only rows on screen
+            ++index;
         }
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();  // the list's box, for the tests
+        app.ui.hitboxes["gpu_list"] = {pos.x, pos.y, size.x, size.y, 0};  // window 0: no scroll anchoring
         ImGui::EndCombo();
     }
     record_hitbox(app.ui, "gpu_combo");

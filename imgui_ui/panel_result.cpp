@@ -13,11 +13,11 @@ namespace kvcalc::ui {
 
 namespace {
 
-void invalid_banner(const App& app) {
+void invalid_banner(App& app) {
     std::string detail;
     for (const Diagnostic& d : app.report.diagnostics)
         if (d.severity == Severity::error) detail += d.message + "\n";
-    verdict_banner(Verdict::fail, app.ui.dark_theme, "Cannot evaluate these settings",
+    verdict_banner(app.ui, Verdict::fail, "Cannot evaluate these settings",
                    detail.empty() ? "unknown error" : detail);
 }
 
@@ -114,7 +114,7 @@ void result_banner(App& app) {
     std::string title = std::string(verdict_name(r.verdict)) + " · " + format_bytes(r.terms.total_bytes, app.ui.unit) +
                         " of " + format_bytes(r.terms.budget_bytes, app.ui.unit) + " budget per card";
     app.ui.drawn_text["result_banner"] = verdict_banner(
-        r.verdict, app.ui.dark_theme, title, verdict_sentence(app) + "\nLargest term: " + std::string(term_label(r.limiting_term)) + ".");
+        app.ui, r.verdict, title, verdict_sentence(app) + "\nLargest term: " + std::string(term_label(r.limiting_term)) + ".");
 }
 
 void verdict_summary(App& app) {

@@ -1,5 +1,6 @@
 // Serving panel: compose presets and the vLLM settings, each under its vLLM name.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 
@@ -75,8 +76,14 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
                                     : kv_format_label(s.kv_cache_dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     describe_next_item("kv_cache_dtype", preview);
+    // On a phone the list is no wider than the screen and a long row wraps onto a second line: ImGui sizes a combo's
+    // list to its widest row, and "turboquant ... · 0.4 B" rows ran off the right edge.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float list_w = ImGui::GetIO().DisplaySize.x - style.DisplaySafeAreaPadding.x * 2;
+    if (ui.narrow_layout) ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(list_w, FLT_MAX));
     if (ImGui::BeginCombo("kv_cache_dtype", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
         const ImVec2 row(0, ui.touch_layout ? std::max(44.0f, ImGui::GetFrameHeight()) : 0.0f);  // a fingertip
+        const float label_w = ImGui::GetContentRegionAvail().x;
         if (ImGui::Selectable("auto (model dtype) · the default", is_auto_kv_cache_dtype(s.kv_cache_dtype), 0, row)) {
             s.kv_cache_dtype = std::string(kAutoKvCacheDtype);
             changed = true;
@@ -86,7 +93,8 @@ bool kv_dtype_picker(UiState& ui, Scenario& s, const Report& report) {
             const EngineKvSpelling sp = engine ? engine_kv_spelling(engine->id, f.id) : EngineKvSpelling{f.name, f.name};
             const std::string spelled = sp.exact ? sp.k + (sp.v != sp.k ? "/" + sp.v : std::string())
                                                  : std::string("not in ") + engine->display_name;
-            const std::string label = kv_format_label(f.name) + " · " + spelled + " · " + f.bpe_exact + " B";
+            std::string label = kv_format_label(f.name) + " · " + spelled + " · " + f.bpe_exact + " B";
+            if (ui.narrow_layout) label = break_at_spaces(label, label_w);
             if (ImGui::Selectable(label.c_str(), s.kv_cache_dtype == f.name, 0, row)) {
                 s.kv_cache_dtype = f.name;
                 changed = true;
@@ -152,11 +160,13 @@ bool engine_picker(UiState& ui, Scenario& s) {
     const EngineInfo* current = find_engine(s.engine);
     ImGui::TextUnformatted("engine");
     for (const EngineInfo& e : engines()) {  // the core's engines table, one radio button per row
-        ImGui::SameLine();
+        // A radio is its circle, a gap and the name; on a phone the row wraps instead of running off the edge.
+        same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(e.name).x);
         if (ImGui::RadioButton(e.name, current == &e) && current != &e) {
             s.engine = e.name;  // 0 = "not given" holds for every engine (the core fills in the engine's default)
             changed = true;
         }
+        record_hitbox(ui, (std::string("engine_") + e.name).c_str());
     }
     help_marker(ui, "vllm: the whole per-card budget. llama.cpp and sglang: weights and KV cache sized by that engine's "
                 "rules; their activation and runtime buffers are not modelled (the notes say so).");

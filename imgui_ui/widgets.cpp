@@ -542,24 +542,27 @@ void record_hitbox(UiState& ui, const char* name) {
     ui.hitboxes[name] = {a.x, a.y, b.x - a.x, b.y - a.y, ImGui::GetCurrentWindow()->ID};
 }
 
-std::string verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail) {
-    const ImU32 color = verdict_color(v, dark_theme);
+std::string verdict_banner(UiState& ui, Verdict v, const std::string& title, const std::string& detail) {
+    const ImU32 color = verdict_color(v, ui.dark_theme);
     ImVec4 tint = ImGui::ColorConvertU32ToFloat4(color);
     tint.w = 0.10f;  // light enough that the title keeps 4.5:1 contrast
     const float em = ImGui::GetFontSize();
     ImGui::PushStyleColor(ImGuiCol_ChildBg, tint);
     ImGui::PushStyleVar(ImGuiStyleVar_ChildRounding, em * 0.3f);
     const float wrap = ImGui::GetContentRegionAvail().x - em;
+    const std::string title_lines = break_at_spaces(title, wrap);
     const std::string lines = break_at_spaces(detail, wrap);
-    const float detail_h = ImGui::CalcTextSize(lines.c_str()).y;
-    ImGui::BeginChild("##banner", ImVec2(0, em * 2.0f + detail_h + ImGui::GetStyle().ItemSpacing.y * 2), false,
+    const float text_h = ImGui::CalcTextSize(title_lines.c_str()).y + ImGui::CalcTextSize(lines.c_str()).y;
+    ImGui::BeginChild("##banner", ImVec2(0, em + text_h + ImGui::GetStyle().ItemSpacing.y * 2), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::SetCursorPos(ImVec2(em * 0.5f, em * 0.3f));
     ImGui::PushStyleColor(ImGuiCol_Text, color);
-    ImGui::TextUnformatted(title.c_str());
+    ImGui::TextUnformatted(title_lines.c_str());
     ImGui::PopStyleColor();
+    record_hitbox(ui, "verdict_title");  // the text's own extent, which the child window would clip
     ImGui::SetCursorPosX(em * 0.5f);
     ImGui::TextUnformatted(lines.c_str());
+    record_hitbox(ui, "verdict_detail");
     ImGui::EndChild();
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();

@@ -129,7 +129,9 @@ void bullet_wrapped(const std::string& text);
 /// Stores the last item's rectangle under `name` (for the browser tests).
 void record_hitbox(UiState& ui, const char* name);
 
-/// Text in the verdict colour on a tinted full-width box: the banner. Returns `detail` as drawn (with its line breaks).
-std::string verdict_banner(Verdict v, bool dark_theme, const std::string& title, const std::string& detail);
+/// Text in the verdict colour on a tinted full-width box: the banner. The title and `detail` both wrap at spaces (a
+/// 320 px embed is narrower than the title); their text extents are recorded as hitboxes "verdict_title" and
+/// "verdict_detail". Returns `detail` as drawn (with its line breaks).
+std::string verdict_banner(UiState& ui, Verdict v, const std::string& title, const std::string& detail);
 
 }  // namespace kvcalc::ui
