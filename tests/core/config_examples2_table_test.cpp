@@ -10,6 +10,7 @@
 
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/config/param_count.h"
+#include "kvcalc/engines/vllm/accounting.h"
 #include "test_data.h"
 
 using namespace kvcalc;
@@ -242,4 +243,23 @@ TEST_CASE("config-examples-2: Mamba states of Bamba (Mamba-2) and Jamba (Mamba-1
     CHECK(j.conv_elements == 3LL * 2 * 4096);
     CHECK(j.state_elements == 2LL * 4096 * 16);
     CHECK(std::holds_alternative<FullAttention>(jamba.spec.layers[4]));
+}
+
+TEST_CASE("config-examples-2: vision and audio towers vLLM loads beside the language model") {
+    // Published totals (the Hub's safetensors parameter counts): Voxtral-Mini-3B-2507 4.68B (Whisper encoder +
+    // adapter, voxtral.py), Phi-3-vision-128k-instruct 4.15B (CLIP ViT-L/14-336 named by img_processor, phi3v.py),
+    // DeepSeek-VL2-tiny 3.37B (SigLIP so400m: vision_config layers / width / mlp_ratio, deepseek_vl2.py).
+    struct Case {
+        const char* file;
+        double published;
+    };
+    for (const Case& k : {Case{"voxtral-mini-3b-2507.json", 4.68e9}, Case{"phi-3-vision-128k-instruct.json", 4.15e9},
+                          Case{"deepseek-vl2-tiny.json", 3.37e9}}) {
+        CAPTURE(k.file);
+        const std::string text = test::config_file(k.file);
+        const HfConfig c = read_hf_config(text);
+        const double total = static_cast<double>(count_parameters(c.spec, c.arch).total()) +
+                             static_cast<double>(encoder_parameters(text));
+        CHECK(total == doctest::Approx(k.published).epsilon(0.015));
+    }
 }
