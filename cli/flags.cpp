@@ -18,6 +18,7 @@
 #include "kvcalc/deployment/scenario_fields.h"
 #include "kvcalc/deployment/suggest.h"
 #include "kvcalc/io/url_check.h"
+#include "kvcalc/io/link_config.h"
 #include "kvcalc/io/url_codec.h"
 #include "kvcalc/engines/vllm/accounting.h"
 
@@ -469,7 +470,7 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
     }
     for (const auto& g : given) {
         if (std::string_view(g.flag->name) == "--from-url") {
-            o.scenario = kvcalc::decode_query(g.value, o.warnings);
+            o.scenario = kvcalc::decode_link(g.value, o.warnings);  // the query, and a #cfg= config.json
             if (model_hint.empty()) model_hint = o.scenario.model_id;
         }
     }

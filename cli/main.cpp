@@ -31,6 +31,7 @@
 #include "kvcalc/deployment/sweeps.h"
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/base/gpu_catalog.h"
+#include "kvcalc/io/link_config.h"
 #include "kvcalc/io/url_codec.h"
 #include "kvcalc/io/startup_log.h"
 #include "kvcalc/io/startup_log_json.h"
@@ -96,8 +97,9 @@ std::string write_svg(const std::string& path, const kvcalc::Report& r) {
 /// Shared tail of predict and solve: breakdown, link, SVG. Returns false when the SVG could not be written.
 bool extras(const kvcli::Options& o, const kvcalc::Report& r) {
     if (!o.url_base.empty()) {
-        print_diagnostics(kvcalc::url_unrepresentable(o.scenario), Severity::warning);
-        const std::string link = o.url_base + "?" + kvcalc::encode_query(o.scenario);
+        print_diagnostics(kvcalc::link_unrepresentable(o.scenario), Severity::warning);
+        // A --config model travels as the page carries a pasted one: its text in #cfg=, no stale m= (link_config.h).
+        const std::string link = o.url_base + "?" + kvcalc::encode_link(o.scenario);
         (o.json ? std::cerr : std::cout) << (o.json ? "" : "\nLink: ") << printable(link) << "\n";
     }
     if (!o.svg_path.empty()) {

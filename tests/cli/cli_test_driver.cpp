@@ -223,6 +223,32 @@ TEST_SUITE("url") {
             CHECK(one_document(decoded) == one_document(direct));
         }
     }
+    TEST_CASE("--config X --url carries the config.json in #cfg= (no stale m=) and --from-url opens the same model") {
+        // The page's form for a pasted config (docs/URL.md): query + "#cfg=" + base64url(text). Falcon-40B (60 layers,
+        // 8 KV heads × 64) on two H100s; the link alone must give the same model, numbers and verdict.
+        const std::string args = std::string("--config ") + KVCALC_TEST_DATA_DIR +
+                                 "/configs/falcon-40b.json --gpu h100-80gb --tp 2 --max-ctx 2048 --max-num-seqs 8";
+        const Run linked = kvcalc(args + " --url https://example.org/kvcalc/");
+        CHECK(linked.status == 0);
+        CHECK_FALSE(contains(linked.err, "cannot travel"));
+        const auto at = linked.out.rfind("Link: ");
+        REQUIRE_MESSAGE(at != std::string::npos, linked.out);
+        std::string link = linked.out.substr(at + 6);
+        while (!link.empty() && link.back() == '\n') link.pop_back();
+        const std::string query = link.substr(0, link.find('#'));
+        CHECK(query.find("m=") == std::string::npos);  // no catalog model beside the config
+        CHECK(link.find("#cfg=") != std::string::npos);
+        const Run direct = kvcalc(args + " --json");
+        const Run decoded = kvcalc("--from-url " + clitest::shell_quote(link) + " --json");
+        CHECK(decoded.status == direct.status);
+        CHECK(decoded.err.empty());
+        const json a = one_document(direct), b = one_document(decoded);
+        CHECK(b["verdict"] == a["verdict"]);
+        CHECK(b == a);
+        // Without its fragment the link names no model of its own: the default, not Falcon and not a stale one.
+        const Run bare = kvcalc("--from-url " + clitest::shell_quote(query) + " --json");
+        CHECK(one_document(bare)["settings"]["model"] != a["settings"]["model"]);
+    }
     TEST_CASE("--url with --json keeps stdout one document (link on stderr)") {
         const Run r = kvcalc(std::string(kDualTurbo20) + " --json --url https://x.example/");
         one_document(r);

@@ -201,6 +201,46 @@ void run_mla_as_plain(KeyReader& keys, HfConfig& out, Attn& a) {
     keys.note_source("layers", "minicpm3: plain attention, num_attention_heads K/V heads of " + std::to_string(a.head_dim));
 }
 
+/// The MLP's shape where a family departs from the gated (gate + up + down) default: the up + down MLPs, their
+/// 4 × hidden default width, QWen's halved width and GPT-2 / GPTBigCode's learned positions (each from its vLLM
+/// model file, named below).
+void read_mlp_shape(KeyReader& keys, HfConfig& out) {
+    auto& h = out.arch;
+    const auto& s = out.spec;
+    const std::string& mt = h.model_type;
+    // Up + down only: bloom.py BloomMLP, falcon.py FalconMLP, gpt_j.py GPTJMLP, gpt2.py GPT2MLP, gpt_bigcode.py
+    // GPTBigMLP, gpt_neox.py GPTNeoXMLP, mpt.py MPTMLP, phi.py PhiMLP, starcoder2.py Starcoder2MLP, opt.py (fc1/fc2).
+    static constexpr std::string_view kUpDown[] = {"bloom", "falcon", "RefinedWeb", "RefinedWebModel", "gptj",
+                                                   "gpt2", "gpt_bigcode", "gpt_neox", "mpt", "phi", "starcoder2",
+                                                   "opt"};
+    for (std::string_view t : kUpDown)
+        if (mt == t) h.gated_mlp = false;
+    if (!h.gated_mlp && h.intermediate_size == 0 && s.hidden_size > 0 && mt != "mpt") {
+        // n_inner / ffn_hidden_size null: 4 × hidden (gpt_j.py `4 * config.n_embd if config.n_inner is None`,
+        // gpt_bigcode.py and gpt2.py alike; bloom.py and falcon.py build 4 * hidden_size).
+        h.intermediate_size = static_cast<int>(std::min<std::int64_t>(4LL * s.hidden_size, kMaxDim));
+        keys.info("derived", keys.prefix() + "intermediate_size",
+                  "no MLP width in the file (n_inner / ffn_hidden_size): " + mt + " builds 4 × hidden_size = " +
+                      std::to_string(h.intermediate_size));
+        keys.note_source("intermediate_size", "4 × hidden_size (" + mt + ")");
+    }
+    if (mt == "qwen" && h.intermediate_size > 0) {
+        // QWen (v1) states the sum of both halves of its gated MLP: qwen.py QWenBlock builds
+        // QWenMLP(hidden_size, intermediate_size // 2).
+        h.intermediate_size /= 2;
+        keys.info("derived", keys.prefix() + "intermediate_size",
+                  "qwen: intermediate_size is both halves of the gated MLP; each is intermediate_size / 2 = " +
+                      std::to_string(h.intermediate_size) + " wide (vLLM qwen.py QWenMLP)");
+        keys.note_source("intermediate_size", "intermediate_size / 2 (qwen)");
+    }
+    if (mt == "gpt2" || mt == "gpt_bigcode") {
+        // wpe: one learned vector per position (gpt2.py, gpt_bigcode.py nn.Embedding(max_position_embeddings, …)).
+        h.learned_positions = static_cast<int>(keys.integer({"n_positions", "max_position_embeddings"},
+                                                             "n_positions", 1, kMaxTokens)
+                                                   .value_or(0));
+    }
+}
+
 void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     auto& h = out.arch;
     auto& s = out.spec;
@@ -217,6 +257,7 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
         if (auto ratio = keys.integer({"expansion_ratio"}, "expansion_ratio", 1, 1000))
             h.intermediate_size = static_cast<int>(std::min<std::int64_t>(*ratio * s.hidden_size, kMaxDim));
     }
+    read_mlp_shape(keys, out);
     s.num_experts = as_int(keys.integer({"n_routed_experts", "num_experts", "num_local_experts", "moe_num_experts",
                                          "ffn_config.moe_num_experts"},
                                         "num_experts", 0, 1000000));
@@ -243,15 +284,32 @@ void read_moe_and_mlp(KeyReader& keys, HfConfig& out) {
     if (const nlohmann::json* f = keys.raw({"moe_layer_freq"}, freq_path); f && f->is_array()) {
         for (const auto& e : *f) h.moe_layer_freq.push_back(e.is_number_integer() && e.get<std::int64_t>() != 0 ? 1 : 0);
     }
+    if (h.moe_layer_freq.empty() && s.num_experts > 1 &&
+        (h.model_type == "jamba" || keys.present("expert_layer_period"))) {
+        // Jamba: experts only where i % expert_layer_period == expert_layer_offset (JambaConfig.layers_num_experts,
+        // defaults 2 and 1; vLLM jamba.py picks JambaMoE when layers_num_experts[i] > 1, else a dense JambaMLP).
+        const auto period = keys.integer({"expert_layer_period"}, "expert_layer_period", 1, kMaxLayers).value_or(2);
+        const auto offset = keys.integer({"expert_layer_offset"}, "expert_layer_offset", 0, kMaxLayers).value_or(1);
+        for (int i = 0; i < s.num_hidden_layers; ++i) h.moe_layer_freq.push_back(i % period == offset ? 1 : 0);
+        keys.note_source("moe layers", "expert_layer_period " + std::to_string(period) + ", expert_layer_offset " +
+                                           std::to_string(offset));
+    }
     auto tie = keys.boolean({"tie_word_embeddings"}, "tie_word_embeddings");
     // Gemma's config classes and FalconConfig default to tied (vllm/model_executor/models/falcon.py
     // FalconForCausalLM: an absent key ties lm_head to word_embeddings); the other families default to untied.
     const bool gemma = h.model_type.rfind("gemma", 0) == 0, falcon = h.model_type == "falcon";
-    h.tie_word_embeddings = tie.value_or(gemma || falcon);
+    // BLOOM, MPT and GPT-2 keep PretrainedConfig's tie_word_embeddings true: vLLM bloom.py, mpt.py (which asserts
+    // it) and gpt2.py use the input embedding as lm_head.
+    // MiniCPM / MiniCPM3's remote configs keep it too (minicpm.py ties when tie_word_embeddings; MiniCPM3-4B's
+    // published 4.07B parameters count one 73,448 × 2,560 table).
+    const bool tied_family = h.model_type == "bloom" || h.model_type == "mpt" || h.model_type == "gpt2" ||
+                             h.model_type == "minicpm" || h.model_type == "minicpm3";
+    h.tie_word_embeddings = tie.value_or(gemma || falcon || tied_family);
     if (!tie) {
         keys.info("assumed", "tie_word_embeddings",
                   std::string("tie_word_embeddings missing: assumed ") +
-                      (gemma ? "true (Gemma default)" : falcon ? "true (FalconConfig default)" : "false") +
+                      (gemma ? "true (Gemma default)" : falcon ? "true (FalconConfig default)"
+                       : tied_family ? "true (" + h.model_type + ": lm_head is the input embedding)" : "false") +
                       " for the parameter count");
     }
 }
@@ -465,6 +523,32 @@ void note_defaults_used(const KeyReader& keys, HfConfig& out) {
                                    " defaults: " + list});
 }
 
+/// Architectures whose cache kvcalc cannot type (an error naming why), or that the newest vLLM no longer runs.
+void check_architecture_support(KeyReader& keys, HfConfig& out) {
+    const HfArchitecture& h = out.arch;
+    if (h.model_type == "deepseek_v4") {
+        // vllm/model_executor/layers/deepseek_v4_attention.py DeepseekV4MultiHeadLatentAttentionWrapper: every
+        // layer keeps a DeepseekV4SWACache of sliding_window tokens (head_dim 512 as 448 fp8 + 64 bf16 + scales),
+        // and layers whose compress_ratios entry exceeds 1 add a compressed latent cache (one entry per ratio
+        // tokens, DeepseekCompressor) plus, at ratio 4, a sparse-attention indexer key.
+        keys.error("unsupported_architecture", "model_type",
+                   "model_type deepseek_v4 (DeepSeek V4) caches a 128-token sliding window per layer plus a KV "
+                   "compressed 4:1 or 128:1 (compress_ratios) with an indexer: kvcalc has no layer kind for that "
+                   "compressed cache, so it cannot price this model's KV; its bytes per token would be a guess");
+    }
+    for (const auto& a : h.architectures) {
+        if (a != "MllamaForConditionalGeneration") continue;
+        // vllm/model_executor/models/registry.py _PREVIOUSLY_SUPPORTED_MODELS: "MllamaForConditionalGeneration":
+        // "0.10.2" (encoder-decoder models removed with the V0 engine). V0's CacheEngine gave every one of
+        // num_hidden_layers a K/V slot per block (cross-attention layers included, mllama.py kv_caches[idx]).
+        keys.warning("vllm_removed", "architectures",
+                     "MllamaForConditionalGeneration (Llama 3.2 Vision) runs only up to vLLM 0.10.2 (later releases "
+                     "refuse it: registry.py _PREVIOUSLY_SUPPORTED_MODELS); priced as that V0 engine cached it, a "
+                     "K/V slot per token in all " + std::to_string(out.spec.num_hidden_layers) +
+                         " layers, the cross_attention_layers included");
+    }
+}
+
 }  // namespace
 
 HfConfig read_hf_config(std::string_view text) {
@@ -554,6 +638,7 @@ HfConfig read_hf_config(std::string_view text) {
                                       " is not a float type (valid: bfloat16, float16, float32)") +
                          ": assumed bfloat16 (2 bytes) for the model dtype");
     }
+    check_architecture_support(keys, out);
     if (has_error(out.diagnostics) || s.num_hidden_layers == 0) return out;
     std::vector<std::string_view> archs(out.arch.architectures.begin(), out.arch.architectures.end());
     if (is_encoder_only(out.arch.model_type, archs)) {

@@ -291,6 +291,13 @@ bool from_sliding_keys(KeyReader& keys, int n, const std::string& model_type, bo
     }
     if (!has_window) return true;
     auto every = keys.integer({"sliding_window_pattern"}, "sliding_window_pattern", 1, 100000);
+    if (!every && model_type.rfind("gemma4", 0) == 0) {
+        // Gemma4TextConfig.__post_init__ without layer_types: every 6th layer full ("5:1"), and the last layer is
+        // forced to full_attention (transformers gemma4/configuration_gemma4.py); vLLM gemma4.py reads layer_types.
+        for (int i = 0; i < n; ++i) p.kinds[i] = ((i + 1) % 6 == 0 || i == n - 1) ? MixerKind::full : MixerKind::sliding;
+        keys.note_source("layer pattern", "Gemma4TextConfig layer_types default: every 6th layer and the last full");
+        return true;
+    }
     if (every) {  // Gemma 3 / Cohere 2: every Nth layer is global, the others slide
         for (int i = 0; i < n; ++i) p.kinds[i] = ((i + 1) % *every == 0) ? MixerKind::full : MixerKind::sliding;
         return true;

@@ -56,7 +56,11 @@ const std::vector<ModelTypeTraits>& model_traits_table() {
         {"gemma3", "Gemma3Config", "gemma3/configuration_gemma3.py", "{}", R::from_keys, true, "gemma3_text"},
         {"gemma3n_text", "Gemma3nTextConfig", "gemma3n/configuration_gemma3n.py", "{}", R::from_keys, true},
         {"gemma3n", "Gemma3nConfig", "gemma3n/configuration_gemma3n.py", "{}", R::from_keys, true, "gemma3n_text"},
-        {"gemma4_text", "Gemma4TextConfig", "gemma4/configuration_gemma4.py", "{}", R::from_keys, true},
+        // Gemma4TextConfig: sliding_window 512, head_dim 256, and __post_init__'s kwargs.pop("global_head_dim", 512)
+        // for the full-attention layers (a trimmed text_config without them still has them).
+        {"gemma4_text", "Gemma4TextConfig", "gemma4/configuration_gemma4.py",
+         R"({"head_dim":256,"global_head_dim":512,"sliding_window":512,"max_position_embeddings":131072})",
+         R::from_keys, true},
         {"gemma4", "Gemma4Config", "gemma4/configuration_gemma4.py", "{}", R::from_keys, true, "gemma4_text"},
         {"cohere2", "Cohere2Config", "cohere2/configuration_cohere2.py",
          R"({"vocab_size":256000,"hidden_size":8192,"intermediate_size":22528,"num_hidden_layers":40,

@@ -75,6 +75,12 @@ struct Counter {
         switch (layer_mixer_weights(c)) {
             case MixerWeights::none: break;
             case MixerWeights::gqa_attention: {
+                // MiniCPM3 caches plain K/V but its projections keep the MLA shapes (minicpm3.py
+                // MiniCPM3Attention: q_a/q_b, kv_a_proj_with_mqa, kv_b, o_proj).
+                if (h.kv_lora_rank > 0) {
+                    mla();
+                    break;
+                }
                 const KvHeads k = layer_kv_heads(c).value_or(KvHeads{});
                 gqa(k.num_key_value_heads, k.head_dim_k, layer_kv_proj_tensors(c));
                 break;
@@ -126,7 +132,10 @@ struct Counter {
             return;
         }
         if (!is_moe_layer(layer)) {
-            p.dense_mlp += 3 * hidden() * (h.dense_intermediate_size > 0 ? h.dense_intermediate_size : h.intermediate_size);
+            // gate + up + down, or up + down for the non-gated families (HfArchitecture::gated_mlp).
+            const i64 matrices = h.gated_mlp ? 3 : 2;
+            p.dense_mlp += matrices * hidden() *
+                           (h.dense_intermediate_size > 0 ? h.dense_intermediate_size : h.intermediate_size);
             return;
         }
         const i64 e = s.num_experts;
@@ -173,6 +182,7 @@ ParamBreakdown count_parameters(const ModelSpec& spec, const HfArchitecture& arc
     const std::int64_t hidden = spec.hidden_size;
     c.p.embedding = static_cast<std::int64_t>(arch.vocab_size) * hidden;
     c.p.lm_head = arch.tie_word_embeddings ? 0 : c.p.embedding;
+    c.p.embedding += static_cast<std::int64_t>(arch.learned_positions) * hidden;  // GPT-2 / GPTBigCode wpe
     const bool gemma = arch.model_type.rfind("gemma", 0) == 0;
     for (std::size_t i = 0; i < spec.layers.size(); ++i) {
         c.mixer(spec.layers[i]);

@@ -35,7 +35,12 @@ std::string resolve_auto(const HfArchitecture& a, std::string& basis) {
     if (!m.empty() && a.quant_bits >= 2 && a.quant_bits <= 4) return "int4";
     if (!m.empty() && a.quant_bits >= 5 && a.quant_bits <= 8) return "int8";
     basis = "torch_dtype: " + (a.torch_dtype.empty() ? std::string("not stated, bf16 assumed") : a.torch_dtype);
-    if (a.torch_dtype == "float32") return "fp32";
+    // float32 checkpoints run as 16-bit: vLLM's dtype auto downcasts them (vllm/config/model.py
+    // _get_and_verify_dtype: bfloat16 where supported), SGLang too; weights_dtype fp32 prices them at 4 bytes.
+    if (a.torch_dtype == "float32") {
+        basis += " (vLLM runs float32 checkpoints as bfloat16)";
+        return "bf16";
+    }
     if (a.torch_dtype == "float16") return "fp16";
     return "bf16";
 }

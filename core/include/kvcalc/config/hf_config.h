@@ -22,6 +22,11 @@ struct HfArchitecture {
     int hidden_size_per_layer_input = 0;
     int vocab_size_per_layer_input = 0;
     int intermediate_size = 0;              ///< dense MLP width
+    /// The MLP is gate + up + down (SwiGLU/GeGLU, 3 matrices); false for the up + down (fc1/fc2, c_fc/c_proj)
+    /// MLPs of BLOOM, Falcon, GPT-J, GPT-2, GPTBigCode, GPT-NeoX, MPT, Phi-1/2, StarCoder2, OPT (their vLLM files).
+    bool gated_mlp = true;
+    /// Learned absolute position embeddings (GPT-2, GPTBigCode `wpe`: n_positions × hidden), 0 = none (RoPE/ALiBi).
+    int learned_positions = 0;
     int moe_intermediate_size = 0;          ///< one routed expert's width
     int moe_latent_size = 0;                ///< Nemotron 3 latent MoE: routed experts work in this width, not hidden
     int shared_expert_intermediate_size = 0;///< total shared-expert width (Qwen2-MoE / Qwen3-Next style)

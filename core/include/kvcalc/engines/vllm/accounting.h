@@ -90,7 +90,11 @@ void copy_profile_widths(const HfArchitecture& arch, std::string_view config_jso
 /// embedding ((image_size / patch)² × h) + projector (h × H + H², H = the text hidden size), m = 3 for gated
 /// MLPs (hidden_act silu, Pixtral, Qwen2.5-VL), else 2 (CLIP, SigLIP). Key aliases: num_hidden_layers / depth,
 /// hidden_size / embed_dim, intermediate_size / mlp_ratio × hidden. Checked on Mistral-Small-3.2's Pixtral tower
-/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB).
+/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB). DeepSeek-VL2's SigLIP spells them
+/// `layers` / `width`. Without a vision_config, Phi-3-vision's `img_processor` naming
+/// openai/clip-vit-large-patch14-336 counts the 23 CLIP layers vLLM phi3v.py keeps. An `audio_config` of model_type
+/// voxtral_encoder / whisper adds the Whisper encoder (conv stems, positions, layers × (4 h² + 2 h × i)) and
+/// Voxtral's adapter (4 h × H + H², vLLM voxtral.py).
 std::int64_t encoder_parameters(std::string_view config_json);
 
 /// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
