@@ -18,7 +18,8 @@ inline constexpr std::string_view kModelDirPlaceholder = "<path-to-model-dir>";
 /// digit or '_', no "--" or "..", at most 96 characters).
 std::string hub_id_from_config(std::string_view config_json);
 
-/// "# <path-to-model-dir>: ..." for a command whose model is the placeholder, else "".
+/// "# <path-to-model-dir>: ..." for a command whose model is a placeholder (that one, or "<REPO-int4-checkpoint>"
+/// for weights priced in a format no known repo holds), else "".
 std::string placeholder_comment(std::string_view served);
 
 }  // namespace kvcalc::detail
