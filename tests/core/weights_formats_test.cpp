@@ -88,6 +88,15 @@ TEST_SUITE("weights formats") {
         CHECK(contains(predict(s).command, "vllm serve Qwen/Qwen3.6-27B-FP8"));
     }
 
+    TEST_CASE("search words name formats") {
+        CHECK(weights_format_word("4-bit") == "int4");
+        CHECK(weights_format_word("AWQ") == "int4");
+        CHECK(weights_format_word("w8a8") == "int8");
+        CHECK(weights_format_word("fp4") == "nvfp4");
+        CHECK(weights_format_word("32b").empty());
+        CHECK(weights_format_word("qwen3").empty());
+    }
+
     TEST_CASE("a checkpoint in its own format serves itself") {
         Scenario s;
         s.model_id = "gpt-oss-20b";
@@ -95,5 +104,19 @@ TEST_SUITE("weights formats") {
         CHECK(option(list, "auto").priced_as == "mxfp4");
         CHECK(option(list, "mxfp4").serves == "openai/gpt-oss-20b");
         CHECK(option(list, "mxfp4").available);
+    }
+
+    TEST_CASE("a Hub model's command serves the repo it was read from, over the config's _name_or_path") {
+        Scenario s;
+        // RedHatAI/Meta-Llama-3-8B-Instruct-FP8's config.json names a local training folder in _name_or_path.
+        s.config_json = R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":4096,
+            "intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,
+            "max_position_embeddings":8192,"vocab_size":128256,"torch_dtype":"bfloat16",
+            "_name_or_path":"meta-llama/Meta-Llama-3-8B-Instruct"})";
+        s.gpu = "rtx-4090";
+        s.max_model_len = 8192;
+        CHECK(contains(predict(s).command, "vllm serve meta-llama/Meta-Llama-3-8B-Instruct \\"));
+        s.hub_model = "RedHatAI/Meta-Llama-3-8B-Instruct-FP8@main";
+        CHECK(contains(predict(s).command, "vllm serve RedHatAI/Meta-Llama-3-8B-Instruct-FP8 \\"));
     }
 }

@@ -145,7 +145,9 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     if (failed) return nullptr;
     // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
-    const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
+    // A Hub model names the repo it was read from (Scenario::hub_model), which wins over _name_or_path.
+    const std::string from_hub = popular ? std::string() : hub_repo_of(s.hub_model);
+    const std::string hub = popular ? popular->hf_repo : !from_hub.empty() ? from_hub : hub_id_from_config(text);
     if (s.weights_gb) {
         if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}, {}});
         return m;

@@ -1,6 +1,8 @@
 // weights_format_options(): each format priced through scenario_model(), the one path the CLI and the API use.
 #include "kvcalc/deployment/weights_formats.h"
 
+#include <algorithm>
+
 #include "config/served_model.h"
 #include "kvcalc/catalog/catalog.h"
 #include "kvcalc/catalog/catalog_popular.h"
@@ -108,6 +110,16 @@ std::vector<WeightsFormatOption> weights_format_options(const Scenario& s) {
     if (s.model) return variants(*s.model);
     if (const ModelSpec* m = find_model(s.model_id)) return variants(*m);
     return {};
+}
+
+std::string weights_format_word(std::string_view word) {
+    std::string w;
+    for (char c : word) w += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (w == "4-bit" || w == "4bit" || w == "4-bits") return "int4";
+    if (w == "8-bit" || w == "8bit" || w == "8-bits") return "int8";
+    if (w == "16-bit" || w == "16bit") return "bf16";
+    if (w == "fp4") return "nvfp4";
+    return variant_format(w);
 }
 
 std::string current_weights_format(const Scenario& s) {

@@ -41,6 +41,11 @@ std::vector<WeightsFormatOption> weights_format_options(const Scenario& s);
 /// variant for a calibrated model ("auto" when none is chosen or its id names no format), else "auto".
 std::string current_weights_format(const Scenario& s);
 
+/// The format a word of a search names, any case: "4-bit", "4bit", "int4", "awq", "gptq", "w4a16" → "int4";
+/// "8-bit", "int8", "w8a8" → "int8"; "fp8"; "fp4", "nvfp4" → "nvfp4"; "mxfp4"; "bf16", "16-bit" → "bf16";
+/// "" for any other word.
+std::string weights_format_word(std::string_view word);
+
 /// Sets weights_dtype and weights_variant to what `option` says (clears weights_gb, which would override it).
 void apply_weights_format(Scenario& s, const WeightsFormatOption& option);
 
