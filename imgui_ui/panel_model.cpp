@@ -141,8 +141,7 @@ bool panel_model(App& app) {
         if (!format.empty()) {
             Scenario probe;
             probe.model_id = m.id;
-            for (const WeightsFormatOption& o : weights_format_options(probe))
-                if (o.format == format) pick = o;
+            for (const WeightsFormatOption& o : weights_format_options(probe, format)) pick = o;
             if (!pick.available) continue;
         }
         ++shown;

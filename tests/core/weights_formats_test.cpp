@@ -47,6 +47,10 @@ TEST_SUITE("weights formats") {
         CHECK(option(list, "int8").serves == "<Qwen/Qwen3-32B-int8-checkpoint>");
         // mxfp4 is priced on routed experts only; a dense model has none.
         CHECK_FALSE(option(list, "mxfp4").available);
+        const auto one = weights_format_options(s, "int4");
+        REQUIRE(one.size() == 1);
+        CHECK(one[0].serves == "Qwen/Qwen3-32B-AWQ");
+        CHECK_FALSE(weights_format_options(s, "mxfp4").front().available);
         // 4-bit is about a quarter of bf16 (embeddings and lm_head stay 16-bit).
         CHECK(option(list, "int4").size_gb < option(list, "bf16").size_gb * 0.35);
     }

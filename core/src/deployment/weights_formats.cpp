@@ -46,9 +46,11 @@ std::string serves_text(const WeightsVariant& w) {
 }
 
 /// A config.json or popular model: every format re-priced by the core.
-std::vector<WeightsFormatOption> repriced(const Scenario& s) {
+std::vector<WeightsFormatOption> repriced(const Scenario& s, std::string_view only) {
     std::vector<WeightsFormatOption> out;
     for (const std::string_view f : kWeightsFormats) {
+        // auto is priced first even for one other row: mxfp4 asks what the checkpoint's own format is.
+        if (!only.empty() && f != only && !(f == "auto" && only == "mxfp4")) continue;
         WeightsFormatOption o;
         o.format = std::string(f);
         o.weights_dtype = f == "auto" ? std::string() : std::string(f);
@@ -76,9 +78,10 @@ std::vector<WeightsFormatOption> repriced(const Scenario& s) {
 }
 
 /// A calibrated or inline model: the variants it lists.
-std::vector<WeightsFormatOption> variants(const ModelSpec& m) {
+std::vector<WeightsFormatOption> variants(const ModelSpec& m, std::string_view only) {
     std::vector<WeightsFormatOption> out;
     for (const std::string_view f : kWeightsFormats) {
+        if (!only.empty() && f != only) continue;
         WeightsFormatOption o;
         o.format = std::string(f);
         const WeightsVariant* pick = nullptr;
@@ -105,11 +108,13 @@ std::vector<WeightsFormatOption> variants(const ModelSpec& m) {
 
 }  // namespace
 
-std::vector<WeightsFormatOption> weights_format_options(const Scenario& s) {
-    if (!s.config_json.empty() || (!s.model && is_popular(s.model_id))) return repriced(s);
-    if (s.model) return variants(*s.model);
-    if (const ModelSpec* m = find_model(s.model_id)) return variants(*m);
-    return {};
+std::vector<WeightsFormatOption> weights_format_options(const Scenario& s, std::string_view only) {
+    std::vector<WeightsFormatOption> out;
+    if (!s.config_json.empty() || (!s.model && is_popular(s.model_id))) out = repriced(s, only);
+    else if (s.model) out = variants(*s.model, only);
+    else if (const ModelSpec* m = find_model(s.model_id)) out = variants(*m, only);
+    if (!only.empty()) std::erase_if(out, [&](const WeightsFormatOption& o) { return o.format != only; });
+    return out;
 }
 
 std::string weights_format_word(std::string_view word) {

@@ -34,8 +34,9 @@ struct WeightsFormatOption {
 /// safetensors index is given) and serves the catalog's repo for it (popular_format_repo); a calibrated catalog
 /// model offers the variants it lists (Scenario::weights_variant), matched by the format in the variant's id or
 /// aliases (awq / gptq / w4a16 → int4, w8a8 → int8). mxfp4 is priced on routed experts only (gpt-oss's layout),
-/// so a model without experts does not offer it.
-std::vector<WeightsFormatOption> weights_format_options(const Scenario& s);
+/// so a model without experts does not offer it. `only` (a format) returns that one row alone (a search row prices
+/// one format of many models).
+std::vector<WeightsFormatOption> weights_format_options(const Scenario& s, std::string_view only = {});
 
 /// The format the scenario prices now: weights_dtype when set (not "auto"), else the format of the chosen
 /// variant for a calibrated model ("auto" when none is chosen or its id names no format), else "auto".
