@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { useSiteAndBrowser, openApp, appState, clickHitbox, waitHitbox, waitState, tapHitbox, touchDrag, mirrorText,
@@ -17,11 +18,12 @@ const fixtures = path.join(repoDir, 'tests/data/checkpoints');
  *  range requests answered as the Hub answers them (206 and the bytes asked for). Records what was asked. */
 async function routeHub(context, repo, dir) {
   const asked = [];
+  const root = path.isAbsolute(dir) ? dir : path.join(fixtures, dir);
   await context.route('https://huggingface.co/**', async (route) => {
     const url = new URL(route.request().url());
-    asked.push(url.pathname);
+    asked.push(url.pathname + (route.request().headers().range ? ' ' + route.request().headers().range : ''));
     const prefix = `/${repo}/resolve/main/`;
-    const file = url.pathname.startsWith(prefix) ? path.join(fixtures, dir, decodeURIComponent(url.pathname.slice(prefix.length))) : '';
+    const file = url.pathname.startsWith(prefix) ? path.join(root, decodeURIComponent(url.pathname.slice(prefix.length))) : '';
     if (!file || !fs.existsSync(file)) return route.fulfill({ status: 404, body: 'Entry not found' });
     const body = fs.readFileSync(file);
     const range = /bytes=(\d+)-(\d+)/.exec(route.request().headers().range || '');
@@ -96,7 +98,7 @@ test('the Hub box reads config.json and the index as the CLI does: the same weig
   await waitState(page, (s) => /model\.safetensors\.index\.json of /.test(s.model_status), undefined, 20000);
   const state = await appState(page);
   assert.ok(asked.some((p) => p.endsWith('/config.json')) && asked.some((p) => p.endsWith('/model.safetensors.index.json')));
-  assert.ok(asked.some((p) => /model-00001-of-0000\d\.safetensors$/.test(p)), 'the shard headers were asked for');
+  assert.ok(asked.some((p) => /model-00001-of-0000\d\.safetensors bytes=0-7$/.test(p)), 'the shard headers were asked for');
   assert.match(state.model_status, /shard headers were not read/, 'a missing shard is said, and the index is used');
   // The CLI on the same files (a local snapshot of them).
   const out = JSON.parse(execFileSync(cli, ['--model', path.join(fixtures, dir), '--gpu', 'rtx-4090',
@@ -150,4 +152,58 @@ test('a link for a Hub model opens the same model and verdict in a fresh page; o
   const off = await appState(cut);
   assert.match(off.url_warnings.join(' '), /hf=RedHatAI\/Meta-Llama-3-8B-Instruct-FP8.*Could not reach huggingface\.co/);
   await offline.close();
+});
+
+/** A single-file checkpoint of a small Llama: its config.json and a model.safetensors holding only the header (the
+ *  8-byte length and the JSON; no tensor data is read by either front end). The layout is transformers'
+ *  LlamaForCausalLM state dict. */
+function tinyLlama() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvcalc-hub-'));
+  const hidden = 256, inter = 512, layers = 2, heads = 4, kv = 2, vocab = 1024, hd = hidden / heads;
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ architectures: ['LlamaForCausalLM'],
+    model_type: 'llama', hidden_size: hidden, intermediate_size: inter, num_hidden_layers: layers,
+    num_attention_heads: heads, num_key_value_heads: kv, max_position_embeddings: 2048, vocab_size: vocab,
+    torch_dtype: 'bfloat16', tie_word_embeddings: false }));
+  const shapes = { 'model.embed_tokens.weight': [vocab, hidden], 'model.norm.weight': [hidden], 'lm_head.weight': [vocab, hidden] };
+  for (let i = 0; i < layers; i++) {
+    const l = `model.layers.${i}.`;
+    Object.assign(shapes, { [l + 'input_layernorm.weight']: [hidden], [l + 'post_attention_layernorm.weight']: [hidden],
+      [l + 'self_attn.q_proj.weight']: [heads * hd, hidden], [l + 'self_attn.k_proj.weight']: [kv * hd, hidden],
+      [l + 'self_attn.v_proj.weight']: [kv * hd, hidden], [l + 'self_attn.o_proj.weight']: [hidden, heads * hd],
+      [l + 'mlp.gate_proj.weight']: [inter, hidden], [l + 'mlp.up_proj.weight']: [inter, hidden],
+      [l + 'mlp.down_proj.weight']: [hidden, inter] });
+  }
+  const header = { __metadata__: { format: 'pt' } };
+  let at = 0;
+  for (const [name, shape] of Object.entries(shapes)) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 2;
+    header[name] = { dtype: 'BF16', shape, data_offsets: [at, at + bytes] };
+    at += bytes;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  fs.writeFileSync(path.join(dir, 'model.safetensors'), Buffer.concat([len, json]));
+  return { dir, bytes: at };
+}
+
+test('the Hub box reads a shard header by range requests (8 bytes, then the header) and prices it as the CLI does', async () => {
+  const repo = 'kvcalc-test/tiny-llama';
+  const { dir, bytes } = tinyLlama();
+  const context = await env.browser.newContext(desktop);
+  const asked = await routeHub(context, repo, dir);
+  const page = await context.newPage();
+  await page.goto(`${env.server.url}?v=2&g=rtx-4090&ctx=2048&tp=2&n=2`);
+  await page.waitForFunction(() => (window.kvcalcFramesDrawn || 0) >= 2, null, { timeout: 60000 });
+  await loadFromHub(page, repo);
+  await waitState(page, (s) => /shard header of /.test(s.model_status), undefined, 20000);
+  assert.ok(asked.some((p) => p.endsWith('/model.safetensors bytes=0-7')), asked.join('\n'));
+  assert.ok(asked.some((p) => /\/model\.safetensors bytes=8-\d+$/.test(p)), 'then the header by its length');
+  const state = await appState(page);
+  const out = JSON.parse(execFileSync(cli, ['--model', dir, '--gpu', 'rtx-4090', '--max-model-len', '2048', '--tp', '2',
+    '--json'], { encoding: 'utf8' }));
+  assert.equal(out.settings.weights_bytes_total, bytes, 'the CLI counts every tensor of the header');
+  assert.equal(state.terms.weights, out.terms.weights_bytes, 'the page places the same tensors per card');
+  await context.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
