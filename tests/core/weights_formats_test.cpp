@@ -123,4 +123,21 @@ TEST_SUITE("weights formats") {
         s.hub_model = "RedHatAI/Meta-Llama-3-8B-Instruct-FP8@main";
         CHECK(contains(predict(s).command, "vllm serve RedHatAI/Meta-Llama-3-8B-Instruct-FP8 \\"));
     }
+
+    TEST_CASE("a calibrated variant without a repo serves a placeholder, not another variant's repo") {
+        Scenario s;
+        s.model_id = "gemma-4-31b";
+        s.weights_variant = "bf16";  // 58 GB, no repo in the catalog; the awq variant has one
+        s.gpu = "h100-80gb";
+        s.max_model_len = 8192;
+        const std::string cmd = predict(s).command;
+        CHECK_FALSE(contains(cmd, "cyankiwi/gemma-4-31B-it-AWQ-4bit"));
+        CHECK(contains(cmd, "vllm serve <gemma-4-31b-bf16-checkpoint> \\"));
+        Scenario q;
+        q.model_id = "gemma-4-31b";
+        const auto list = weights_format_options(q);
+        CHECK(option(list, "bf16").serves == "<gemma-4-31b-bf16-checkpoint>");
+        s.weights_variant = "awq";
+        CHECK(contains(predict(s).command, "vllm serve cyankiwi/gemma-4-31B-it-AWQ-4bit \\"));
+    }
 }

@@ -57,8 +57,8 @@ std::string placeholder_comment(std::string_view served) {
     if (served.empty() || served.front() != '<') return "";
     if (served != kModelDirPlaceholder)
         return "# " + std::string(served) +
-               ": a checkpoint of the model in the weights format priced; kvcalc knows no Hub repo that holds it, and "
-               "the original repo would load other weights than were priced\n";
+               ": a checkpoint of the model as priced (its weights format or variant); kvcalc knows no Hub repo "
+               "that holds it, and another repo would load other weights than were priced\n";
     return "# " + std::string(kModelDirPlaceholder) +
            ": the folder with this config.json and the weights (or the model's Hub id); config.json's _name_or_path "
            "names no Hub repo, and the engine serves a folder or a Hub id, not the config file\n";

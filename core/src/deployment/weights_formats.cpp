@@ -96,7 +96,10 @@ std::vector<WeightsFormatOption> variants(const ModelSpec& m, std::string_view o
             o.weights_variant = f == "auto" ? std::string() : pick->id;
             o.priced_as = pick->id;
             o.size_gb = pick->size_gb;
-            o.serves = serves_text(*pick);
+            // What served_repo() (engines.cpp) names: the variant's repo, else a placeholder for it.
+            o.serves = !pick->hf_repo.empty() ? serves_text(*pick)
+                       : m.weights.size() > 1 ? "<" + m.id + "-" + pick->id + "-checkpoint>"
+                                              : m.id;
         } else {
             o.reason = "the catalog lists no " + o.format + " checkpoint of " + m.display_name +
                        ": give its size (weights_gb) or load that checkpoint's config.json";
