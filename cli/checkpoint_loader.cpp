@@ -200,7 +200,10 @@ std::string load_checkpoint(const std::string& source, bool offline, kvcalc::Sce
         if (!e.empty()) return e;
         if (missing) return "--model " + repo + ": the Hub has no config.json at revision " + rev + "; " + snapshot_hint();
     }
-    return load_dir(cached, cached.string(), s);
+    std::string error = load_dir(cached, cached.string(), s);
+    // The command serves this repo, and --url carries it as hf= (the files are read again on open).
+    if (error.empty()) s.hub_model = source;
+    return error;
 }
 
 }  // namespace kvcli

@@ -87,6 +87,12 @@ struct UiState {
     bool slider_sideways = false;                    ///< the finger on a slider moved sideways: it may change it
     std::string pasted_config;   ///< compact text of the pasted / fetched config.json the scenario's model came from
     std::string pasted_source;   ///< "paste", "clipboard", "link" or the Hugging Face id
+    std::string pasted_index;    ///< the Hub model's model.safetensors.index.json ("" = none)
+    std::vector<std::string> pasted_headers;  ///< its shards' safetensors headers (JSON text), all or none
+    /// The weights format the pasted / fetched model is priced in ("" = auto: the checkpoint's own); the link
+    /// carries it as wd= (the scenario's model is inline, so Scenario::weights_dtype stays empty for predict()).
+    std::string pasted_weights_dtype;
+    bool hub_link_pending = false;  ///< the Hub fetch in flight was asked for by a link's hf= (its settings stay)
     ShopSort shop_sort = ShopSort::verdict;
     bool shop_sort_descending = true;
     bool shop_all_counts = false;  ///< show every card count, not only the smallest that passes per GPU
@@ -200,6 +206,27 @@ void forget_log(App& app);
 /// After a recompute: each printed line of the log beside kvcalc alone and the calibrated report at the current
 /// settings (compare_with_log). A log whose measured terms left the scenario (Back, a link) is dropped.
 void refresh_log_rows(App& app);
+
+/// A Hub model's files as the page fetched them (web/bridge.js fetchHfModel): config.json, the index ("" = none),
+/// the shards' headers (empty = not read) and why some were not read.
+struct HubFiles {
+    std::string config;
+    std::string index;
+    std::vector<std::string> headers;
+    std::vector<std::string> notes;
+};
+
+/// Reads a Hub model (`repo` = ORG/NAME[@REV]) into the scenario's inline model through the core, the same
+/// readers the CLI's --model ORG/NAME feeds (read_hf_config, read_safetensors_index, price_checkpoint); sets
+/// Scenario::hub_model so the link carries hf=. Returns true when the scenario changed.
+bool apply_hub_files(App& app, const HubFiles& files, const std::string& repo, bool from_link = false);
+
+/// The scenario the core sees for the pasted / fetched model: its files as Scenario::config_json and the
+/// safetensors fields, priced at app.ui.pasted_weights_dtype. Only meaningful when app.ui.pasted_config is set.
+Scenario pasted_scenario(const App& app);
+
+/// Re-prices the pasted / fetched model in weights format `weights_dtype` ("" = auto), keeping every setting.
+bool set_pasted_weights_dtype(App& app, const std::string& weights_dtype);
 
 /// Handles text the page delivered (a pasted config.json, a Hub fetch result). Returns true if the app changed.
 bool poll_host(App& app);

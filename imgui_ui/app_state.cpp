@@ -82,6 +82,10 @@ std::string state_json(const App& app) {
     j["scroll_anchor"] = {{"name", app.ui.anchor.name}, {"corrected_px", app.ui.anchor.corrected}};
     j["reason"] = app.report.reason;
     j["limiting_term"] = app.report.limiting_term;
+    nlohmann::json terms = nlohmann::json::object();
+    for (const Term& t : app.report.term_list) terms[std::string(t.id)] = t.bytes;
+    j["terms"] = terms;  // per card, the Result table's rows (tests compare them with the CLI's --json)
+    j["command"] = app.report.command;
     j["url_warnings"] = nlohmann::json::array();
     for (const Diagnostic& d : app.url_warnings) j["url_warnings"].push_back(d.message);
     j["clamp_notes"] = app.ui.clamp_notes;
@@ -198,19 +202,39 @@ void load_from_url(App& app) {
     app.ui.unit = query_value(query, "unit") == "gb" ? ByteUnit::gb : ByteUnit::gib;
     if (query.empty() && fragment.empty()) app.scenario = landing_scenario();
     else app.scenario = decode_query(query, app.url_warnings);
-    if (fragment.empty() && !app.url_warnings.empty() && nothing_taken(query, app.scenario)) {
+    if (fragment.empty() && app.scenario.hub_model.empty() && !app.url_warnings.empty() &&
+        nothing_taken(query, app.scenario)) {
         app.scenario = landing_scenario();
         app.url_warnings.push_back({Severity::warning, "url_nothing_taken", "url",
                                     "Nothing in this link could be used, so the page opens on its starting example."});
     }
-    if (!fragment.empty()) load_fragment(app, fragment);
+    if (!app.scenario.hub_model.empty()) {
+        // hf=ORG/NAME[@REV]: the link names a Hub model; its files are read again (the core does no I/O).
+        app.ui.hub_link_pending = true;
+        app.ui.model_status = "Reading " + app.scenario.hub_model + ", the model this link names, from the Hub…";
+        app.ui.model_status_is_error = false;
+        if (!request_hf_model(app.scenario.hub_model)) {
+            app.url_warnings.push_back({Severity::warning, "link_hub_model", "hf",
+                                        "This build cannot read the link's Hub model " + app.scenario.hub_model +
+                                            " (no network access): the catalog model is shown instead."});
+            app.ui.hub_link_pending = false;
+        }
+    } else if (!fragment.empty()) {
+        load_fragment(app, fragment);
+    }
     check_link_parallel(app);
-    clamp_link_context(app, query);
+    if (!app.ui.hub_link_pending) clamp_link_context(app, query);  // else once the Hub model is read (poll_host)
     app.dirty = true;
     app.url_dirty = true;
 }
 
 std::string current_query(const App& app, bool with_embed) {
+    // A pasted or fetched model is inline, priced already in its format: the link carries that format as wd=.
+    if (app.scenario.model && !app.ui.pasted_weights_dtype.empty()) {
+        Scenario s = app.scenario;
+        s.weights_dtype = app.ui.pasted_weights_dtype;
+        return encode_query(s) + reserved_keys(app, with_embed);
+    }
     return encode_query(app.scenario) + reserved_keys(app, with_embed);
 }
 
@@ -269,6 +293,38 @@ bool poll_host(App& app) {
     if (m.kind == "error") {
         app.ui.model_status = m.text;
         app.ui.model_status_is_error = true;
+        if (app.ui.hub_link_pending) {
+            app.url_warnings.push_back({Severity::warning, "link_hub_model", "hf",
+                                        "The link's Hub model (hf=" + app.scenario.hub_model + ") was not read: " +
+                                            m.text + " The catalog model is shown instead."});
+            app.scenario.hub_model.clear();
+            app.ui.hub_link_pending = false;
+            app.dirty = true;
+        }
+        app.url_dirty = true;
+        return true;
+    }
+    if (m.kind == "hub") {
+        const nlohmann::json j = nlohmann::json::parse(m.text, nullptr, false);
+        HubFiles files;
+        if (j.is_object()) {
+            files.config = j.value("config", "");
+            files.index = j.value("index", "");
+            for (const auto& h : j.value("headers", nlohmann::json::array()))
+                if (h.is_string()) files.headers.push_back(h.get<std::string>());
+            for (const auto& n : j.value("notes", nlohmann::json::array()))
+                if (n.is_string()) files.notes.push_back(n.get<std::string>());
+        }
+        const bool from_link = app.ui.hub_link_pending;
+        app.ui.hub_link_pending = false;
+        if (!apply_hub_files(app, files, m.source, from_link) && from_link) {
+            app.url_warnings.push_back({Severity::warning, "link_hub_model", "hf",
+                                        "The link's Hub model (hf=" + m.source + ") could not be used: " +
+                                            app.ui.model_status});
+            app.scenario.hub_model.clear();
+        }
+        if (from_link) clamp_link_context(app, read_query_string());
+        app.dirty = true;
         app.url_dirty = true;
         return true;
     }

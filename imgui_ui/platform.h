@@ -78,9 +78,10 @@ bool copy_text(const std::string& text);
 /// Opens `url` (relative to the page) in a new tab; no-op on a desktop.
 void open_url(const std::string& url);
 
-/// Asks the page to fetch https://huggingface.co/<id>/resolve/main/config.json; the answer arrives through
-/// take_host_message(). Returns false when the host cannot fetch (desktop).
-bool request_hf_config(const std::string& hf_id);
+/// Asks the page to fetch a Hub model's files (ORG/NAME[@REV]: config.json, model.safetensors.index.json and the
+/// shards' headers by range requests, web/bridge.js fetchHfModel); the answer arrives through take_host_message()
+/// as kind "hub" (JSON {config, index, headers, notes}) or "error". Returns false when the host cannot fetch (desktop).
+bool request_hf_model(const std::string& hf_id);
 
 /// Shows the page's HTML textarea for pasting a config.json (it opens the soft keyboard on phones).
 /// Returns false when the host has none (desktop).
@@ -103,8 +104,9 @@ bool show_log_overlay();
 
 /// Text the page delivered for the app.
 struct HostMessage {
-    /// "config" (pasted or fetched config.json text), "error" (fetch failed), "log" (a pasted or dropped start-up
-    /// log, source "paste" or the file's name), "log_error" (a dropped file the page could not read), "text" (the HTML input's text, source
+    /// "config" (pasted config.json text), "hub" (a Hub model's files as JSON), "error" (fetch failed), "log" (a
+    /// pasted or dropped start-up log, source "paste" or the file's name), "log_error" (a dropped file the page could
+    /// not read), "text" (the HTML input's text, source
     /// "<session>:<selection start>:<selection end>"), "text_done" (Enter / Tab / keyboard closed); "" = none
     std::string kind;
     std::string text;    ///< the document, the error sentence, or the input's text

@@ -30,7 +30,7 @@ void publish_state(const std::string&, double) {}
 bool copy_text(const std::string& text) { return SDL_SetClipboardText(text.c_str()) == 0; }
 void open_url(const std::string&) {}
 void report_content_height(float) {}
-bool request_hf_config(const std::string&) { return false; }
+bool request_hf_model(const std::string&) { return false; }
 bool show_paste_overlay() { return false; }
 bool show_log_overlay() { return false; }
 HostMessage take_host_message() { return {}; }

@@ -160,9 +160,9 @@ bool copy_text(const std::string& text) {
 
 void open_url(const std::string& url) { call("open", url); }
 
-bool request_hf_config(const std::string& hf_id) {
+bool request_hf_model(const std::string& hf_id) {
     if (!has_bridge()) return false;
-    call("fetchHfConfig", hf_id);
+    call("fetchHfModel", hf_id);
     return true;
 }
 

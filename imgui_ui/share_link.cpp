@@ -78,12 +78,15 @@ std::optional<std::string> base64url_decode(const std::string& text) {
 }
 
 std::string share_fragment(const App& app) {
+    // A Hub model travels as hf= in the query and is read again on open; only a pasted file rides in the fragment.
+    if (!app.scenario.hub_model.empty()) return {};
     if (!app.scenario.model || app.ui.pasted_config.empty() || app.ui.pasted_config.size() > kMaxLinkConfigBytes)
         return {};
     return kConfigKey + base64url_encode(app.ui.pasted_config);
 }
 
 std::string share_blocker(const App& app) {
+    if (!app.scenario.hub_model.empty()) return {};
     if (!app.scenario.model) {
         const Diagnostics d = url_unrepresentable(app.scenario);
         return d.empty() ? std::string() : d.front().message;

@@ -1,5 +1,6 @@
-// What the app (C++ through EM_JS) asks of the page: clipboard, new tabs, the paste overlay (a config.json or a
-// start-up log), a dropped log file and the Hugging Face fetch. Answers go into `inbox`, which the app polls once per frame.
+// What the app (C++ through EM_JS and emscripten::val) asks of the page: clipboard, new tabs, the paste overlay (a
+// config.json or a start-up log), a dropped log or .gguf file, the GGUF picker and the Hugging Face fetch (config.json,
+// index, shard headers). Answers go into `inbox`, which the app polls once per frame.
 (function () {
   'use strict';
   const inbox = [];
@@ -31,27 +32,103 @@
 
   function open(url) { window.open(url, '_blank', 'noopener'); }
 
-  async function fetchHfConfig(id) {
+  // A Hub model: the same files the CLI reads (cli/checkpoint_loader.cpp): config.json, model.safetensors.index.json
+  // and each shard's safetensors header by range requests (its first 8 bytes give the header's length N, then bytes
+  // 8..8+N-1), or a lone model.safetensors's header. The app hands them to the core's readers.
+  const kHub = 'https://huggingface.co/';
+  const kMaxHeaderBytes = 16 << 20;   // a shard header is a few hundred KB; larger is not read
+  const kMaxShards = 256;
+
+  /** Bytes [from, to] of a file: a range request, or the start of the body when the server sends all of it. */
+  async function fetchRange(url, from, to) {
+    const response = await fetch(url, { credentials: 'omit', headers: { Range: 'bytes=' + from + '-' + to } });
+    if (!response.ok) return { status: response.status };
+    const want = to - from + 1;
+    if (response.status === 206) return { status: 206, bytes: new Uint8Array(await response.arrayBuffer()).slice(0, want) };
+    // 200: the whole file; read only as far as the range reaches, then stop the download.
+    const reader = response.body.getReader();
+    const parts = [];
+    let have = 0;
+    while (have < to + 1) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      have += value.length;
+    }
+    reader.cancel().catch(() => {});
+    const all = new Uint8Array(have);
+    let at = 0;
+    for (const p of parts) { all.set(p, at); at += p.length; }
+    return { status: 200, bytes: all.slice(from, to + 1) };
+  }
+
+  /** A shard's JSON header text, or an error sentence. */
+  async function shardHeader(base, file) {
+    const url = base + encodeURIComponent(file).replace(/%2F/g, '/');
+    const head = await fetchRange(url, 0, 7);
+    if (!head.bytes || head.bytes.length < 8) return { error: file + ': HTTP ' + head.status };
+    let n = 0;
+    for (let i = 7; i >= 0; i--) n = n * 256 + head.bytes[i];
+    if (n <= 0 || n > kMaxHeaderBytes) return { error: file + ': a header of ' + n + ' bytes (kvcalc reads up to 16 MiB)' };
+    const body = await fetchRange(url, 8, 8 + n - 1);
+    if (!body.bytes || body.bytes.length < n) return { error: file + ': the header was cut short (HTTP ' + body.status + ')' };
+    return { text: new TextDecoder().decode(body.bytes) };
+  }
+
+  async function fetchHfModel(id) {
     const clean = String(id).trim().replace(/^https?:\/\/huggingface\.co\//, '').replace(/\/+$/, '');
-    if (!/^[\w.-]+\/[\w.-]+$/.test(clean)) {
-      deliver('error', '"' + id + '" is not a Hugging Face model id (expected owner/name, e.g. Qwen/Qwen3-8B).', id);
+    const m = /^([\w.-]+\/[\w.-]+)(?:@([\w./-]+))?$/.exec(clean);
+    if (!m) {
+      deliver('error', '"' + id + '" is not a Hugging Face model id (expected ORG/NAME or ORG/NAME@REVISION, e.g. ' +
+        'Qwen/Qwen3-8B).', id);
       return;
     }
-    const url = 'https://huggingface.co/' + clean + '/resolve/main/config.json';
+    const repo = m[1], rev = m[2] || 'main';
+    const base = kHub + repo + '/resolve/' + encodeURIComponent(rev) + '/';
+    const offline = 'Could not reach huggingface.co (offline, or blocked by the network), so ' + clean +
+      ' was not read. Paste its config.json instead, or try again when online.';
     try {
-      const response = await fetch(url, { credentials: 'omit' });
-      if (response.status === 401 || response.status === 403) {
-        deliver('error', clean + ' is gated or private on the Hub (HTTP ' + response.status + '). Open its page, ' +
+      const config = await fetch(base + 'config.json', { credentials: 'omit' });
+      if (config.status === 401 || config.status === 403) {
+        deliver('error', clean + ' is gated or private on the Hub (HTTP ' + config.status + '). Open its page, ' +
           'accept the license, then paste its config.json here instead.', clean);
-      } else if (!response.ok) {
-        deliver('error', 'The Hub answered HTTP ' + response.status + ' for ' + clean +
-          '/config.json. Check the id, or paste the config.json instead.', clean);
-      } else {
-        deliver('config', await response.text(), clean);
+        return;
       }
+      if (!config.ok) {
+        deliver('error', 'The Hub has no config.json for ' + clean + ' (HTTP ' + config.status + ' at revision ' + rev +
+          '). Check the id, or paste the config.json instead.', clean);
+        return;
+      }
+      const files = { config: await config.text(), index: '', headers: [], notes: [] };
+      const index = await fetch(base + 'model.safetensors.index.json', { credentials: 'omit' });
+      let shards = [];
+      if (index.ok) {
+        files.index = await index.text();
+        try {
+          const map = JSON.parse(files.index).weight_map || {};
+          shards = Array.from(new Set(Object.values(map).filter((v) => typeof v === 'string')));
+        } catch (e) { /* the core's reader names what is wrong with it */ }
+      } else {
+        shards = ['model.safetensors'];  // a single-file checkpoint: its header alone lists the tensors
+      }
+      if (shards.length > kMaxShards) {
+        files.notes.push(shards.length + ' shards: their headers were not read (kvcalc reads up to ' + kMaxShards + ')');
+      } else if (shards.length) {
+        const got = await Promise.all(shards.map((f) => shardHeader(base, f).catch(() => ({ error: f + ': not reachable' }))));
+        const bad = got.find((g) => g.error);
+        if (bad) {
+          files.notes.push(index.ok ? 'the shard headers were not read (' + bad.error + '): the weights come from ' +
+            'the index' : 'no model.safetensors.index.json and no model.safetensors header (' + bad.error +
+            '): the weights come from the parameter count');
+        } else {
+          files.headers = got.map((g) => g.text);
+          if (!index.ok) files.index = '{"metadata":{},"weight_map":{}}';
+        }
+      }
+      if (!index.ok && !files.headers.length) files.index = '';
+      deliver('hub', JSON.stringify(files), clean);
     } catch (err) {
-      deliver('error', 'Could not reach huggingface.co (offline, or blocked by the network). ' +
-        'Paste the config.json instead.', clean);
+      deliver('error', offline, clean);
     }
   }
 
@@ -191,8 +268,9 @@
     window.parent.postMessage({ type: 'kvcalc-embed-height', height: h }, '*');
   }
 
-  window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfConfig: fetchHfConfig, showPaste: showPaste,
-    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight };
+  window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfModel: fetchHfModel, showPaste: showPaste,
+    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight,
+    isGgufName: isGgufName };
   // Back / Forward between the app's own history entries (app_state.cpp write_url): the app reads the address again.
   window.addEventListener('popstate', () => deliver('location', location.search, 'history'));
   function wire() { wirePasteOverlay(); wireKeyboard(); wireDrop(); }
@@ -243,7 +321,7 @@
   const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
   window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
   window.addEventListener('drop', (e) => {
-    if (!hasFiles(e) || !Array.from(e.dataTransfer.files || []).some(isGgufName)) return;  // a log: wireDrop's
+    if (!hasFiles(e) || !Array.from(e.dataTransfer.files || []).some(bridge.isGgufName)) return;  // a log: wireDrop's
     e.preventDefault();  // the browser would otherwise open the file in place of the page
     take(e.dataTransfer.files, 'drop');
   });

@@ -69,6 +69,36 @@ TEST_SUITE("checkpoint") {
         CHECK(hub["terms"] == local["terms"]);
     }
 
+    TEST_CASE("--url for a Hub model writes hf= and no m=, and --from-url reads the repo again") {
+        namespace fs = std::filesystem;
+        const std::string cache = clitest::temp_path("hub-cache-url");
+        const fs::path at = fs::path(cache) / "kvcalc/hub/mistralai--Devstral-Small-2507/main";
+        fs::create_directories(at);
+        for (const char* f : {"config.json", "model.safetensors.index.json"})
+            fs::copy_file(fs::path(dir("devstral-small-2507")) / f, at / f, fs::copy_options::overwrite_existing);
+        const std::string env = "XDG_CACHE_HOME=" + clitest::shell_quote(cache);
+        const Run made = clitest::kvcalc_env(env, "--model mistralai/Devstral-Small-2507 --offline --gpu h100-80gb "
+                                                  "--url https://x.example/kvcalc/");
+        INFO(made.err);
+        REQUIRE(made.status != 2);
+        const std::size_t at_link = made.out.find("Link: ");
+        REQUIRE(at_link != std::string::npos);
+        const std::string link = made.out.substr(at_link + 6, made.out.find('\n', at_link) - at_link - 6);
+        CHECK(link == "https://x.example/kvcalc/?v=2&g=h100-80gb&hf=mistralai%2FDevstral-Small-2507");
+        CHECK(contains(made.out, "vllm serve mistralai/Devstral-Small-2507 \\"));
+        const Run back = clitest::kvcalc_env(env, "--from-url " + clitest::shell_quote(link) + " --offline --json");
+        INFO(back.err);
+        REQUIRE(back.status != 2);
+        const auto j = nlohmann::json::parse(back.out);
+        CHECK(j["settings"]["weights_bytes_total"] == 47144806400LL);
+        // Offline without the cache: the link's repo is named with the snapshot hint.
+        const Run none = clitest::kvcalc_env("XDG_CACHE_HOME=" + clitest::shell_quote(clitest::temp_path("no-cache")),
+                                             "--from-url " + clitest::shell_quote(link) + " --offline");
+        CHECK(none.status == 2);
+        CHECK(contains(none.err, "mistralai/Devstral-Small-2507"));
+        CHECK(contains(none.err, "--model DIR"));
+    }
+
     TEST_CASE("--model with a bad repo name is refused with the snapshot hint") {
         const Run r = clitest::kvcalc("--model 'a/b/c' --offline");
         CHECK(r.status == 2);

@@ -100,15 +100,39 @@ TEST_SUITE("url_codec") {
         }
     }
 
-    TEST_CASE("an inline model cannot travel; it is reported, and the link names model_id") {
+    TEST_CASE("an inline model cannot travel; it is reported, and the link keeps no stale model_id") {
         Scenario s;
         s.model = *find_model("qwen3.6-27b");
         s.model_id = "qwen3.6-35b-a3b";
         const Diagnostics d = url_unrepresentable(s);
         REQUIRE(d.size() == 1);
         CHECK(d[0].code == "url_inline_model");
-        CHECK(encode_query(s).find("m=") != std::string::npos);
+        // Issue 25: the page's link for a pasted config kept m=<the model picked before>, so the link without its
+        // #cfg= fragment opened that other model.
+        CHECK(encode_query(s).find("m=") == std::string::npos);
         CHECK(url_unrepresentable(Scenario{}).empty());
+    }
+
+    TEST_CASE("a Hub model travels as hf=ORG/NAME[@REV], never with m=") {
+        Scenario s;
+        s.config_json = R"({"model_type":"llama"})";
+        s.hub_model = "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic@main";
+        s.model_id = "llama-3.1-8b";  // what the catalog showed before
+        s.weights_dtype = "int4";
+        const std::string q = encode_query(s);
+        CHECK(q == "v=2&wd=int4&hf=RedHatAI%2FLlama-3.3-70B-Instruct-FP8-dynamic%40main");
+        CHECK(url_unrepresentable(s).empty());
+        Diagnostics d;
+        const Scenario back = decode_query(q, d);
+        CHECK(d.empty());
+        CHECK(back.hub_model == s.hub_model);
+        CHECK(back.model_id == Scenario{}.model_id);
+        for (const char* bad : {"hf=noslash", "hf=a/b/c", "hf=a/..b", "hf=a/b@", "hf=-a/b"}) {
+            Diagnostics e;
+            CHECK(decode_query(bad, e).hub_model.empty());
+            REQUIRE(e.size() == 1);
+            CHECK(e[0].field == "url.hf");
+        }
     }
 
     TEST_CASE("full URLs, fragments, '+' and reserved keys") {

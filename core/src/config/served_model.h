@@ -18,7 +18,12 @@ inline constexpr std::string_view kModelDirPlaceholder = "<path-to-model-dir>";
 /// digit or '_', no "--" or "..", at most 96 characters).
 std::string hub_id_from_config(std::string_view config_json);
 
-/// "# <path-to-model-dir>: ..." for a command whose model is the placeholder, else "".
+/// The repo part of a Hub reference "ORG/NAME" or "ORG/NAME@REVISION" (the same repo-id rule as
+/// hub_id_from_config; a revision of [A-Za-z0-9._/-], at most 96 characters, no ".."), or "" when it is none.
+std::string hub_repo_of(std::string_view ref);
+
+/// "# <path-to-model-dir>: ..." for a command whose model is a placeholder (that one, or "<REPO-int4-checkpoint>"
+/// for weights priced in a format no known repo holds), else "".
 std::string placeholder_comment(std::string_view served);
 
 }  // namespace kvcalc::detail

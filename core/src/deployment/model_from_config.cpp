@@ -62,6 +62,24 @@ std::optional<WeightsVariant> checkpoint_variant(const Scenario& s, const HfConf
     return v;
 }
 
+/// What the command serves for weights priced in another format than the checkpoint's own (`own`, its auto
+/// dtype): the catalog's repo holding that format (popular_format_repo), else for fp8 from 16-bit weights vLLM's
+/// online quantization (--quantization fp8: Fp8Config with is_checkpoint_fp8_serialized false quantizes as it
+/// loads, vllm/model_executor/layers/quantization/fp8.py), else a placeholder naming the format, never the
+/// original repo, which would load other weights than were priced.
+void serve_format(const std::string& popular_id, const std::string& hub, const std::string& own, WeightsVariant& v) {
+    if (v.id == own) return;
+    const std::string known = popular_id.empty() ? std::string() : popular_format_repo(popular_id, v.id);
+    if (!known.empty()) {
+        v.hf_repo = known;
+        v.source += "; served from " + known + ", a published " + v.id + " checkpoint of " + hub;
+    } else if (v.id == "fp8" && (own == "bf16" || own == "fp16" || own == "fp32")) {
+        v.vllm_quantization = "fp8";
+    } else {
+        v.hf_repo = "<" + (hub.empty() ? std::string("model") : hub) + "-" + v.id + "-checkpoint>";
+    }
+}
+
 /// read_hf_config of `text`, remembered for the last text read on this thread: the solvers and the GPU sweep
 /// resolve one config at many TP sizes and cards, and a megabyte config would otherwise be parsed each time.
 HfConfig read_config_once(const std::string& text) {
@@ -127,7 +145,9 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     if (failed) return nullptr;
     // The command serves the Hub repo the config names (served_repo()); weights_gb prices it instead of the estimate.
-    const std::string hub = popular ? popular->hf_repo : hub_id_from_config(text);
+    // A Hub model names the repo it was read from (Scenario::hub_model), which wins over _name_or_path.
+    const std::string from_hub = popular ? std::string() : hub_repo_of(s.hub_model);
+    const std::string hub = popular ? popular->hf_repo : !from_hub.empty() ? from_hub : hub_id_from_config(text);
     if (s.weights_gb) {
         if (!popular && !hub.empty()) m->weights.push_back({"config", *s.weights_gb, hub, {}, "weights_gb", {}, {}});
         return m;
@@ -164,11 +184,9 @@ std::shared_ptr<const ModelSpec> model_from_config(const Scenario& s, Diagnostic
     }
     m->weights.push_back({w.dtype, w.bytes / 1e9, hub, {},
                           "estimated: parameter count × " + w.dtype + " (" + w.basis + ")", {}, {}});
-    // fp8 chosen for a checkpoint of wider weights: vLLM runs it so only with --quantization fp8.
-    if (w.dtype == "fp8" && dtype != "auto") {
-        const std::string own = estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, "auto").dtype;
-        if (own == "bf16" || own == "fp16" || own == "fp32") m->weights.back().vllm_quantization = "fp8";
-    }
+    if (dtype != "auto") serve_format(popular ? popular->id : std::string(), hub,
+                                      estimate_weights(count_parameters(*m, cfg.arch), cfg.arch, "auto").dtype,
+                                      m->weights.back());
     m->provenance.push_back({"weights", "estimated: parameter count × " + w.dtype + " (" + w.basis + ")"});
     return m;
 }

@@ -197,6 +197,10 @@ std::optional<VllmEra> check_fields(const Scenario& s, const Deployment& r, Diag
         error(d, "vllm_usage_context_unknown", "vllm_usage_context",
               "vllm_usage_context " + text::quoted(s.vllm_usage_context) + " names no vLLM usage context; expected " +
                   field_valid_text(*find_scenario_field("vllm_usage_context")));
+    if (!s.hub_model.empty() && !find_scenario_field("hub_model")->choices.canonical(s.hub_model))
+        error(d, "hub_model_invalid", "hub_model",
+              "hub_model " + text::quoted(s.hub_model) + " is not a Hub repo; expected " +
+                  field_valid_text(*find_scenario_field("hub_model")));
     return era;
 }
 

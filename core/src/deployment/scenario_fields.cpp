@@ -16,6 +16,7 @@
 #include "kvcalc/engines/vllm/accounting.h"
 #include "kvcalc/engines/vllm/sampler.h"
 
+#include "config/served_model.h"
 #include "engines/deploy_internal.h"
 #include "util/text.h"
 
@@ -97,6 +98,9 @@ const FieldChoices kWeightsDtypeChoices{[](std::string_view t) {
                                             return is_weights_dtype(x) ? std::optional<std::string>(x) : std::nullopt;
                                         },
                                         [] { return weights_dtype_list(); }};
+// A Hub reference; the front end reads its files (served_model.h hub_repo_of).
+const FieldChoices kHubModels{[](std::string_view t) { return identity_if(!detail::hub_repo_of(t).empty(), t); },
+                              [] { return std::string("a Hugging Face repo ORG/NAME or ORG/NAME@REVISION"); }};
 const FieldChoices kVllmVersions{[](std::string_view t) { return identity_if(parse_vllm_version(t).has_value(), t); },
                                  [] { return "a release such as 0.19 or 0.11.1, or an era: " + vllm_era_ids(); }};
 const FieldChoices kVllmSamplers{[](std::string_view t) {
@@ -298,6 +302,11 @@ const std::vector<ScenarioField> kFields = {
      .unit = "build number", .default_text = "0 = the newest", .url_key = "lcb", .cli_flag = "--llama-cpp-build",
      .metavar = "N", .help = "llama.cpp release bN (its log's \"build: N\") whose KV cache rules price the run: "
                             "cell padding 32 without flash attention before b7000, SWA cache f16 from b8628"},
+    {.name = "hub_model", .group = "Model", .type = FieldType::choice, .member = &Scenario::hub_model,
+     .unit = "Hugging Face repo ORG/NAME[@REVISION]", .default_text = "none", .url_key = "hf", .cli_flag = "",
+     .metavar = "", .help = "the Hub repo config_json and the safetensors files were read from (CLI --model "
+                            "ORG/NAME); the command serves it, and a link carries it instead of the files",
+     .choices = kHubModels},
     // JSON only: too large for a link, read from a file by the CLI (--config PATH).
     {.name = "config_json", .group = "Model", .type = FieldType::text, .member = &Scenario::config_json,
      .unit = "text of a Hugging Face config.json", .default_text = "\"\"", .url_key = "", .cli_flag = "",

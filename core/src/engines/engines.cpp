@@ -208,8 +208,17 @@ const WeightsVariant* priced_variant(const Deployment& d) {
 
 const std::string& served_repo(const Deployment& d) {
     const ModelSpec& m = *d.model;
-    for (const WeightsVariant& w : m.weights)
-        if (w.id == d.settings.weights_variant && !w.hf_repo.empty()) return w.hf_repo;
+    for (const WeightsVariant& w : m.weights) {
+        if (w.id != d.settings.weights_variant) continue;
+        if (!w.hf_repo.empty()) return w.hf_repo;
+        // The variant priced has no repo: another variant's repo would load other weights than were priced (a
+        // Gemma 4 31B priced bf16 served the AWQ 4-bit upload). A placeholder names what to serve instead.
+        if (m.weights.size() > 1) {
+            thread_local std::string placeholder;
+            placeholder = "<" + m.id + "-" + w.id + "-checkpoint>";
+            return placeholder;
+        }
+    }
     for (const WeightsVariant& w : m.weights)
         if (!w.hf_repo.empty()) return w.hf_repo;
     static const std::string placeholder(kModelDirPlaceholder);  // never "vllm serve config.json"

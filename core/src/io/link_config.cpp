@@ -114,7 +114,7 @@ Diagnostics link_unrepresentable(const Scenario& s) {
             d.push_back({Severity::warning, "url_config_too_long", "config_json",
                          "the config.json is " + std::to_string(s.config_json.size() / 1024) +
                              " KB, more than a link carries (" + std::to_string(kMaxLinkConfigJsonBytes / 1024) +
-                             " KB); the link names model '" + s.model_id + "' instead: share the file itself"});
+                             " KB), so the link carries no model and opens the default one: share the file itself"});
         rest.config_json.clear();  // carried (or reported above)
     }
     for (auto& x : url_unrepresentable(rest)) d.push_back(std::move(x));

@@ -133,6 +133,10 @@ std::string encode_query(const Scenario& s) {
         if (field_is_default(*f, s)) continue;
         // Not a preset id: left out (url_unrepresentable warns).
         if (std::string_view(f->name) == "compose" && !is_preset_label(s)) continue;
+        // A Hub model (hf=) or a pasted config.json is not the catalog model model_id still names: a stale m= would
+        // open another model where the fragment or the Hub files are not read.
+        if (std::string_view(f->name) == "model_id" && (s.model || !s.config_json.empty() || !s.hub_model.empty()))
+            continue;
         if (auto v = field_text(*f, s)) out += std::string("&") + f->url_key + "=" + percent_encode(*v);
     }
     // A calibrated scenario carries the boot's measured terms, not its log (startup_calibration_json.h).
@@ -330,10 +334,10 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
 
 Diagnostics url_unrepresentable(const Scenario& s) {
     Diagnostics d;
-    if (s.model || !s.config_json.empty()) {
+    if ((s.model || !s.config_json.empty()) && s.hub_model.empty()) {
         warn(d, "url_inline_model", s.model ? "model" : "config_json",
-             "an inline model (from a config.json) cannot travel in a link; the link names model '" + s.model_id +
-                 "' instead");
+             "an inline model (from a config.json) cannot travel in a link, and it names no Hub repo (hf=): the "
+             "link opens the default model unless it carries the file (the page's #cfg= fragment)");
     }
     if (!is_preset_label(s))
         warn(d, "url_compose_dropped", "compose_source",

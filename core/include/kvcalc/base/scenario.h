@@ -32,6 +32,10 @@ struct Scenario {
     /// JSON headers of the checkpoint's shards (the text after each file's 8-byte length), optional: with them the
     /// per-card split is exact per tensor. Needs safetensors_index_json.
     std::vector<std::string> safetensors_headers;
+    /// The Hugging Face repo the checkpoint files came from, "ORG/NAME" or "ORG/NAME@REVISION" (CLI --model
+    /// ORG/NAME, the page's Hub box): the command serves it, and a link carries it (`hf=`) instead of the files,
+    /// which the front end reads again on open. The core does no I/O: without config_json it prices nothing by itself.
+    std::string hub_model;
     std::string compose;                       ///< preset id it came from (informational; JSON applies it)
     std::string weights_variant;               ///< variant id or alias; empty = model default
     std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)

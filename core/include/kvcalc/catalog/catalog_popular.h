@@ -20,6 +20,20 @@ struct PopularModelSource {
     double published_params_b = 0.0;  ///< parameter count the model card states, billions (0 = not stated)
 };
 
+/// A published Hub checkpoint of a popular model in another weights format than its own (an AWQ, GPTQ, FP8 or
+/// W8A8 upload): what `vllm serve` names when the model is priced in that format (Scenario::weights_dtype).
+struct PopularFormatRepo {
+    std::string model_id;       ///< PopularModelSource::id
+    std::string weights_dtype;  ///< the format it holds: "fp8", "int8", "int4", "nvfp4", "mxfp4"
+    std::string hf_repo;        ///< e.g. "Qwen/Qwen3-32B-AWQ"
+};
+
+/// Every known repo, in catalog order (core/src/catalog/format_repos.cpp names the publishers).
+std::vector<PopularFormatRepo> popular_format_repos();
+
+/// The repo holding `model_id` in `weights_dtype`, or "" when the catalog knows none.
+std::string popular_format_repo(std::string_view model_id, std::string_view weights_dtype);
+
 /// The embedded sources, in catalog order.
 std::vector<PopularModelSource> popular_model_sources();
 
