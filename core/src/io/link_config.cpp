@@ -31,8 +31,10 @@ std::optional<std::string_view> config_part(std::string_view fragment) {
     return std::nullopt;
 }
 
+/// A Hub model's link names its repo (hf=) and each front end reads the files again, so only a config.json with no
+/// Hub repo behind it goes into the fragment.
 bool carries_config(const Scenario& s) {
-    return !s.model && !s.config_json.empty() && s.config_json.size() <= kMaxLinkConfigJsonBytes;
+    return !s.model && !s.config_json.empty() && s.hub_model.empty() && s.config_json.size() <= kMaxLinkConfigJsonBytes;
 }
 
 }  // namespace
@@ -109,7 +111,7 @@ Scenario decode_link(std::string_view url, Diagnostics& diagnostics) {
 Diagnostics link_unrepresentable(const Scenario& s) {
     Scenario rest = s;
     Diagnostics d;
-    if (!s.model && !s.config_json.empty()) {
+    if (!s.model && !s.config_json.empty() && s.hub_model.empty()) {
         if (!carries_config(s))
             d.push_back({Severity::warning, "url_config_too_long", "config_json",
                          "the config.json is " + std::to_string(s.config_json.size() / 1024) +
