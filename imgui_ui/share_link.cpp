@@ -1,25 +1,16 @@
 // Fragment codec for a pasted model; see share_link.h.
 #include "share_link.h"
 
-#include <array>
+#include <algorithm>
 
+#include "kvcalc/io/link_config.h"
 #include "kvcalc/io/url_codec.h"
 
 namespace kvcalc::ui {
 
 namespace {
 
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr const char* kConfigKey = "cfg=";
-
-int sextet(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '-' || c == '+') return 62;  // '+' and '/' too: a link pasted through a base64 (not url) tool
-    if (c == '_' || c == '/') return 63;
-    return -1;
-}
 
 /// Value of `key` ("cfg=") among '&'-separated fragment parts, or nullopt.
 std::optional<std::string> fragment_value(const std::string& fragment, const std::string& key) {
@@ -33,49 +24,6 @@ std::optional<std::string> fragment_value(const std::string& fragment, const std
 }
 
 }  // namespace
-
-std::string base64url_encode(const std::string& bytes) {
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 2 < bytes.size(); i += 3) {
-        const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                           static_cast<unsigned char>(bytes[i + 2]);
-        for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
-    }
-    if (i + 1 == bytes.size()) {
-        const unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-    } else if (i + 2 == bytes.size()) {
-        const unsigned v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8);
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-        out += kAlphabet[(v >> 6) & 63];
-    }
-    return out;
-}
-
-std::optional<std::string> base64url_decode(const std::string& text) {
-    std::string in = text;
-    while (!in.empty() && in.back() == '=') in.pop_back();
-    if (in.size() % 4 == 1) return std::nullopt;
-    std::string out;
-    out.reserve(in.size() * 3 / 4);
-    unsigned acc = 0;
-    int bits = 0;
-    for (char c : in) {
-        const int v = sextet(c);
-        if (v < 0) return std::nullopt;
-        acc = (acc << 6) | static_cast<unsigned>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((acc >> bits) & 0xFF);
-        }
-    }
-    return out;
-}
 
 std::string share_fragment(const App& app) {
     // A Hub model travels as hf= in the query and is read again on open; only a pasted file rides in the fragment.
