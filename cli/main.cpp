@@ -443,6 +443,12 @@ int run_log(const kvcli::Options& o, bool scenario_given) {
         // kvcalc's own prediction of the same boot: the log's settings, kvcalc's terms.
         kvcalc::Scenario own = c.scenario;
         own.measured.reset();
+        // The solvers on the measured terms: the same answers the JSON API's startup_log gives with "solve".
+        if (o.mode == kvcli::Mode::solve_max_ctx || o.mode == kvcli::Mode::solve_max_seqs) {
+            kvcli::Options calibrated = o;
+            calibrated.scenario = c.scenario;
+            return run_solve(calibrated);
+        }
         const kvcalc::Report predicted = kvcalc::predict(own);
         return run_predict(o, {&log, &c, &predicted});
     }
@@ -506,9 +512,10 @@ int main(int argc, char** argv) {
         default: break;
     }
     if (!o.log_path.empty()) {
-        if (o.mode != kvcli::Mode::predict)
-            return bad_input("--log goes alone or with a plain prediction (--model, --config, ...), not with "
-                             "--fit, --shop or the solvers");
+        if (o.mode != kvcli::Mode::predict && o.mode != kvcli::Mode::solve_max_ctx &&
+            o.mode != kvcli::Mode::solve_max_seqs)
+            return bad_input("--log goes alone, with a plain prediction (--model, --config, ...) or with "
+                             "--solve-max-ctx / --solve-max-seqs, not with --fit or --shop");
         bool scenario_given = false;
         for (const auto& a : args)
             for (const char* flag : {"--model", "--config", "--compose", "--from-url"})

@@ -66,6 +66,20 @@ TEST_SUITE("log") {
 
         const clitest::Run shop = clitest::kvcalc("--log " + clitest::shell_quote(kV1) + " --shop");
         CHECK(shop.status == 2);
-        CHECK(shop.err.find("--log goes alone or with a plain prediction") != std::string::npos);
+        CHECK(shop.err.find("--log goes alone, with a plain prediction") != std::string::npos);
+    }
+
+    TEST_CASE("--log with a solver answers on the boot's measured terms") {
+        // Regression: --log refused the solvers, so the calibrated answers were only in the JSON API and the page.
+        // vllm #10517's RTX 3090 boot at --max-model-len 20000 printed "Maximum concurrency for 20000 tokens per
+        // request: 1.56x": one full request fits, two do not.
+        const std::string log = kLogs + "vllm-0.6.4-v0-llama31-8b-3090-20k.log";
+        const clitest::Run seqs =
+            clitest::kvcalc("--model llama-3.1-8b --log " + clitest::shell_quote(log) + " --solve-max-seqs --json");
+        REQUIRE(seqs.status == 0);
+        const auto j = nlohmann::json::parse(seqs.out);
+        CHECK(j["solvers"]["max_num_seqs"]["value"] == 1);
+        CHECK(j["settings"]["max_model_len"] == 20000);  // the boot's length, from the log
+        CHECK(j["settings"]["vram_bytes"] == std::int64_t{25318832210});  // 23.58 GiB (the log's total), rounded up to a byte
     }
 }
