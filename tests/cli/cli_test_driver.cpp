@@ -247,7 +247,10 @@ TEST_SUITE("url") {
         CHECK(b == a);
         // Without its fragment the link names no model of its own: the default, not Falcon and not a stale one.
         const Run bare = kvcalc("--from-url " + clitest::shell_quote(query) + " --json");
-        CHECK(one_document(bare)["settings"]["model"] != a["settings"]["model"]);
+        // Regression: this read settings["model"], a key the report has not, which aborts a debug build.
+        const json bare_settings = one_document(bare).at("settings");
+        CHECK(bare_settings.at("model_id") != a.at("settings").at("model_id"));
+        CHECK(bare_settings.at("display_name") != a.at("settings").at("display_name"));
     }
     TEST_CASE("--url with --json keeps stdout one document (link on stderr)") {
         const Run r = kvcalc(std::string(kDualTurbo20) + " --json --url https://x.example/");
