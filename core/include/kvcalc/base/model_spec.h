@@ -227,6 +227,9 @@ struct ModelSpec {
     /// 16-bit), 1 for fp8 / int8 checkpoints; 0 = a packed layout (int4, nvfp4) whose tensor shapes kvcalc does not
     /// model (vllm/accounting.h vllm_load_layout then prices no rounding for the linear layers).
     int linear_weight_bytes = 0;
+    /// Rows of vLLM's rotary cos/sin caches, summed over the model's distinct ropes (vllm/accounting.h
+    /// vllm_rope_cache_positions); 0 = one cache of max_position_embeddings rows.
+    std::int64_t rope_cache_positions = 0;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).
     bool operator==(const ModelSpec&) const = default;

@@ -122,8 +122,10 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& model, std::string_view weigh
     // max_position_embeddings × rotary_dim in the model dtype, shared by every layer through get_rope's cache).
     // Counted in vLLM's "weights memory" because it is allocated during load: Llama-3.1-8B 131072 × 128 × 2 B
     // = 32 MiB is the gap between 8.03 B params × 2 B = 14.96 GiB and the logged 14.99 GiB.
+    // Scaled ropes (linear, dynamic, yarn) and Gemma 3's second rope make more rows (vllm_rope_cache_positions).
     const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
-    d.rope_cache_bytes = bytes(static_cast<double>(m.max_position_embeddings) * rotary * d.activation_bytes);
+    const std::int64_t rows = m.rope_cache_positions > 0 ? m.rope_cache_positions : m.max_position_embeddings;
+    d.rope_cache_bytes = bytes(static_cast<double>(rows) * rotary * d.activation_bytes);
     d.encoder_weights_bytes = bytes(static_cast<double>(m.encoder_parameters) * d.activation_bytes);
     d.mxfp4_experts = m.mxfp4_experts && m.num_experts > 0;
     for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
@@ -160,6 +162,7 @@ void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, 
     m.moe_intermediate_size = a.moe_intermediate_size;
     m.rotary_dim = a.kv_lora_rank > 0 ? a.qk_rope_head_dim : 0;
     m.mxfp4_experts = a.quant_method == "mxfp4";
+    m.rope_cache_positions = vllm_rope_cache_positions(config_json, m.max_position_embeddings);
     m.tie_word_embeddings = a.tie_word_embeddings;
     m.gated_mlp = a.gated_mlp;
     // The linear layers' bytes as estimate_weights resolves the checkpoint's dtype (quantization_config, torch_dtype).

@@ -132,12 +132,23 @@ void copy_profile_widths(const HfArchitecture& arch, std::string_view config_jso
 /// embedding ((image_size / patch)² × h) + projector (h × H + H², H = the text hidden size), m = 3 for gated
 /// MLPs (hidden_act silu, Pixtral, Qwen2.5-VL), else 2 (CLIP, SigLIP). Key aliases: num_hidden_layers / depth,
 /// hidden_size / embed_dim, intermediate_size / mlp_ratio × hidden. Checked on Mistral-Small-3.2's Pixtral tower
-/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB). DeepSeek-VL2's SigLIP spells them
+/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB). Gemma 3 (model_type gemma3) projects with
+/// one matrix (gemma3_mm.py Gemma3MultiModalProjector mm_input_projection_weight h × H and an RMSNorm of h). DeepSeek-VL2's SigLIP spells them
 /// `layers` / `width`. Without a vision_config, Phi-3-vision's `img_processor` naming
 /// openai/clip-vit-large-patch14-336 counts the 23 CLIP layers vLLM phi3v.py keeps. An `audio_config` of model_type
 /// voxtral_encoder / whisper adds the Whisper encoder (conv stems, positions, layers × (4 h² + 2 h × i)) and
 /// Voxtral's adapter (4 h × H + H², vLLM voxtral.py).
 std::int64_t encoder_parameters(std::string_view config_json);
+
+/// Rows of the cos/sin caches vLLM builds at load for a config.json (model_executor/layers/rotary_embedding
+/// get_rope, one cache per distinct rope): max_position_embeddings for plain, llama3, mrope and longrope ropes;
+/// max_position_embeddings × factor for rope_scaling "linear" (LinearScalingRotaryEmbedding) and "dynamic"
+/// (DynamicNTKScalingRotaryEmbedding); original_max_position_embeddings × factor for "yarn" (YaRNScalingRotaryEmbedding,
+/// DeepseekScalingRotaryEmbedding). Gemma 3 adds its sliding layers' unscaled rope (rope_local_base_freq, vLLM
+/// gemma3.py). Checked on Gemma-3-27B-it's v0.19 H100 log: 131072 × 8 + 131072 rows × 128 × 2 B = 288 MiB, which
+/// with the tower takes its weights from 51.24 to 51.46 GiB (51.45 logged). `max_position_embeddings` is the spec's
+/// (the config's key or its class default); 0 for unreadable JSON.
+std::int64_t vllm_rope_cache_positions(std::string_view config_json, std::int64_t max_position_embeddings);
 
 /// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
 enum class VllmEntryPoint { api_server, llm_class };
