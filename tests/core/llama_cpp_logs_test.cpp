@@ -293,10 +293,10 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
                     const LlamaCppComputeBand band = llama_cpp_compute_band(llama_cpp_compute_shape(g.spec, s, true));
                     const double printed = r.compute.at(gpu);
                     ++n.compute;
-                    const bool in = band.lower_bytes / kMiB <= printed && printed <= band.upper_bytes / kMiB;
+                    const bool in = std::abs(band.bytes / kMiB - printed) <= 1.0;
                     n.compute_in += in;
-                    std::printf("  compute %s: %.2f ≤ %.2f ≤ %.2f MiB (lower/printed %.2f)\n", c.file,
-                                band.lower_bytes / kMiB, printed, band.upper_bytes / kMiB, band.lower_bytes / kMiB / printed);
+                    std::printf("  compute %s: predicted %.2f, printed %.2f MiB (%+.2f)\n", c.file, band.bytes / kMiB,
+                                printed, band.bytes / kMiB - printed);
                     CHECK(in);
                 }
                 continue;
@@ -326,16 +326,15 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
             if (r.compute.count(gpu)) {
                 const double printed = r.compute.at(gpu);
                 ++n.compute;
-                const bool in = b.gpu_compute.lower_bytes / kMiB <= printed && printed <= b.gpu_compute.upper_bytes / kMiB;
+                const bool in = std::abs(b.gpu_compute.bytes / kMiB - printed) <= 1.0;
                 n.compute_in += in;
-                std::printf("  compute %s run %d: %.2f ≤ %.2f ≤ %.2f MiB (lower/printed %.2f)\n", c.file, run_no,
-                            b.gpu_compute.lower_bytes / kMiB, printed, b.gpu_compute.upper_bytes / kMiB,
-                            b.gpu_compute.lower_bytes / kMiB / printed);
+                std::printf("  compute %s run %d: predicted %.2f, printed %.2f MiB (%+.2f)\n", c.file, run_no,
+                            b.gpu_compute.bytes / kMiB, printed, b.gpu_compute.bytes / kMiB - printed);
                 CHECK(in);
             }
         }
     }
-    std::printf("llama.cpp logs: KV exact %d/%d, model buffers %d/%d, compute in band %d/%d\n", n.kv_exact, n.kv,
+    std::printf("llama.cpp logs: KV exact %d/%d, model buffers %d/%d, compute within 1 MiB %d/%d\n", n.kv_exact, n.kv,
                 n.model_ok, n.model, n.compute_in, n.compute);
     CHECK(n.kv >= 6);
     CHECK(n.model >= 6);
@@ -369,7 +368,7 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
         CHECK(same_2dp(static_cast<double>(kv.swa_bytes) / kMiB, 15.00));
         CHECK(same_2dp(static_cast<double>(kv.total_bytes) / kMiB, r.kv.at("Vulkan0")));
     }
-    SUBCASE("Metal, ctx 4096, flash attention on: SWA 768 cells, 18.00 MiB; compute 404.00 MiB inside the band") {
+    SUBCASE("Metal, ctx 4096, flash attention on: SWA 768 cells, 18.00 MiB; compute 404.00 MiB = the point + one hidden state") {
         const Run r = read_runs(kvcalc::test::data_file("gguf/logs/pr17609-gpt-oss-20b-metal-fa-auto.log")).front();
         LlamaCppSettings s;
         s.n_ctx = 4096;  // "setting dry_penalty_last_n to ctx_size = 4096"
@@ -379,10 +378,12 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
         CHECK(same_2dp(static_cast<double>(kv.swa_bytes) / kMiB, r.kv.at("Metal")));
         const LlamaCppComputeBand band = llama_cpp_compute_band(llama_cpp_compute_shape(g.spec, s, true));
         const double printed = r.compute.at("Metal");
-        std::printf("  compute gpt-oss-20b Metal: %.2f ≤ %.2f ≤ %.2f MiB (lower/printed %.2f)\n", band.lower_bytes / kMiB,
-                    printed, band.upper_bytes / kMiB, band.lower_bytes / kMiB / printed);
-        CHECK(band.lower_bytes / kMiB <= printed);
-        CHECK(printed <= band.upper_bytes / kMiB);
+        // The live set is the logits (201088 × 512 × 4 B = 392.75 MiB) and the normed hidden state (5.63 MiB);
+        // the printed size is one hidden state more: ggml-alloc's placement left a hole below it (docs/GGUF.md).
+        std::printf("  compute gpt-oss-20b Metal: predicted %.2f (upper %.2f), printed %.2f MiB (%+.2f)\n",
+                    band.bytes / kMiB, band.upper_bytes / kMiB, printed, band.bytes / kMiB - printed);
+        CHECK(std::abs(band.bytes / kMiB - (392.75 + 5.625)) < 0.01);
+        CHECK(std::abs(band.upper_bytes / kMiB - printed) <= 1.0);
     }
 }
 
@@ -619,8 +620,12 @@ TEST_CASE("llama.cpp fit, real log: Qwen3-30B-A3B F16 on an RTX 4090 — -c 4096
     CHECK(std::abs(static_cast<double>(b.gpu_model_bytes) / MiB - static_cast<double>(printed_model)) < 1.0);
     CHECK(b.gpu_kv_bytes == 384 * MiB);  // 48 layers × 4 KV heads × 128 × (K + V) × 2 B × 4096 cells
     CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / MiB - static_cast<double>(printed_host)) < 1.0);  // Host: the mapped file
-    INFO("compute band " << b.gpu_compute.lower_bytes / MiB << " … " << b.gpu_compute.upper_bytes / MiB << " MiB");
-    CHECK(b.gpu_compute.lower_bytes <= printed_compute * MiB);
+    // Compute, output layer on the CPU: the scheduler copies the F16 output matrix (151936 × 2048 × 2 B = 593.5 MiB)
+    // to the GPU and makes the logits there (296.75 MiB) from the normed hidden state (4 MiB): 894.25 MiB live.
+    // The breakdown prints 898: 3.75 MiB of ggml-alloc placement, inside the upper bound (+ one hidden state).
+    INFO("compute " << static_cast<double>(b.gpu_compute.bytes) / MiB << " … " << static_cast<double>(b.gpu_compute.upper_bytes) / MiB << " MiB");
+    CHECK(std::abs(static_cast<double>(b.gpu_compute.bytes) / MiB - 894.25) < 0.01);
+    CHECK(b.gpu_compute.bytes <= printed_compute * MiB);
     CHECK(printed_compute * MiB <= b.gpu_compute.upper_bytes);
 
     // The fit itself. The free memory it worked against is the log's own: 61807 projected − 42444 to cut + 1024

@@ -119,9 +119,9 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
 
     bool has_output_weight = false;
     const GgufTensorInfo* token_embd = nullptr;
-    // CPU-held weights per repeating layer (and the output layer, index n_layer): what the scheduler may copy to
-    // the GPU for a large batch.
-    std::vector<std::int64_t> cpu_layer_bytes(static_cast<std::size_t>(n_layer) + 1, 0);
+    // The CPU-held output matrix: what the scheduler copies to the GPU for a large batch (its norm weights are not
+    // copied: the Pythia -ngl 10 logs print 203.99 MiB = the q6_K matrix 100.74 + logits 98.25 + 5.00).
+    std::int64_t cpu_output_matrix_bytes = 0;
     for (const auto& h : parts) {
         // With mmap the CPU tensors of this part are one mapped range: first CPU tensor to the end of the last.
         std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
@@ -133,10 +133,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
             if (on_gpu(r)) {
                 b.gpu_model_bytes = sat_add(b.gpu_model_bytes, gpu_alloc_bytes(t, pl));
             } else {
-                if (r.kind == Role::layer && r.layer_index >= 0 && r.layer_index < n_layer)
-                    cpu_layer_bytes[static_cast<std::size_t>(r.layer_index)] += t.bytes;
-                else if (r.kind == Role::output)
-                    cpu_layer_bytes[static_cast<std::size_t>(n_layer)] += t.bytes;
+                if (t.name == "output.weight") cpu_output_matrix_bytes = sat_add(cpu_output_matrix_bytes, t.bytes);
                 first = std::min<std::uint64_t>(first, t.offset);
                 last = std::max<std::uint64_t>(last, t.offset + static_cast<std::uint64_t>(t.bytes));
                 cpu_sum = sat_add(cpu_sum, t.bytes);
@@ -148,7 +145,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     // Tied embeddings: llama.cpp loads token_embd a second time as the output matrix, on the output's device.
     if (!has_output_weight && token_embd && !gguf_arch_is_encoder(m.model_type)) {
         if (output_on_gpu) b.gpu_model_bytes = sat_add(b.gpu_model_bytes, gpu_alloc_bytes(*token_embd, pl));
-        else cpu_layer_bytes[static_cast<std::size_t>(n_layer)] += token_embd->bytes;  // the CPU output matrix
+        else cpu_output_matrix_bytes = sat_add(cpu_output_matrix_bytes, token_embd->bytes);  // the CPU output matrix
         b.notes.push_back("no output.weight: the output layer reuses token_embd, loaded again on the output "
                           "layer's device (llama-model.cpp TENSOR_DUPLICATED)");
     }
@@ -176,17 +173,14 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
         g = llama_cpp_compute_shape(m, kv, output_on_gpu || op_offload);
         // With no repeating layer on the GPU the attention (its KV cache on the CPU) is not offloaded.
         if (i_gpu_start >= n_layer) g.n_head = 0;
-        if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_layer_bytes[static_cast<std::size_t>(n_layer)];
-        if (op_offload && n_layer > 0)
-            g.layer_copy_bytes = *std::max_element(cpu_layer_bytes.begin(), cpu_layer_bytes.end() - 1);
+        if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_output_matrix_bytes;
         b.gpu_compute = llama_cpp_compute_band(g);
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "llama_context: %12s compute buffer size = %8.2f … %.2f MiB", pl.gpu_name.c_str(),
-                      static_cast<double>(b.gpu_compute.lower_bytes) / kMiB,
-                      static_cast<double>(b.gpu_compute.upper_bytes) / kMiB);
-        b.lines.push_back({pl.gpu_name, "compute", b.gpu_compute.upper_bytes, buf, b.gpu_compute.lower_bytes});
-        b.notes.push_back("the compute buffer is a band (lower … upper): llama.cpp sizes it from the graph it "
-                          "reserves for min(n_ctx, -b 2048, n_ubatch) tokens, which kvcalc does not build tensor by tensor");
+        b.lines.push_back({pl.gpu_name, "compute", b.gpu_compute.upper_bytes,
+                           line("llama_context", pl.gpu_name, 12, "compute", b.gpu_compute.bytes),
+                           b.gpu_compute.bytes});
+        b.notes.push_back("the compute buffer is the peak of live tensors in the graph llama.cpp reserves for "
+                          "min(n_ctx, -b 2048, n_ubatch) tokens; ggml-alloc's placement can add up to one hidden "
+                          "state (n_embd x n_ubatch x 4 B) of fragmentation, which the fit counts");
     }
     return b;
 }
