@@ -146,13 +146,14 @@ struct LlamaCppFit {
 };
 
 /// Emulates llama.cpp's fit for one GPU (common/fit.cpp): a device's use is its model, KV and compute buffers
-/// (kvcalc takes the compute band's upper bound, so the choice can only be as large as llama.cpp's or smaller);
+/// (the compute buffer's upper bound: the point plus one hidden state of ggml-alloc fragmentation);
 /// the target is free − margin. 1. If everything fits at the requested context, nothing changes. 2. With the context
 /// not set (-c 0 → n_ctx_train per stream), the context is cut: interpolated linearly between n_ctx_min and
 /// n_ctx_train by memory, rounded down to a multiple of 256 × streams; if that fits, done. 3. Otherwise, at the
 /// smallest context, layers are filled from the back: for a dense model the largest -ngl that fits; for a MoE model
-/// (experts present) all layers on the GPU with the fewest first layers' experts on the CPU (--n-cpu-moe) that fit,
-/// else the largest -ngl with every expert on the CPU. `settings.n_ctx` is the context to start from when
+/// (experts present) all n_layer repeating layers on the GPU, the output layer on the CPU (-ngl n_layer, as build
+/// 6895's fit chose on the Qwen3-30B-A3B log), with the fewest first layers' experts on the CPU (--n-cpu-moe) that
+/// fit, else the largest -ngl with every expert on the CPU. `settings.n_ctx` is the context to start from when
 /// !n_ctx_auto. Errors: those of predict_llama_cpp_buffers, free_bytes ≤ 0.
 LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec& model, const LlamaCppSettings& settings,
                           const LlamaCppPlacement& placement, const LlamaCppFitRequest& request);

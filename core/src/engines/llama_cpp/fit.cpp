@@ -100,12 +100,17 @@ LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec&
     }
 
     // Step 3: layers (or experts) to the CPU, at that context.
+    // A MoE model: all n_layer repeating layers on the GPU and the output layer on the CPU (-ngl n_layer), as the
+    // real fit does (build 6895, tests/data/gguf/logs/fit-params-readme-qwen3-30b-a3b-f16-rtx4090.log: "48 layers
+    // (34 overflowing)", -ngl 48 of 48); its product still runs on the GPU (op offload), so the output matrix is
+    // priced in the compute buffer instead of the model buffer.
     if (has_experts(parts)) {
         for (int k = 1; k <= n_layer; ++k) {
-            Try t = measure(parts, m, s, p, n_ctx, -1, k);
+            Try t = measure(parts, m, s, p, n_ctx, n_layer, k);
             if (t.ok && t.used <= target) {
-                f.notes.push_back("MoE: the experts of the first layers stay on the CPU (--n-cpu-moe), dense weights on the GPU");
-                return done(std::move(t), n_ctx, -1, k, true);
+                f.notes.push_back("MoE: the experts of the first layers stay on the CPU (--n-cpu-moe), dense weights on "
+                                  "the GPU, the output layer on the CPU as llama.cpp's fit leaves it");
+                return done(std::move(t), n_ctx, n_layer, k, true);
             }
         }
     }
