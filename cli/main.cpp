@@ -68,8 +68,10 @@ void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
 }
 
 /// The notes from reading the model's file (--gguf) join the report's own diagnostics, so --json carries them.
+/// With --gguf, the llama-server command carries the run's own -ngl / --n-cpu-moe (the core's rule).
 kvcalc::Report with_notes(const kvcli::Options& o, kvcalc::Report r) {
     r.diagnostics.insert(r.diagnostics.end(), o.model_notes.begin(), o.model_notes.end());
+    if (!o.gguf_headers.empty()) r.command = kvcalc::llama_cpp_command_with_placement(r.command, o.placement);
     return r;
 }
 

@@ -236,4 +236,21 @@ TEST_SUITE("gguf") {
         CHECK(contains(r.out, "llama_context:        CUDA0 compute buffer size =    62.52 MiB"));
         CHECK(contains(r.out, "llama.cpp --fit (predicted, 2000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2"));
     }
+
+    TEST_CASE("--gguf --engine llama.cpp -ngl 0: the llama-server command carries -ngl 0, not -ngl 999 (bug)") {
+        // The command used to keep kvcalc's default "-ngl 999" (every layer) whatever -ngl the run gave, so the
+        // printed command offloaded what the buffer table kept on the CPU ("offloaded 0/2 layers to GPU").
+        const Run r = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp -ngl 0");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        CHECK(contains(r.out, "  -ngl 0\n"));
+        CHECK_FALSE(contains(r.out, "-ngl 999"));
+        CHECK(contains(r.out, "load_tensors: offloaded 0/2 layers to GPU"));
+        const Run j = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp -ngl 1 --json");
+        REQUIRE(j.status == 0);
+        CHECK(contains(j.out, "-ngl 1\""));  // the command string ends with the placement
+        // Without -ngl the command keeps every layer on the GPU.
+        const Run d = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp");
+        CHECK(contains(d.out, "-ngl 999"));
+    }
 }

@@ -120,6 +120,11 @@ struct LlamaCppBuffers {
 LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, const ModelSpec& model,
                                           const LlamaCppSettings& kv, const LlamaCppPlacement& placement);
 
+/// The llama-server command (Report::command, engines/llama_cpp/deploy.cpp) with the run's placement: its
+/// "-ngl 999" (every layer, kvcalc's default) becomes "-ngl N" when n_gpu_layers ≥ 0, followed by "--n-cpu-moe K"
+/// when n_cpu_moe > 0 (common/arg.cpp spellings). A command without "-ngl 999" is returned unchanged.
+std::string llama_cpp_command_with_placement(std::string command, const LlamaCppPlacement& placement);
+
 }  // namespace kvcalc
 
 namespace kvcalc {

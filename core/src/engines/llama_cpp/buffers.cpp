@@ -185,4 +185,13 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     return b;
 }
 
+std::string llama_cpp_command_with_placement(std::string command, const LlamaCppPlacement& pl) {
+    const std::string all = "-ngl 999";
+    const std::size_t at = command.find(all);
+    if (at == std::string::npos) return command;
+    std::string flags = pl.n_gpu_layers >= 0 ? "-ngl " + std::to_string(pl.n_gpu_layers) : all;
+    if (pl.n_cpu_moe > 0) flags += " \\\n  --n-cpu-moe " + std::to_string(pl.n_cpu_moe);
+    return command.replace(at, all.size(), flags);
+}
+
 }  // namespace kvcalc
