@@ -387,6 +387,84 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
     }
 }
 
+namespace {
+
+/// A llama-arch model from its facts (no tensors): what the compute shape reads.
+ModelSpec llama_arch(std::int64_t n_embd, std::int64_t n_layer, std::int64_t n_head, std::int64_t n_head_kv,
+                     std::int64_t n_ff, std::int64_t n_vocab, std::int64_t n_ctx_train) {
+    GgufHeader h;
+    h.version = 3;
+    GgufKeyValue a;
+    a.key = "general.architecture";
+    a.value.type = GgufValueType::string;
+    a.value.text = "llama";
+    h.metadata.push_back(a);
+    for (const auto& [k, v] : std::vector<std::pair<std::string, std::int64_t>>{
+             {"block_count", n_layer}, {"context_length", n_ctx_train}, {"embedding_length", n_embd},
+             {"attention.head_count", n_head}, {"attention.head_count_kv", n_head_kv},
+             {"feed_forward_length", n_ff}, {"vocab_size", n_vocab}})
+        h.metadata.push_back(u32("llama." + k, v));
+    const GgufModel g = read_gguf_model({h});
+    REQUIRE_FALSE(has_error(g.diagnostics));
+    return g.spec;
+}
+
+/// Every "<device> compute buffer size = X MiB" of a fixture, in order.
+std::vector<double> compute_lines(const std::string& text, const std::string& device) {
+    std::vector<double> out;
+    const std::regex re(device + R"( compute buffer size =\s+([0-9.]+) MiB)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        out.push_back(std::stod((*it)[1]));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("llama.cpp compute buffer, llama arch without flash attention: the point is within 1 MiB of each log") {
+    // The peak is the attention of a layer: the f32 mask (n_kv × 512 × 4 B), the residual, Q, K and V (4096 + 1024 +
+    // 1024 wide) and their copies, and the score matrix n_kv × 512 × 32 heads × 4 B, soft_max in place.
+    struct Case {
+        const char* file;
+        ModelSpec model;
+        std::vector<std::int64_t> n_ctx;  ///< one per compute line, in the log's order
+        bool unified;
+        int n_seq;
+    };
+    const std::vector<Case> cases = {
+        // Llama 3.1 8B (meta-llama/Llama-3.1-8B config.json), 10 slots in one unified cache of 81920 cells.
+        {"gguf/logs/ollama-9352-llama31-8b-q4-np10-ctx81920.log", llama_arch(4096, 32, 32, 8, 14336, 128256, 131072),
+         {81920}, true, 10},
+        // The logdetective server before and after -c 32768 (the fixture's header says what the log fixes).
+        {"gguf/logs/logdetective-pr106-llama-arch-7b-ctx2048-32768.log",
+         llama_arch(4096, 32, 32, 8, 14336, 32000, 32768), {2048, 32768}, false, 1},
+    };
+    for (const Case& c : cases) {
+        const std::string text = kvcalc::test::data_file(c.file);
+        const std::vector<double> printed = compute_lines(text, "CUDA0");
+        REQUIRE(printed.size() == c.n_ctx.size());
+        std::vector<double> printed_kv;
+        const std::regex kv_re(R"(CUDA0 KV buffer size =\s+([0-9.]+) MiB)");
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), kv_re); it != std::sregex_iterator(); ++it)
+            printed_kv.push_back(std::stod((*it)[1]));
+        REQUIRE(printed_kv.size() == c.n_ctx.size());
+        for (std::size_t i = 0; i < printed.size(); ++i) {
+            LlamaCppSettings s;
+            s.n_ctx = c.n_ctx[i];
+            s.n_seq_max = c.n_seq;
+            s.kv_unified = c.unified;
+            s.flash_attn = false;  // "flash_attn = 0"
+            const LlamaCppKvPrediction kv = predict_llama_cpp_kv(c.model, s);
+            const LlamaCppComputeBand b = llama_cpp_compute_band(llama_cpp_compute_shape(c.model, s, true));
+            std::printf("  compute %s -c %lld: predicted %.2f, printed %.2f MiB (%+.2f); KV %.2f MiB\n", c.file,
+                        static_cast<long long>(c.n_ctx[i]), b.bytes / kMiB, printed[i], b.bytes / kMiB - printed[i],
+                        kv.total_bytes / kMiB);
+            INFO(c.file << " -c " << c.n_ctx[i]);
+            CHECK(std::abs(b.bytes / kMiB - printed[i]) <= 1.0);
+            CHECK(same_2dp(kv.total_bytes / kMiB, printed_kv[i]));  // the model facts, checked by the KV line
+        }
+    }
+}
+
 TEST_CASE("llama.cpp fit: Pythia-2.8B Q4_0 on one GPU — nothing changes, then the context, then the layers") {
     std::map<std::string, std::string> info = read_runs(kvcalc::test::data_file(kPythiaInfo)).front().info;
     GgufHeader h = header_of_info(info);

@@ -45,6 +45,9 @@ struct LlamaCppComputeShape {
     std::int64_t n_vocab = 0;    ///< output rows (print_info n_vocab); 0 when the device computes no logits
     std::int64_t n_ff = 0;       ///< widest feed-forward activation per token (dense n_ff, or n_ff_exp × n_expert_used)
     bool encoder = false;        ///< BERT-like: no rope, no KV cache (V is transposed in the graph, ggml_cont)
+    /// Q, K and V come from one attn_qkv matrix (gptneox, falcon, phi2, bloom, mpt, gpt2, …) as views of one
+    /// tensor, not three attn_q / attn_k / attn_v products.
+    bool fused_qkv = false;
     bool flash_attn = true;      ///< -fa: no n_kv × n_tokens × n_head score matrix is materialized
     /// The output matrix the scheduler copies to this device when the output layer stays on the CPU and the batch
     /// has 32 tokens or more (ggml-backend.cpp ggml_backend_sched_split_graph with op_offload; the logits are then
@@ -65,7 +68,8 @@ struct LlamaCppComputeBand {
 /// The shape of the graph llama.cpp reserves for `model` at `settings` (-c, -np, -ub, -fa): n_tokens =
 /// min(n_ctx, -b 2048, n_ubatch); n_kv = the non-SWA cache's cells per stream (predict_llama_cpp_kv), else the SWA
 /// cache's, else n_tokens (an encoder attends over its own batch); n_vocab only when `logits_here` (the output layer,
-/// or its op-offloaded product, runs on this device) and the model is not an encoder. output_copy_bytes is left 0.
+/// or its op-offloaded product, runs on this device) and the model is not an encoder; fused_qkv from the architecture
+/// (llama-arch.cpp's LLM_TENSOR_ATTN_QKV-only archs; predict_llama_cpp_buffers reads it from the tensors). output_copy_bytes is left 0.
 LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& model, const LlamaCppSettings& settings,
                                              bool logits_here);
 
@@ -74,10 +78,11 @@ LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& model, const Llama
 /// ggml_gallocr_allocate_node / ggml_op_can_inplace). Every activation is f32 (4 B); a mask is
 /// n_kv × n_tokens padded to 64 (GGML_KQ_MASK_PAD), f16 with flash attention and f32 without, one per cache type, an
 /// input alive through every layer. h = n_embd × n_tokens × 4. bytes = the largest of:
-///   attention  masks + h (the residual) + Q + K + V (n_embd_q + n_embd_k + n_embd_v) × n_tokens × 4, plus the roped
-///              Q and K (a decoder; Q/K/V are views of one matrix or reshapes, so rope writes new tensors) or the
-///              transposed V (an encoder), plus the scores n_kv × n_tokens × n_head × 4 without flash attention (soft_max
-///              runs in place on them) or the attention output n_embd_q × n_tokens × 4 with it;
+///   attention  masks + h (the residual) + Q + K + V (n_embd_q + n_embd_k + n_embd_v) × n_tokens × 4, plus their
+///              copies: the roped Q and K for fused_qkv (views of one matrix: rope cannot write over them), Q + K + V
+///              for three separate products, the transposed V for an encoder; plus the scores n_kv × n_tokens ×
+///              n_head × 4 without flash attention (soft_max runs in place on them) or the attention output
+///              n_embd_q × n_tokens × 4 with it;
 ///   feed-forward  masks + 2 h + 3 × n_ff × n_tokens × 4 (gate, up, their product);
 ///   output     output_copy + the logits n_vocab × n_tokens × 4 + h (the normed hidden state the logits come from).
 /// upper_bytes adds h (LlamaCppComputeBand). Checked against every real log in tests/data/gguf/logs

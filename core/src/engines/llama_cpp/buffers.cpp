@@ -118,6 +118,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     };
 
     bool has_output_weight = false;
+    bool has_fused_qkv = false;  ///< blk.N.attn_qkv.weight: Q, K, V are views of one product
     const GgufTensorInfo* token_embd = nullptr;
     // The CPU-held output matrix: what the scheduler copies to the GPU for a large batch (its norm weights are not
     // copied: the Pythia -ngl 10 logs print 203.99 MiB = the q6_K matrix 100.74 + logits 98.25 + 5.00).
@@ -128,6 +129,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
         std::int64_t cpu_sum = 0;
         for (const auto& t : h.tensors) {
             if (t.name == "output.weight") has_output_weight = true;
+            if (t.name.size() > 16 && t.name.compare(t.name.size() - 16, 16, ".attn_qkv.weight") == 0) has_fused_qkv = true;
             if (t.name == "token_embd.weight") token_embd = &t;
             const Role r = role_of(t.name);
             if (on_gpu(r)) {
@@ -171,6 +173,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     if (b.gpu_model_bytes > 0 || op_offload) {
         LlamaCppComputeShape& g = b.gpu_compute_shape;
         g = llama_cpp_compute_shape(m, kv, output_on_gpu || op_offload);
+        g.fused_qkv = has_fused_qkv;
         // With no repeating layer on the GPU the attention (its KV cache on the CPU) is not offloaded.
         if (i_gpu_start >= n_layer) g.n_head = 0;
         if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_output_matrix_bytes;

@@ -2,6 +2,7 @@
 // at start (graph_reserve over a full cache, min(n_ctx, -b 2048, n_ubatch) tokens, all of them outputs), the way
 // ggml-alloc.c frees and reuses them. The rule is in llama_cpp_buffers.h; docs/GGUF.md has it against real logs.
 #include <algorithm>
+#include <string>
 #include <variant>
 
 #include "kvcalc/base/checked_math.h"
@@ -39,6 +40,15 @@ Heads first_attention(const ModelSpec& m) {
     return {};
 }
 
+/// Architectures whose attention reads Q, K and V from one attn_qkv product (src/models/*.cpp build a view of it).
+bool fuses_qkv(const std::string& arch) {
+    static const char* const names[] = {"gptneox", "falcon", "bloom", "mpt", "gpt2", "phi2", "phi3", "codeshell",
+                                        "chatglm", "starcoder"};
+    for (const char* n : names)
+        if (arch == n) return true;
+    return false;
+}
+
 }  // namespace
 
 LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& m, const LlamaCppSettings& s, bool logits_here) {
@@ -46,6 +56,7 @@ LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& m, const LlamaCppS
     g.n_tokens = std::max<std::int64_t>(llama_cpp_effective_ubatch(s), 0);
     const LlamaCppKvPrediction kv = predict_llama_cpp_kv(m, s);
     g.encoder = gguf_arch_is_encoder(m.model_type);
+    g.fused_qkv = fuses_qkv(m.model_type);
     g.n_kv = kv.full_layers > 0 ? kv.full_cells : kv.swa_layers > 0 ? kv.swa_cells : g.n_tokens;
     g.n_kv_swa = kv.full_layers > 0 && kv.swa_layers > 0 ? kv.swa_cells : 0;
     g.n_embd = m.hidden_size;
@@ -78,7 +89,9 @@ LlamaCppComputeBand llama_cpp_compute_band(const LlamaCppComputeShape& g) {
     std::int64_t attention = 0;
     if (g.n_head > 0) {
         const std::int64_t qkv = act(sat_add(sat_add(g.n_embd_q, g.n_embd_k), g.n_embd_v));
-        const std::int64_t extra = g.encoder ? act(g.n_embd_v) : act(sat_add(g.n_embd_q, g.n_embd_k));
+        const std::int64_t extra = g.encoder     ? act(g.n_embd_v)
+                                   : g.fused_qkv ? act(sat_add(g.n_embd_q, g.n_embd_k))
+                                                 : qkv;
         const std::int64_t scores = g.flash_attn ? act(g.n_embd_q)
                                                  : sat_mul(sat_mul(sat_mul(nonneg(g.n_kv), t), nonneg(g.n_head)), kF32);
         attention = sat_add(sat_add(sat_add(masks, h), sat_add(qkv, extra)), scores);
