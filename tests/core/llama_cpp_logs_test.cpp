@@ -367,6 +367,19 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
         CHECK(same_2dp(static_cast<double>(kv.full_bytes) / kMiB, 96.00));
         CHECK(same_2dp(static_cast<double>(kv.swa_bytes) / kMiB, 15.00));
         CHECK(same_2dp(static_cast<double>(kv.total_bytes) / kMiB, r.kv.at("Vulkan0")));
+        // Compute: "offloaded 24/25 layers", so the output layer is on the CPU and, for the 512-token batch, the
+        // scheduler copies its matrix to Vulkan0 and makes the logits there. The matrix is Q8_0: the printed file
+        // size (11.27 GiB) leaves 8 bits, not 16, for the tensors outside the MXFP4 experts (24 × 3 × 32 × 2880² experts
+        // at 4.25 bits are 9.45 GiB; the 1.8 G other weights at Q8_0's 34 B per 32 are 1.78 GiB, at BF16 3.34).
+        // Q8_0 [2880, 201088] = 2880 × 201088 / 32 × 34 B = 586.82 MiB; logits 201088 × 512 × 4 B = 392.75 MiB;
+        // the normed hidden state 2880 × 512 × 4 B = 5.63 MiB: 985.20 MiB.
+        LlamaCppComputeShape shape = llama_cpp_compute_shape(g.spec, s, true);
+        shape.output_copy_bytes = 2880LL * 201088 / 32 * 34;
+        const LlamaCppComputeBand band = llama_cpp_compute_band(shape);
+        const double printed = r.compute.at("Vulkan0");
+        std::printf("  compute gpt-oss-20b Vulkan -ngl 24: predicted %.2f, printed %.2f MiB (%+.2f)\n", band.bytes / kMiB,
+                    printed, band.bytes / kMiB - printed);
+        CHECK(std::abs(band.bytes / kMiB - printed) <= 1.0);
     }
     SUBCASE("Metal, ctx 4096, flash attention on: SWA 768 cells, 18.00 MiB; compute 404.00 MiB = the point + one hidden state") {
         const Run r = read_runs(kvcalc::test::data_file("gguf/logs/pr17609-gpt-oss-20b-metal-fa-auto.log")).front();
