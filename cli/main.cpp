@@ -207,7 +207,7 @@ void print_fit(std::ostream& os, const kvcalc::LlamaCppFit& f, const kvcli::Opti
                   static_cast<double>(o.llama_fit.free_bytes) / kMiB, static_cast<double>(o.llama_fit.margin_bytes) / kMiB);
     os << head << (f.fits ? f.arguments : "does not fit, even with no layer on the GPU (" + f.arguments + ")") << "\n";
     char used[120];
-    std::snprintf(used, sizeof used, "  GPU use at that choice: %.2f MiB (model + KV + the compute band's upper bound)\n",
+    std::snprintf(used, sizeof used, "  GPU use at that choice: %.2f MiB (model + KV + the compute buffer's upper bound)\n",
                   static_cast<double>(f.used_bytes) / kMiB);
     os << used;
     for (const auto& l : f.buffers.lines) os << "  " << l.log_line << "\n";

@@ -233,7 +233,7 @@ TEST_SUITE("gguf") {
         REQUIRE(r.status == 0);
         // The peak is at the output: the logits, 32000 rows × 512 tokens × 4 B = 62.50 MiB, beside the normed hidden
         // state they come from (embedding_length 8 × 512 × 4 B = 0.02 MiB).
-        CHECK(contains(r.out, "llama_context:        CUDA0 compute buffer size =    62.52 MiB"));
+        CHECK(contains(r.out, "llama_context:      CUDA0 compute buffer size =    62.52 MiB"));
         CHECK(contains(r.out, "llama.cpp --fit (predicted, 2000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2"));
     }
 

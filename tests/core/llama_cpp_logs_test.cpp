@@ -4,6 +4,7 @@
 // Q4_0 or Q8_0 file of a model whose tensor names llama-arch.cpp fixes) the model buffers are predicted too.
 // Asserted: KV buffers exact (to the log's 2 decimals), model buffers within the print rounding (0.005 MiB), and
 // the compute buffer inside kvcalc's band. The measured numbers are in docs/GGUF.md "Compute buffers".
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -298,6 +299,12 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
                     std::printf("  compute %s: predicted %.2f, printed %.2f MiB (%+.2f)\n", c.file, band.bytes / kMiB,
                                 printed, band.bytes / kMiB - printed);
                     CHECK(in);
+                    if (r.compute.count("CUDA_Host")) {  // the host buffer: the graph's inputs
+                        const double host = r.compute.at("CUDA_Host");
+                        std::printf("  host compute %s: predicted %.2f, printed %.2f MiB\n", c.file,
+                                    band.host_bytes / kMiB, host);
+                        CHECK(std::abs(band.host_bytes / kMiB - host) < 0.01);
+                    }
                 }
                 continue;
             }
@@ -331,6 +338,18 @@ TEST_CASE("llama.cpp logs: KV exact, model buffers within rounding, compute insi
                 std::printf("  compute %s run %d: predicted %.2f, printed %.2f MiB (%+.2f)\n", c.file, run_no,
                             b.gpu_compute.bytes / kMiB, printed, b.gpu_compute.bytes / kMiB - printed);
                 CHECK(in);
+                // The host buffer is predicted when every layer runs on the GPU (else CPU activations join it).
+                const auto host_line = std::find_if(b.lines.begin(), b.lines.end(), [](const LlamaCppBufferLine& l) {
+                    return l.kind == "compute" && l.device == "CUDA_Host";
+                });
+                if (r.offloaded == r.total && r.compute.count("CUDA_Host")) {
+                    REQUIRE(host_line != b.lines.end());
+                    std::printf("  host compute %s run %d: predicted %.2f, printed %.2f MiB\n", c.file, run_no,
+                                host_line->bytes / kMiB, r.compute.at("CUDA_Host"));
+                    CHECK(same_2dp(host_line->bytes / kMiB, r.compute.at("CUDA_Host")));
+                } else {
+                    CHECK(host_line == b.lines.end());
+                }
             }
         }
     }
@@ -397,6 +416,11 @@ TEST_CASE("llama.cpp logs: gpt-oss-20b (MoE, every other layer a 128-token windo
                     band.bytes / kMiB, band.upper_bytes / kMiB, printed, band.bytes / kMiB - printed);
         CHECK(std::abs(band.bytes / kMiB - (392.75 + 5.625)) < 0.01);
         CHECK(std::abs(band.upper_bytes / kMiB - printed) <= 1.0);
+        // Metal shares memory: the host buffer is the CPU's. Its inputs: the rows (5.63 MiB) and the two f32 masks
+        // (4096 and 768 cells × 512 × 4 B = 8 + 1.5 MiB): 15.13 of the printed 15.15.
+        const double host = r.compute.at("CPU");
+        std::printf("  host compute gpt-oss-20b Metal: predicted %.2f, printed %.2f MiB\n", band.host_bytes / kMiB, host);
+        CHECK(std::abs(band.host_bytes / kMiB - host) <= 0.05);
     }
 }
 
@@ -474,6 +498,10 @@ TEST_CASE("llama.cpp compute buffer, llama arch without flash attention: the poi
             INFO(c.file << " -c " << c.n_ctx[i]);
             CHECK(std::abs(b.bytes / kMiB - printed[i]) <= 1.0);
             CHECK(same_2dp(kv.total_bytes / kMiB, printed_kv[i]));  // the model facts, checked by the KV line
+            // CUDA_Host: the input rows (4096 × 512 × 4 B = 8 MiB), the f32 mask and the token inputs.
+            const std::vector<double> host = compute_lines(text, "CUDA_Host");
+            REQUIRE(host.size() == printed.size());
+            CHECK(same_2dp(b.host_bytes / kMiB, host[i]));
         }
     }
 }
@@ -502,7 +530,7 @@ TEST_CASE("llama.cpp fit: Pythia-2.8B Q4_0 on one GPU — nothing changes, then 
         REQUIRE_FALSE(has_error(f.diagnostics));
         CHECK(f.fits);
         CHECK(f.arguments == "-c 2048 -ngl 33");
-        // 1454.83 (model) + 640 (KV) + the compute band's upper bound, 330.25 MiB
+        // 1454.83 (model) + 640 (KV) + the compute buffer's upper bound, 162.00 + 5.00 MiB
         CHECK(f.used_bytes == used(g.spec, 2048, -1));
     }
     SUBCASE("2 GiB free: n_ctx_train (2048) is below --fit-ctx, so layers go to the CPU, filled from the back") {

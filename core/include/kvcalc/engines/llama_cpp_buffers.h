@@ -48,6 +48,9 @@ struct LlamaCppComputeShape {
     /// Q, K and V come from one attn_qkv matrix (gptneox, falcon, phi2, bloom, mpt, gpt2, …) as views of one
     /// tensor, not three attn_q / attn_k / attn_v products.
     bool fused_qkv = false;
+    /// Rows the input layer gathers per token on the CPU (get_rows of token_embd, plus position_embd for an
+    /// architecture with learned absolute positions, BERT): each an n_embd × n_tokens f32 tensor in the host buffer.
+    int input_row_tensors = 1;
     bool flash_attn = true;      ///< -fa: no n_kv × n_tokens × n_head score matrix is materialized
     /// The output matrix the scheduler copies to this device when the output layer stays on the CPU and the batch
     /// has 32 tokens or more (ggml-backend.cpp ggml_backend_sched_split_graph with op_offload; the logits are then
@@ -63,6 +66,11 @@ struct LlamaCppComputeBand {
     /// bytes + one hidden state (n_embd × n_tokens × 4): ggml-alloc's best-fit placement can leave a hole below the
     /// last hidden state that the logits do not fit in (Qwen3-30B-A3B, b6895: +3.75 MiB; gpt-oss-20b Metal: +5.63).
     std::int64_t upper_bytes = 0;
+    /// The host compute buffer ("CUDA_Host compute buffer size") when every layer runs on the GPU: the graph's
+    /// inputs, made on the CPU and copied over — the input layer's rows (input_row_tensors × h), each mask as f32
+    /// (the input is f32; flash attention casts a copy to f16 on the GPU) and the token / position / output-id
+    /// vectors (3 × n_tokens × 4 B). 9.01 MiB for Pythia, 2.51 for bge-small, 168.01 for Llama 3.1 8B at 81920 cells.
+    std::int64_t host_bytes = 0;
 };
 
 /// The shape of the graph llama.cpp reserves for `model` at `settings` (-c, -np, -ub, -fa): n_tokens =
@@ -85,7 +93,7 @@ LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& model, const Llama
 ///              n_embd_q × n_tokens × 4 with it;
 ///   feed-forward  masks + 2 h + 3 × n_ff × n_tokens × 4 (gate, up, their product);
 ///   output     output_copy + the logits n_vocab × n_tokens × 4 + h (the normed hidden state the logits come from).
-/// upper_bytes adds h (LlamaCppComputeBand). Checked against every real log in tests/data/gguf/logs
+/// upper_bytes adds h; host_bytes is the host buffer's inputs (LlamaCppComputeBand). Checked against every real log in tests/data/gguf/logs
 /// (docs/GGUF.md "Compute buffers").
 LlamaCppComputeBand llama_cpp_compute_band(const LlamaCppComputeShape& shape);
 
@@ -120,7 +128,8 @@ struct LlamaCppBuffers {
 /// CPU_Mapped buffer is the file range from the first to the end of the last CPU tensor of each part
 /// (llama-model-loader.cpp get_mapping_range). KV (llama-kv-cache.cpp): each layer's cache lives with its layer.
 /// Compute: the GPU's from llama_cpp_compute_band (logits there when the output layer is, or when it stays on the
-/// CPU and a batch of 32+ tokens makes the scheduler offload its product, with a copy of the output matrix).
+/// CPU and a batch of 32+ tokens makes the scheduler offload its product, with a copy of the output matrix); with
+/// every layer and expert on the GPU also the host's ("CUDA_Host", "Vulkan_Host", "CPU" beside Metal).
 /// Errors: a header with no tensors, n_gpu_layers below −1, n_cpu_moe negative.
 LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, const ModelSpec& model,
                                           const LlamaCppSettings& kv, const LlamaCppPlacement& placement);

@@ -57,6 +57,8 @@ LlamaCppComputeShape llama_cpp_compute_shape(const ModelSpec& m, const LlamaCppS
     const LlamaCppKvPrediction kv = predict_llama_cpp_kv(m, s);
     g.encoder = gguf_arch_is_encoder(m.model_type);
     g.fused_qkv = fuses_qkv(m.model_type);
+    // Learned absolute positions (LLM_TENSOR_POS_EMBD): a second row gather on the CPU.
+    g.input_row_tensors = m.model_type == "bert" || m.model_type == "gpt2" || m.model_type == "starcoder" ? 2 : 1;
     g.n_kv = kv.full_layers > 0 ? kv.full_cells : kv.swa_layers > 0 ? kv.swa_cells : g.n_tokens;
     g.n_kv_swa = kv.full_layers > 0 && kv.swa_layers > 0 ? kv.swa_cells : 0;
     g.n_embd = m.hidden_size;
@@ -101,6 +103,9 @@ LlamaCppComputeBand llama_cpp_compute_band(const LlamaCppComputeShape& g) {
     b.bytes = std::max({attention, ffn, output});
     b.lower_bytes = b.bytes;
     b.upper_bytes = sat_add(b.bytes, h);
+    const std::int64_t masks_f32 = sat_add(sat_mul(sat_mul(nonneg(g.n_kv), round_up(t, kMaskPad)), kF32),
+                                           sat_mul(sat_mul(nonneg(g.n_kv_swa), round_up(t, kMaskPad)), kF32));
+    b.host_bytes = sat_add(sat_add(sat_mul(h, std::max(g.input_row_tensors, 1)), masks_f32), sat_mul(t, 3 * 4));
     return b;
 }
 

@@ -83,7 +83,7 @@ LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec&
                 static_cast<double>(target - small.used) / static_cast<double>(full.used - small.used);
             std::int64_t c = ctx_min + static_cast<std::int64_t>(static_cast<double>(ctx_max - ctx_min) * share);
             c = std::max(c - c % align, ctx_min);
-            // The interpolation is linear; KV padding and the compute band are not, so step down until it fits.
+            // The interpolation is linear; KV padding and the compute buffer are not, so step down until it fits.
             for (;;) {
                 Try t = measure(parts, m, s, p, c, -1, 0);
                 if (t.used <= target || c <= ctx_min) {
