@@ -68,8 +68,10 @@ void print_diagnostics(const kvcalc::Diagnostics& d, Severity min) {
 }
 
 /// The notes from reading the model's file (--gguf) join the report's own diagnostics, so --json carries them.
+/// With --gguf, the llama-server command carries the run's own -ngl / --n-cpu-moe (the core's rule).
 kvcalc::Report with_notes(const kvcli::Options& o, kvcalc::Report r) {
     r.diagnostics.insert(r.diagnostics.end(), o.model_notes.begin(), o.model_notes.end());
+    if (!o.gguf_headers.empty()) r.command = kvcalc::llama_cpp_command_with_placement(r.command, o.placement);
     return r;
 }
 
@@ -205,7 +207,7 @@ void print_fit(std::ostream& os, const kvcalc::LlamaCppFit& f, const kvcli::Opti
                   static_cast<double>(o.llama_fit.free_bytes) / kMiB, static_cast<double>(o.llama_fit.margin_bytes) / kMiB);
     os << head << (f.fits ? f.arguments : "does not fit, even with no layer on the GPU (" + f.arguments + ")") << "\n";
     char used[120];
-    std::snprintf(used, sizeof used, "  GPU use at that choice: %.2f MiB (model + KV + the compute band's upper bound)\n",
+    std::snprintf(used, sizeof used, "  GPU use at that choice: %.2f MiB (model + KV + the compute buffer's upper bound)\n",
                   static_cast<double>(f.used_bytes) / kMiB);
     os << used;
     for (const auto& l : f.buffers.lines) os << "  " << l.log_line << "\n";

@@ -41,7 +41,7 @@ std::vector<DeviceRow> device_rows(const LlamaCppBuffers& b) {
         }
         if (l.kind == "model") it->model = mib(l.bytes);
         else if (l.kind == "KV") it->kv = mib(l.bytes);
-        else if (l.kind == "compute") it->compute = mib(l.lower_bytes) + " … " + mib(l.bytes);
+        else if (l.kind == "compute") it->compute = mib(l.lower_bytes);  // the point, as the log line prints it
     }
     return rows;
 }

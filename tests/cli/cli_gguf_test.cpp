@@ -226,14 +226,31 @@ TEST_SUITE("gguf") {
         CHECK(contains(nan.err, "--fit-free-mib: 'nan' is not valid; expected an integer from 1 to 1000000"));
     }
 
-    TEST_CASE("--gguf --engine llama.cpp: the text output gives the compute band and the fit's flags") {
+    TEST_CASE("--gguf --engine llama.cpp: the text output gives the compute buffer and the fit's flags") {
         const Run r = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") +
                                       " --engine llama.cpp --kv-cache-dtype f16 --fit-free-mib 2000");
         INFO(r.err);
         REQUIRE(r.status == 0);
-        // lower: the logits, 32000 tokens' rows × 512 × 4 B = 62.50 MiB; upper adds the f16 mask (4096 cells × 512
-        // × 2 B = 4 MiB) and the tiny model's FFN and hidden activations.
-        CHECK(contains(r.out, "llama_context:        CUDA0 compute buffer size =    62.50 … 66.81 MiB"));
+        // The peak is at the output: the logits, 32000 rows × 512 tokens × 4 B = 62.50 MiB, beside the normed hidden
+        // state they come from (embedding_length 8 × 512 × 4 B = 0.02 MiB).
+        CHECK(contains(r.out, "llama_context:      CUDA0 compute buffer size =    62.52 MiB"));
         CHECK(contains(r.out, "llama.cpp --fit (predicted, 2000 MiB free, 1024 MiB to leave): -c 4096 -ngl 2"));
+    }
+
+    TEST_CASE("--gguf --engine llama.cpp -ngl 0: the llama-server command carries -ngl 0, not -ngl 999 (bug)") {
+        // The command used to keep kvcalc's default "-ngl 999" (every layer) whatever -ngl the run gave, so the
+        // printed command offloaded what the buffer table kept on the CPU ("offloaded 0/2 layers to GPU").
+        const Run r = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp -ngl 0");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        CHECK(contains(r.out, "  -ngl 0\n"));
+        CHECK_FALSE(contains(r.out, "-ngl 999"));
+        CHECK(contains(r.out, "load_tensors: offloaded 0/2 layers to GPU"));
+        const Run j = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp -ngl 1 --json");
+        REQUIRE(j.status == 0);
+        CHECK(contains(j.out, "-ngl 1\""));  // the command string ends with the placement
+        // Without -ngl the command keeps every layer on the GPU.
+        const Run d = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp");
+        CHECK(contains(d.out, "-ngl 999"));
     }
 }

@@ -541,8 +541,9 @@ TEST_CASE("llama.cpp buffers: OpenLLaMA-7B Q4_K_M, -ngl 999 — model buffer on 
     }
     CHECK(gpu - (g.tensor_bytes - tensors[0].bytes) > 32 * 144);
     CHECK(b.gpu_model_bytes == gpu);
-    REQUIRE(b.lines.size() == 4);
+    REQUIRE(b.lines.size() == 5);  // model ×2, KV, compute on CUDA0 and on CUDA_Host (every layer on the GPU)
     CHECK(b.lines[3].kind == "compute");
+    CHECK(b.lines[4].device == "CUDA_Host");
     CHECK(b.lines[0].log_line.rfind("load_tensors:        CUDA0 model buffer size =  3820.9", 0) == 0);
     CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    70.31 MiB");
     CHECK(b.lines[2].log_line == "llama_kv_cache:      CUDA0 KV buffer size =   256.00 MiB");
@@ -635,6 +636,7 @@ TEST_CASE("llama.cpp buffers: bge-small (bert) F16 on a V100, b4893 — CUDA0 40
     REQUIRE_FALSE(has_error(g.diagnostics));
     LlamaCppSettings kv;
     kv.n_ctx = 512;
+    kv.flash_attn = false;  // b4893 ran without -fa (common.h flash_attn default false then; 16.75 MiB has the scores)
     const LlamaCppBuffers b = predict_llama_cpp_buffers({h}, g.spec, kv, LlamaCppPlacement{});
     REQUIRE_FALSE(has_error(b.diagnostics));
     CHECK(b.offloaded_layers == 13);  // "offloaded 13/13 layers to GPU"
@@ -643,8 +645,11 @@ TEST_CASE("llama.cpp buffers: bge-small (bert) F16 on a V100, b4893 — CUDA0 40
     CHECK(std::abs(static_cast<double>(b.cpu_model_bytes) / kMiB - 23.11) < 0.005);
     // b4893 still gave bert a 9.00 MiB KV cache; the current create_memory gives it none.
     CHECK(b.gpu_kv_bytes == 0);
-    REQUIRE(b.lines.size() == 3);  // model, model, compute (no KV)
+    REQUIRE(b.lines.size() == 4);  // model, model, compute on CUDA0 and CUDA_Host (no KV)
     CHECK(b.lines[2].kind == "compute");
+    // As the b4893 log prints it (tests/data/startup_logs/llama.cpp-b4893-bge-small-f16-v100.log).
+    CHECK(b.lines[2].log_line == "llama_context:      CUDA0 compute buffer size =    16.75 MiB");
+    CHECK(b.lines[3].log_line == "llama_context:  CUDA_Host compute buffer size =     2.51 MiB");
     CHECK(b.lines[0].log_line == "load_tensors:        CUDA0 model buffer size =    40.73 MiB");
     CHECK(b.lines[1].log_line == "load_tensors:   CPU_Mapped model buffer size =    23.11 MiB");
 }

@@ -63,6 +63,15 @@ std::int64_t gpu_alloc_bytes(const GgufTensorInfo& t, const LlamaCppPlacement& p
     return align_up(bytes, p.gpu_alignment);
 }
 
+/// The host buffer type's name beside a GPU backend (ggml-cuda.cu "CUDA_Host", ggml-vulkan.cpp "Vulkan_Host"; Metal
+/// shares memory and uses the CPU's, "CPU").
+std::string host_device(const std::string& gpu) {
+    std::string base = gpu;
+    while (!base.empty() && base.back() >= '0' && base.back() <= '9') base.pop_back();
+    if (base == "Metal" || base.empty()) return "CPU";
+    return base + "_Host";
+}
+
 std::string line(const char* prefix, const std::string& device, int width, const char* what, std::int64_t bytes) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s: %*s %s buffer size = %8.2f MiB", prefix, width, device.c_str(), what,
@@ -118,25 +127,26 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     };
 
     bool has_output_weight = false;
+    bool has_fused_qkv = false;  ///< blk.N.attn_qkv.weight: Q, K, V are views of one product
+    bool has_position_embd = false;  ///< learned absolute positions: a second get_rows on the CPU
     const GgufTensorInfo* token_embd = nullptr;
-    // CPU-held weights per repeating layer (and the output layer, index n_layer): what the scheduler may copy to
-    // the GPU for a large batch.
-    std::vector<std::int64_t> cpu_layer_bytes(static_cast<std::size_t>(n_layer) + 1, 0);
+    // The CPU-held output matrix: what the scheduler copies to the GPU for a large batch (its norm weights are not
+    // copied: the Pythia -ngl 10 logs print 203.99 MiB = the q6_K matrix 100.74 + logits 98.25 + 5.00).
+    std::int64_t cpu_output_matrix_bytes = 0;
     for (const auto& h : parts) {
         // With mmap the CPU tensors of this part are one mapped range: first CPU tensor to the end of the last.
         std::uint64_t first = std::numeric_limits<std::uint64_t>::max(), last = 0;
         std::int64_t cpu_sum = 0;
         for (const auto& t : h.tensors) {
             if (t.name == "output.weight") has_output_weight = true;
+            if (t.name.size() > 16 && t.name.compare(t.name.size() - 16, 16, ".attn_qkv.weight") == 0) has_fused_qkv = true;
             if (t.name == "token_embd.weight") token_embd = &t;
+            if (t.name == "position_embd.weight") has_position_embd = true;
             const Role r = role_of(t.name);
             if (on_gpu(r)) {
                 b.gpu_model_bytes = sat_add(b.gpu_model_bytes, gpu_alloc_bytes(t, pl));
             } else {
-                if (r.kind == Role::layer && r.layer_index >= 0 && r.layer_index < n_layer)
-                    cpu_layer_bytes[static_cast<std::size_t>(r.layer_index)] += t.bytes;
-                else if (r.kind == Role::output)
-                    cpu_layer_bytes[static_cast<std::size_t>(n_layer)] += t.bytes;
+                if (t.name == "output.weight") cpu_output_matrix_bytes = sat_add(cpu_output_matrix_bytes, t.bytes);
                 first = std::min<std::uint64_t>(first, t.offset);
                 last = std::max<std::uint64_t>(last, t.offset + static_cast<std::uint64_t>(t.bytes));
                 cpu_sum = sat_add(cpu_sum, t.bytes);
@@ -148,7 +158,7 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     // Tied embeddings: llama.cpp loads token_embd a second time as the output matrix, on the output's device.
     if (!has_output_weight && token_embd && !gguf_arch_is_encoder(m.model_type)) {
         if (output_on_gpu) b.gpu_model_bytes = sat_add(b.gpu_model_bytes, gpu_alloc_bytes(*token_embd, pl));
-        else cpu_layer_bytes[static_cast<std::size_t>(n_layer)] += token_embd->bytes;  // the CPU output matrix
+        else cpu_output_matrix_bytes = sat_add(cpu_output_matrix_bytes, token_embd->bytes);  // the CPU output matrix
         b.notes.push_back("no output.weight: the output layer reuses token_embd, loaded again on the output "
                           "layer's device (llama-model.cpp TENSOR_DUPLICATED)");
     }
@@ -174,21 +184,37 @@ LlamaCppBuffers predict_llama_cpp_buffers(const std::vector<GgufHeader>& parts, 
     if (b.gpu_model_bytes > 0 || op_offload) {
         LlamaCppComputeShape& g = b.gpu_compute_shape;
         g = llama_cpp_compute_shape(m, kv, output_on_gpu || op_offload);
+        g.fused_qkv = has_fused_qkv;
+        g.input_row_tensors = has_position_embd ? 2 : 1;
         // With no repeating layer on the GPU the attention (its KV cache on the CPU) is not offloaded.
         if (i_gpu_start >= n_layer) g.n_head = 0;
-        if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_layer_bytes[static_cast<std::size_t>(n_layer)];
-        if (op_offload && n_layer > 0)
-            g.layer_copy_bytes = *std::max_element(cpu_layer_bytes.begin(), cpu_layer_bytes.end() - 1);
+        if (op_offload && !output_on_gpu) g.output_copy_bytes = cpu_output_matrix_bytes;
         b.gpu_compute = llama_cpp_compute_band(g);
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "llama_context: %12s compute buffer size = %8.2f … %.2f MiB", pl.gpu_name.c_str(),
-                      static_cast<double>(b.gpu_compute.lower_bytes) / kMiB,
-                      static_cast<double>(b.gpu_compute.upper_bytes) / kMiB);
-        b.lines.push_back({pl.gpu_name, "compute", b.gpu_compute.upper_bytes, buf, b.gpu_compute.lower_bytes});
-        b.notes.push_back("the compute buffer is a band (lower … upper): llama.cpp sizes it from the graph it "
-                          "reserves for min(n_ctx, -b 2048, n_ubatch) tokens, which kvcalc does not build tensor by tensor");
+        b.lines.push_back({pl.gpu_name, "compute", b.gpu_compute.upper_bytes,
+                           line("llama_context", pl.gpu_name, 10, "compute", b.gpu_compute.bytes),
+                           b.gpu_compute.bytes});
+        // The host buffer holds only the graph's inputs when nothing else runs on the CPU (the logs with CPU layers or
+        // experts print more: their activations, not modelled).
+        if (i_gpu_start == 0 && output_on_gpu && pl.n_cpu_moe == 0) {
+            const std::string host = host_device(pl.gpu_name);
+            b.lines.push_back({host, "compute", b.gpu_compute.host_bytes,
+                               line("llama_context", host, 10, "compute", b.gpu_compute.host_bytes),
+                               b.gpu_compute.host_bytes});
+        }
+        b.notes.push_back("the compute buffer is the peak of live tensors in the graph llama.cpp reserves for "
+                          "min(n_ctx, -b 2048, n_ubatch) tokens; ggml-alloc's placement can add up to one hidden "
+                          "state (n_embd x n_ubatch x 4 B) of fragmentation, which the fit counts");
     }
     return b;
+}
+
+std::string llama_cpp_command_with_placement(std::string command, const LlamaCppPlacement& pl) {
+    const std::string all = "-ngl 999";
+    const std::size_t at = command.find(all);
+    if (at == std::string::npos) return command;
+    std::string flags = pl.n_gpu_layers >= 0 ? "-ngl " + std::to_string(pl.n_gpu_layers) : all;
+    if (pl.n_cpu_moe > 0) flags += " \\\n  --n-cpu-moe " + std::to_string(pl.n_cpu_moe);
+    return command.replace(at, all.size(), flags);
 }
 
 }  // namespace kvcalc

@@ -83,7 +83,7 @@ LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec&
                 static_cast<double>(target - small.used) / static_cast<double>(full.used - small.used);
             std::int64_t c = ctx_min + static_cast<std::int64_t>(static_cast<double>(ctx_max - ctx_min) * share);
             c = std::max(c - c % align, ctx_min);
-            // The interpolation is linear; KV padding and the compute band are not, so step down until it fits.
+            // The interpolation is linear; KV padding and the compute buffer are not, so step down until it fits.
             for (;;) {
                 Try t = measure(parts, m, s, p, c, -1, 0);
                 if (t.used <= target || c <= ctx_min) {
@@ -100,12 +100,17 @@ LlamaCppFit fit_llama_cpp(const std::vector<GgufHeader>& parts, const ModelSpec&
     }
 
     // Step 3: layers (or experts) to the CPU, at that context.
+    // A MoE model: all n_layer repeating layers on the GPU and the output layer on the CPU (-ngl n_layer), as the
+    // real fit does (build 6895, tests/data/gguf/logs/fit-params-readme-qwen3-30b-a3b-f16-rtx4090.log: "48 layers
+    // (34 overflowing)", -ngl 48 of 48); its product still runs on the GPU (op offload), so the output matrix is
+    // priced in the compute buffer instead of the model buffer.
     if (has_experts(parts)) {
         for (int k = 1; k <= n_layer; ++k) {
-            Try t = measure(parts, m, s, p, n_ctx, -1, k);
+            Try t = measure(parts, m, s, p, n_ctx, n_layer, k);
             if (t.ok && t.used <= target) {
-                f.notes.push_back("MoE: the experts of the first layers stay on the CPU (--n-cpu-moe), dense weights on the GPU");
-                return done(std::move(t), n_ctx, -1, k, true);
+                f.notes.push_back("MoE: the experts of the first layers stay on the CPU (--n-cpu-moe), dense weights on "
+                                  "the GPU, the output layer on the CPU as llama.cpp's fit leaves it");
+                return done(std::move(t), n_ctx, n_layer, k, true);
             }
         }
     }
