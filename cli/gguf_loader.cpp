@@ -73,7 +73,8 @@ bool is_gguf_path(const std::string& path) {
 std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
                       std::vector<kvcalc::GgufHeader>& headers) {
     headers.clear();
-    for (const auto& part : split_parts(path)) {
+    const std::vector<std::string> parts = split_parts(path);
+    for (const auto& part : parts) {
         kvcalc::GgufHeader h;
         if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
         headers.push_back(std::move(h));
@@ -88,8 +89,10 @@ std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcal
             notes.push_back(std::move(d));
     }
     if (!errors.empty()) return "--gguf: '" + path + "': " + errors;
-    // The id is the file name without .gguf: the llama-server command adds the extension back (-m ID.gguf).
+    // The id is the file name without .gguf; the llama-server command's -m is the path as given, or a split
+    // model's first part (llama.cpp's loader finds the others from it).
     g.spec.id = std::filesystem::path(path).stem().string();
+    g.spec.gguf_file = parts.front();
     scenario.model = std::move(g.spec);
     return "";
 }

@@ -134,9 +134,11 @@ void finish(App& app) {
         fail(app, name + ": the header was read, but kvcalc cannot price this model: " + errors);
         return;
     }
-    // The id is the file name without .gguf, as the CLI's --gguf names it: the llama-server command adds it back.
+    // The id is the file name without .gguf, as the CLI's --gguf names it; the llama-server command's -m is the
+    // file's own name (an Ollama blob has no .gguf to add back).
     const std::string stem = ends_with(lower(name), ".gguf") ? name.substr(0, name.size() - 5) : name;
     model.spec.id = stem;
+    model.spec.gguf_file = name;
     model.spec.source = "GGUF header of " + name + " (read in the browser)";
     Scenario& s = app.scenario;
     s.engine = "llama.cpp";  // before switch_model: the context limit is llama.cpp's

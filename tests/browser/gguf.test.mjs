@@ -16,14 +16,15 @@ const env = useSiteAndBrowser();
 const fixtures = path.join(repoDir, 'tests/data/gguf');
 const cli = process.env.KVCALC_CLI || path.join(repoDir, 'build/native-release/cli/kvcalc');
 
-/** `kvcalc --gguf FILE --engine llama.cpp` at the page's settings, --json, parsed (exit 0 or 1: a verdict). */
+/** `kvcalc --gguf FILE --engine llama.cpp` at the page's settings, --json, parsed (exit 0 or 1: a verdict). Run in
+ * the file's folder, so the command's -m names the file as the page does (by its name). */
 function cliJson(file, scenario) {
-  const args = ['--gguf', file, '--engine', 'llama.cpp', '--gpu', scenario.gpu,
+  const args = ['--gguf', path.basename(file), '--engine', 'llama.cpp', '--gpu', scenario.gpu,
     '--max-model-len', String(scenario.max_model_len), '--json'];
   if (scenario.max_num_seqs > 0) args.push('--max-num-seqs', String(scenario.max_num_seqs));
   let out;
   try {
-    out = execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync(cli, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd: path.dirname(file) });
   } catch (err) {
     if (err.status !== 1) throw err;  // 1 = FAIL verdict, still a report
     out = err.stdout;
@@ -186,7 +187,9 @@ for (const name of ['llama-2-tiny-random.gguf', ollamaBlob]) test(`desktop: a GG
   assert.ok(s.hitboxes.gguf_open, 'the section unfolded');
   const j = cliJson(file, s.scenario);
   assert.deepEqual(s.gguf.buffers.lines.map((l) => l.bytes), j.llama_cpp_buffers.lines.map((l) => l.bytes));
-  if (name.endsWith('.gguf')) assert.equal(s.gguf.command, j.command);
+  // The CLI read the fixture by its own name; the page names the file as it was dropped (an Ollama blob has no .gguf).
+  assert.equal(s.gguf.command, j.command.replace('-m llama-2-tiny-random.gguf', '-m ' + name));
+  assert.match(s.gguf.command, new RegExp('llama-server -m ' + name + ' \\\\\n'));
   assert.deepEqual(errors, []);
   await context.close();
 });

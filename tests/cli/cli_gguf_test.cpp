@@ -253,4 +253,15 @@ TEST_SUITE("gguf") {
         const Run d = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") + " --engine llama.cpp");
         CHECK(contains(d.out, "-ngl 999"));
     }
+
+    TEST_CASE("--gguf FILE: llama-server -m names that file, with no 'make a GGUF' comment (bug)") {
+        // The command used to print "# -m: a GGUF file of <id> (convert_hf_to_gguf.py ...)" and -m <id>.gguf even
+        // when the model was read from a GGUF file, so a file without the extension (an Ollama blob) got a wrong one.
+        const std::string file = std::string(KVCALC_TEST_DATA_DIR) + "/gguf/llama-2-tiny-random.gguf";
+        const Run r = clitest::kvcalc("--gguf " + clitest::shell_quote(file) + " --engine llama.cpp");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        CHECK(contains(r.out, "llama-server -m " + file + " \\\n"));
+        CHECK_FALSE(contains(r.out, "convert_hf_to_gguf.py"));
+    }
 }

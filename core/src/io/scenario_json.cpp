@@ -333,6 +333,7 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"gated_mlp", [&](const json& v, const std::string& f) { get_bool(v, m.gated_mlp, d, f); }},
         {"linear_weight_bytes", [&](const json& v, const std::string& f) { get_int(v, m.linear_weight_bytes, d, f); }},
         {"rope_cache_positions", [&](const json& v, const std::string& f) { get_int(v, m.rope_cache_positions, d, f); }},
+        {"gguf_file", [&](const json& v, const std::string& f) { get_str(v, m.gguf_file, d, f); }},
         {"source", [&](const json& v, const std::string& f) { get_str(v, m.source, d, f); }},
         {"provenance", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
@@ -489,6 +490,7 @@ void to_json(json& j, const ModelSpec& m) {
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
     // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.
     if (!m.model_type.empty()) j["model_type"] = m.model_type;
+    if (!m.gguf_file.empty()) j["gguf_file"] = m.gguf_file;
     // kv_cache_dtype auto resolves from these, max_model_len 0 from the contexts: written when the model has them.
     if (!m.torch_dtype.empty()) j["torch_dtype"] = m.torch_dtype;
     if (!m.checkpoint_kv_cache_dtype.empty()) j["checkpoint_kv_cache_dtype"] = m.checkpoint_kv_cache_dtype;

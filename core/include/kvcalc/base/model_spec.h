@@ -230,6 +230,9 @@ struct ModelSpec {
     /// Rows of vLLM's rotary cos/sin caches, summed over the model's distinct ropes (vllm/accounting.h
     /// vllm_rope_cache_positions); 0 = one cache of max_position_embeddings rows.
     std::int64_t rope_cache_positions = 0;
+    /// The GGUF file the spec was read from, as the user gave it (a path, a picked file's name, the first part of a
+    /// split model); empty for other sources. llama-server's -m names it (llama.cpp loads the other parts itself).
+    std::string gguf_file;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).
     bool operator==(const ModelSpec&) const = default;

@@ -103,10 +103,15 @@ std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     std::string out;
     if (!s.exact) out += "# kvcalc: " + stand_in_note("llama.cpp", *d.format, s) + "\n";
-    // -m takes a local GGUF file; the Hub repo names the checkpoint it is made from, not a file that exists.
-    const std::string repo = served_repo(d);
-    out += "# -m: a GGUF file of " + repo + " (convert_hf_to_gguf.py, or a GGUF repo's file of the same model)\n";
-    out += "llama-server -m " + repo.substr(repo.rfind('/') + 1) + ".gguf \\\n  -c " +
+    // -m takes a local GGUF file: the one the model was read from, else a file to make from the checkpoint (the
+    // Hub repo names the checkpoint, not a file that exists).
+    std::string file = d.model->gguf_file;
+    if (file.empty()) {
+        const std::string repo = served_repo(d);
+        out += "# -m: a GGUF file of " + repo + " (convert_hf_to_gguf.py, or a GGUF repo's file of the same model)\n";
+        file = repo.substr(repo.rfind('/') + 1) + ".gguf";
+    }
+    out += "llama-server -m " + file + " \\\n  -c " +
            std::to_string((load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs) + " \\\n  -np " +
            std::to_string(load.max_num_seqs) + " \\\n  -ctk " + s.k + " -ctv " + s.v + " \\\n  -ub " +
            std::to_string(p.settings.n_ubatch) + " \\\n  -fa " + (p.settings.flash_attn ? "on" : "off") +
