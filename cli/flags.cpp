@@ -475,6 +475,10 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
             // hf=ORG/NAME[@REV]: the link names a Hub model, read as --model ORG/NAME (a --model typed with it wins).
             if (!o.scenario.hub_model.empty() && !any_given(given, "--model") && !any_given(given, "--config"))
                 o.checkpoint = o.scenario.hub_model;
+            // gguf=ORG/NAME/FILE.gguf: the link names a Hub GGUF, read again as --gguf (a --model or --gguf wins).
+            if (!o.scenario.hub_gguf.empty() && !any_given(given, "--model") && !any_given(given, "--gguf") &&
+                !any_given(given, "--config"))
+                o.gguf_path = o.scenario.hub_gguf;
         }
     }
     for (const auto& g : given) {

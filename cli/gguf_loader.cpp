@@ -9,7 +9,9 @@
 #include <fstream>
 #include <regex>
 
+#include "hub_gguf.h"
 #include "kvcalc/config/gguf.h"
+#include "kvcalc/config/hub_gguf.h"
 
 namespace kvcli {
 
@@ -72,19 +74,43 @@ std::vector<std::string> split_parts(const std::string& path) {
 }  // namespace
 
 bool is_gguf_path(const std::string& path) {
+    if (is_hub_gguf(path)) return true;
     if (path.size() < 5) return false;
     std::string tail = path.substr(path.size() - 5);
     std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return std::tolower(c); });
     return tail == ".gguf";
 }
 
-std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
+bool is_hub_gguf(const std::string& value) {
+    std::error_code ec;
+    return !std::filesystem::exists(value, ec) && kvcalc::parse_hub_gguf(value).has_value();
+}
+
+std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
                       std::vector<kvcalc::GgufHeader>& headers) {
     headers.clear();
-    for (const auto& part : split_parts(path)) {
-        kvcalc::GgufHeader h;
-        if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
-        headers.push_back(std::move(h));
+    std::string shown = path, hub_ref;
+    if (is_hub_gguf(path)) {
+        // ORG/NAME[@REV]/FILE.gguf or its URL: every part from the Hub, by range requests (hub_gguf.h).
+        kvcalc::HubGguf ref = *kvcalc::parse_hub_gguf(path);
+        const std::vector<std::string> parts = split_parts(ref.file);
+        for (const auto& part : parts) {
+            kvcalc::HubGguf one = ref;
+            one.file = part;
+            kvcalc::GgufHeader h;
+            if (std::string error = read_hub_gguf_header(one, offline, "--gguf", h); !error.empty()) return error;
+            headers.push_back(std::move(h));
+        }
+        // The command and the link name the first part: llama.cpp loads a split model from it.
+        ref.file = parts.front();
+        hub_ref = kvcalc::hub_gguf_text(ref);
+        shown = hub_ref;
+    } else {
+        for (const auto& part : split_parts(path)) {
+            kvcalc::GgufHeader h;
+            if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
+            headers.push_back(std::move(h));
+        }
     }
     kvcalc::GgufModel g = kvcalc::read_gguf_model(headers);
     std::string errors;
@@ -95,10 +121,11 @@ std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcal
         else if (d.code == "gguf_weights_unknown" ? !scenario.weights_gb : d.severity == kvcalc::Severity::warning)
             notes.push_back(std::move(d));
     }
-    if (!errors.empty()) return "--gguf: '" + path + "': " + errors;
+    if (!errors.empty()) return "--gguf: '" + shown + "': " + errors;
     // The id is the file name without .gguf: the llama-server command adds the extension back (-m ID.gguf).
-    g.spec.id = std::filesystem::path(path).stem().string();
+    g.spec.id = std::filesystem::path(hub_ref.empty() ? path : hub_ref).stem().string();
     scenario.model = std::move(g.spec);
+    scenario.hub_gguf = hub_ref;  // the command downloads it (--hf-repo, --hf-file), a link carries it (gguf=)
     return "";
 }
 
