@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { useSiteAndBrowser, appState, waitHitbox, waitState, tapHitbox, touchDrag, phone, repoDir,
   screenshotDir } from './harness.mjs';
 
@@ -45,14 +46,15 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 after(() => server.close());
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'kvcalc-hub-gguf-'));
 
-/** `kvcalc --gguf REF --engine llama.cpp` at the page's settings, --json, read through the loopback Hub. */
-function cliJson(ref, scenario) {
+/** `kvcalc --gguf REF --engine llama.cpp` at the page's settings, --json, read through the loopback Hub (run
+ * asynchronously: the loopback server answers from this same process). */
+async function cliJson(ref, scenario) {
   const args = ['--gguf', ref, '--engine', 'llama.cpp', '--gpu', scenario.gpu,
     '--max-model-len', String(scenario.max_model_len), '--json'];
   if (scenario.max_num_seqs > 0) args.push('--max-num-seqs', String(scenario.max_num_seqs));
   const envs = { ...process.env, HF_ENDPOINT: `http://127.0.0.1:${server.address().port}`, XDG_CACHE_HOME: cache, HF_TOKEN: '' };
   try {
-    return JSON.parse(execFileSync(cli, args, { encoding: 'utf8', env: envs, stdio: ['ignore', 'pipe', 'pipe'] }));
+    return JSON.parse((await promisify(execFile)(cli, args, { encoding: 'utf8', env: envs })).stdout);
   } catch (err) {
     if (err.status !== 1) throw err;  // 1 = FAIL verdict, still a report
     return JSON.parse(err.stdout);
@@ -123,14 +125,14 @@ test('phone, touch only: a Hub GGUF → verdict, buffers per device and command 
   assert.equal(s.gguf.hub, ref, 'the /blob/ URL is read as ORG/NAME/FILE');
   assert.match(s.gguf.status, /^Read the header of test-org\/fixtures-GGUF\/llama-2-tiny-random\.gguf from the Hub/);
 
-  const j = cliJson(ref, s.scenario);
+  const j = await cliJson(ref, s.scenario);
   assert.equal(s.verdict, j.verdict);
   assert.match(s.drawn_text.gguf_verdict, new RegExp('^' + j.verdict));
   assert.equal(s.gguf.terms.weights_bytes, j.terms.weights_bytes);
   assert.equal(s.gguf.terms.kv_bytes_per_token, j.terms.kv_bytes_per_token);
   const cliLines = j.llama_cpp_buffers.lines;
   assert.deepEqual(s.gguf.buffers.lines.map((l) => [l.device, l.kind, l.bytes, l.lower_bytes, l.log_line]),
-    cliLines.map((l) => [l.device, l.kind, l.bytes, l.lower_bytes, l.log_line]));
+    cliLines.map((l) => [l.device, l.kind, l.bytes, l.lower_bytes || 0, l.log_line]));  // the CLI leaves lower_bytes 0 out
   for (const d of [...new Set(cliLines.map((l) => l.device))]) {
     const cell = (kind) => cliLines.find((l) => l.device === d && l.kind === kind);
     assert.equal(s.drawn_text[`gguf_row_${d}`], ['model', 'KV', 'compute'].map((k) => (cell(k) ? printed(cell(k)) : '')).join(' | '));
