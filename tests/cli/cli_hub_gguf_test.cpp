@@ -5,12 +5,14 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_run.h"
 #include "range_server.h"
+#include "../core/gguf_writer.h"
 
 using clitest::RangeServer;
 using clitest::Run;
@@ -147,6 +149,36 @@ TEST_SUITE("hub_gguf") {
         const auto direct = json_of(clitest::kvcalc_env(env, "--gguf test-org/fixtures-GGUF/llama-2-tiny-random.gguf --offline" + kSettings));
         CHECK(back.at("terms") == direct.at("terms"));
         CHECK(back.at("command") == direct.at("command"));
+    }
+
+    TEST_CASE("a split Hub GGUF is read part by part, in a folder of the repo; the command names the first part") {
+        // The two parts cli_gguf_test.cpp writes (split.no / split.count, a q4_K and a q6_K tensor).
+        kvcalc::test::GgufWriter a, b;
+        const auto keys = [](kvcalc::test::GgufWriter& w, std::uint16_t no, bool arch) {
+            w.head(1, arch ? 8 : 3).kv_u16("split.no", no).kv_u16("split.count", 2).kv_i32("split.tensors.count", 2);
+            if (arch)
+                w.kv_str("general.architecture", "llama").kv_u32("llama.block_count", 1)
+                    .kv_u32("llama.embedding_length", 256).kv_u32("llama.context_length", 1024)
+                    .kv_u32("llama.attention.head_count", 2);
+        };
+        keys(a, 0, true);
+        a.tensor("token_embd.weight", 12, {256, 1000}, 0);  // q4_K: 1000 rows × 144 B
+        keys(b, 1, false);
+        b.tensor("output.weight", 14, {256, 1000}, 0);      // q6_K: 1000 rows × 210 B
+        const std::string pa = clitest::temp_path("hub-split-00001-of-00002.gguf"), pb = clitest::temp_path("hub-split-00002-of-00002.gguf");
+        std::ofstream(pa, std::ios::binary) << a.bytes;
+        std::ofstream(pb, std::ios::binary) << b.bytes;
+        RangeServer server({{"test-org/split-GGUF/Q4_K_M/m-00001-of-00002.gguf", pa},
+                            {"test-org/split-GGUF/Q4_K_M/m-00002-of-00002.gguf", pb}});
+        const std::string env = env_for(server, clitest::temp_path("hub_cache_split"));
+        // The second part named: both are read, and the command loads the model from the first.
+        const auto j = json_of(clitest::kvcalc_env(env, "--gguf test-org/split-GGUF/Q4_K_M/m-00002-of-00002.gguf" + kSettings));
+        CHECK(j.at("terms").at("weights_bytes") == 144000 + 210000);
+        CHECK(j.at("terms").at("kv_bytes_per_token") == 2.0 * 256 * 2);  // 2 KV heads × (128 + 128) × 2 B
+        CHECK(contains(j.at("command"), "--hf-repo test-org/split-GGUF --hf-file Q4_K_M/m-00001-of-00002.gguf"));
+        int parts = 0;
+        for (const auto& q : server.requests()) parts += q.path.rfind("/test-org/split-GGUF/resolve/main/Q4_K_M/m-0000", 0) == 0;
+        CHECK(parts == 2);
     }
 
     TEST_CASE("errors name the flag, the URL, the HTTP status and what to do") {
