@@ -104,6 +104,7 @@ std::string endpoint() {
 
 /// The sentence for an HTTP status other than 206/200/416.
 std::string status_problem(const kvcalc::HubGguf& ref, long status) {
+    using kvcalc::hub_gguf_text;
     const std::string page = "https://huggingface.co/" + ref.repo;
     if (status == 401 || status == 403) {
         const char* token = std::getenv("HF_TOKEN");
@@ -115,7 +116,8 @@ std::string status_problem(const kvcalc::HubGguf& ref, long status) {
     }
     if (status == 404)
         return "no such file: check the repo, the revision (" + ref.revision + ") and the file name on " + page +
-               "/tree/" + ref.revision;
+               "/tree/" + ref.revision + " (no local file has the path " + hub_gguf_text(ref) +
+               " either: for a file on disk, check its path)";
     if (status == 429) return "too many requests: wait a minute and run again";
     return "try again later, or download the file and pass --gguf FILE";
 }
