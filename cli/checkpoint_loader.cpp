@@ -140,26 +140,26 @@ bool split_repo(const std::string& v, std::string& repo, std::string& rev) {
 }
 
 /// Fetches one file of the repo into the cache folder; "" on success or when the Hub says 404 (`missing` set).
-std::string fetch_to(const std::string& base, const std::string& repo, const std::string& rev, const std::string& file,
+std::string fetch_to(const std::string& who, const std::string& base, const std::string& repo, const std::string& rev, const std::string& file,
                      const fs::path& to, bool& missing) {
     std::string body, error;
     const long status = http_get(base + "/" + repo + "/resolve/" + rev + "/" + file, body, error);
     missing = status == 404;
     if (missing) return "";
     if (status < 0)
-        return "--model " + repo + ": cannot reach the Hugging Face Hub (" + error + "); " + snapshot_hint() +
+        return who + repo + ": cannot reach the Hugging Face Hub (" + error + "); " + snapshot_hint() +
                ", or --offline to use the cache (" + hub_cache_dir() + ")";
     if (status == 401 || status == 403)
-        return "--model " + repo + ": the Hub refused " + file + " (HTTP " + std::to_string(status) +
+        return who + repo + ": the Hub refused " + file + " (HTTP " + std::to_string(status) +
                ": a gated or private repo); " + snapshot_hint();
     if (status != 200)
-        return "--model " + repo + ": the Hub answered HTTP " + std::to_string(status) + " for " + file + "; " +
+        return who + repo + ": the Hub answered HTTP " + std::to_string(status) + " for " + file + "; " +
                snapshot_hint();
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);
     std::ofstream f(to, std::ios::binary);
     f << body;
-    if (!f) return "--model " + repo + ": cannot write the cache file '" + to.string() + "'";
+    if (!f) return who + repo + ": cannot write the cache file '" + to.string() + "'";
     return "";
 }
 
@@ -178,27 +178,27 @@ std::string hub_cache_dir() {
     return std::string(home && *home ? home : ".") + "/.cache/kvcalc/hub";
 }
 
-std::string load_checkpoint(const std::string& source, bool offline, kvcalc::Scenario& s) {
+std::string load_checkpoint(const std::string& source, bool offline, kvcalc::Scenario& s, const std::string& who) {
     std::error_code ec;
     if (fs::is_directory(source, ec)) return load_dir(source, kvcalc::echo_cut(source), s);
     std::string repo, rev;
     if (!split_repo(source, repo, rev))
-        return "--model: '" + kvcalc::echo_cut(source) + "' is neither a folder nor a Hub repo ORG/NAME[@REVISION]; " +
+        return who + "'" + kvcalc::echo_cut(source) + "' is neither a folder nor a Hub repo ORG/NAME[@REVISION]; " +
                snapshot_hint();
     std::string folder = repo;
     folder.replace(folder.find('/'), 1, "--");
     const fs::path cached = fs::path(hub_cache_dir()) / folder / rev;
     if (!fs::exists(cached / "config.json")) {
         if (offline)
-            return "--model " + repo + ": --offline and not in the cache (" + cached.string() + "); " + snapshot_hint();
+            return who + repo + ": --offline and not in the cache (" + cached.string() + "); " + snapshot_hint();
         const char* endpoint = std::getenv("HF_ENDPOINT");
         const std::string base = endpoint && *endpoint ? endpoint : "https://huggingface.co";
         bool missing = false;
-        std::string e = fetch_to(base, repo, rev, "model.safetensors.index.json", cached / "model.safetensors.index.json", missing);
+        std::string e = fetch_to(who, base, repo, rev, "model.safetensors.index.json", cached / "model.safetensors.index.json", missing);
         if (!e.empty()) return e;
-        e = fetch_to(base, repo, rev, "config.json", cached / "config.json", missing);
+        e = fetch_to(who, base, repo, rev, "config.json", cached / "config.json", missing);
         if (!e.empty()) return e;
-        if (missing) return "--model " + repo + ": the Hub has no config.json at revision " + rev + "; " + snapshot_hint();
+        if (missing) return who + repo + ": the Hub has no config.json at revision " + rev + "; " + snapshot_hint();
     }
     std::string error = load_dir(cached, cached.string(), s);
     // The command serves this repo, and --url carries it as hf= (the files are read again on open).

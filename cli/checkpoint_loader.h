@@ -17,7 +17,10 @@ std::string hub_cache_dir();
 /// Reads a snapshot folder (config.json required; model.safetensors.index.json and the shards' headers when
 /// present; a single model.safetensors is read by its header alone), or fetches ORG/NAME[@REV]'s config.json and
 /// index from the Hub (huggingface.co, or $HF_ENDPOINT) into the cache and reads them from there. `offline` uses
-/// the cache only. A Hub repo is also set as Scenario::hub_model (the command serves it, --url writes hf=). Returns "" on success, else an error that names --model and says how to pass a local snapshot.
-std::string load_checkpoint(const std::string& source, bool offline, kvcalc::Scenario& scenario);
+/// the cache only. A Hub repo is also set as Scenario::hub_model (the command serves it, --url writes hf=). Returns "" on
+/// success, else an error that starts with `who` (how the user named the repo: "--model ", or "--from-url hf=" for a
+/// link's hf= key) and says how to pass a local snapshot.
+std::string load_checkpoint(const std::string& source, bool offline, kvcalc::Scenario& scenario,
+                            const std::string& who = "--model ");
 
 }  // namespace kvcli

@@ -475,8 +475,10 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
             o.scenario = kvcalc::decode_link(g.value, o.warnings);  // the query, and a #cfg= config.json
             if (model_hint.empty()) model_hint = o.scenario.model_id;
             // hf=ORG/NAME[@REV]: the link names a Hub model, read as --model ORG/NAME (a --model typed with it wins).
-            if (!o.scenario.hub_model.empty() && !any_given(given, "--model") && !any_given(given, "--config"))
+            if (!o.scenario.hub_model.empty() && !any_given(given, "--model") && !any_given(given, "--config")) {
                 o.checkpoint = o.scenario.hub_model;
+                o.checkpoint_named_by = "--from-url hf=";
+            }
             // gguf=ORG/NAME/FILE.gguf: the link names a Hub GGUF, read again as --gguf (a --model or --gguf wins).
             if (!o.scenario.hub_gguf.empty() && !any_given(given, "--model") && !any_given(given, "--gguf") &&
                 !any_given(given, "--config"))

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 
 #include "hub_gguf.h"
 #include "kvcalc/config/gguf.h"
@@ -57,17 +56,10 @@ std::string read_header(const std::string& path, kvcalc::GgufHeader& out) {
 
 /// The parts of a split file named like NAME-00001-of-00003.gguf, in order; just `path` otherwise.
 std::vector<std::string> split_parts(const std::string& path) {
-    static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)", std::regex::icase);
-    std::smatch m;
-    if (!std::regex_match(path, m, pattern)) return {path};
-    const int n = std::stoi(m[3].str());
-    if (n < 1 || n > 9999) return {path};
+    const kvcalc::GgufSplitName name = kvcalc::parse_gguf_split_name(path);
+    if (name.part == 0 || name.count > 9999) return {path};
     std::vector<std::string> parts;
-    for (int i = 1; i <= n; ++i) {
-        char tail[32];
-        std::snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", i, n);
-        parts.push_back(m[1].str() + tail);
-    }
+    for (int i = 1; i <= name.count; ++i) parts.push_back(kvcalc::gguf_split_part_name(name.stem, i, name.count));
     return parts;
 }
 

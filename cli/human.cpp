@@ -172,7 +172,10 @@ void print_solve(std::ostream& out, const char* what, const kvcalc::SolveResult&
             << band << " optimistic, its error band here)\n";
     else
         out << "  safe answer: the same (fits even if kvcalc is " << band << " optimistic, its error band here)\n";
-    out << "  stopped by: " << s.bound << "; largest term there: " << kvcalc::term_label(s.limiting_term) << "\n\n";
+    out << "  stopped by: " << s.bound << "; largest term there: " << kvcalc::term_label(s.limiting_term) << "\n";
+    for (const auto& d : s.diagnostics)
+        if (d.code == "solve_gap") out << "  note: " << d.message << "\n";
+    out << "\n";
     if (at.ok) {
         out << "At that setting:\n";
         print_report(out, at);

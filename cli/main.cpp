@@ -485,7 +485,7 @@ int main(int argc, char** argv) {
     }
     if (!o.checkpoint.empty()) {
         if (!o.config_path.empty()) return bad_input("--model " + o.checkpoint + " and --config both describe the model: give one of them");
-        std::string error = kvcli::load_checkpoint(o.checkpoint, o.offline, o.scenario);
+        std::string error = kvcli::load_checkpoint(o.checkpoint, o.offline, o.scenario, o.checkpoint_named_by);
         if (!error.empty()) return bad_input(error);
     }
     if (!o.gguf_path.empty()) {

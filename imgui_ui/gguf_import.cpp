@@ -3,7 +3,6 @@
 // CLI's gguf_loader.cpp does with a file on disk; read_gguf_model builds the ModelSpec from the headers.
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -243,21 +242,6 @@ void take_files(App& app, const HostMessage& m) {
 }
 
 }  // namespace
-
-GgufSplitName parse_gguf_split_name(const std::string& name) {
-    static const std::regex pattern(R"((.*)-(\d{5})-of-(\d{5})\.gguf)", std::regex::icase);
-    std::smatch m;
-    if (!std::regex_match(name, m, pattern)) return {};
-    const int part = std::stoi(m[2].str()), count = std::stoi(m[3].str());
-    if (count < 1 || part < 1 || part > count) return {};
-    return {m[1].str(), part, count};
-}
-
-std::string gguf_split_part_name(const std::string& stem, int part, int count) {
-    char tail[32];
-    std::snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", part, count);
-    return stem + tail;
-}
 
 void gguf_request_hub(App& app, const std::string& text) {
     GgufPage& g = app.gguf;

@@ -30,19 +30,6 @@ struct GgufPickedFile {
     std::optional<GgufHeader> header;  ///< set once the core has a whole header
 };
 
-/// A split file's name, NAME-0000K-of-0000N.gguf (gguf-split): NAME, K and N; part 0 when the name is not one.
-struct GgufSplitName {
-    std::string stem;  ///< NAME
-    int part = 0;      ///< K (1-based); 0 = not a split name
-    int count = 0;     ///< N
-};
-
-/// Reads a split-file name (case-insensitive ".gguf"); part 0 when `name` is not NAME-0000K-of-0000N.gguf.
-GgufSplitName parse_gguf_split_name(const std::string& name);
-
-/// "NAME-0000K-of-0000N.gguf" for part K of N.
-std::string gguf_split_part_name(const std::string& stem, int part, int count);
-
 /// The GGUF path's state: what was picked, where the reading is, what came out.
 struct GgufPage {
     std::vector<GgufPickedFile> files;  ///< the parts being read, in part order (one file unless split)

@@ -36,13 +36,7 @@ Scenario given_settings(const Scenario& page, const StartupLog& log, bool& model
 Scenario boot_settings(const Scenario& page, const StartupLog& log, bool model_given) {
     Scenario s;
     if (model_given) {
-        s.model_id = page.model_id;
-        s.model = page.model;
-        s.config_json = page.config_json;
-        s.weights_variant = page.weights_variant;
-        s.weights_gb = page.weights_gb;
-        s.weights_dtype = page.weights_dtype;
-        s.compose = page.compose;
+        copy_model_fields(page, s);
     } else {
         s.model_id = page.model_id;  // kept when the log names no catalog model
     }

@@ -35,6 +35,12 @@ bool answer(UiState& ui, const char* what, const SolveResult& r, const std::stri
     text_dim(std::string("  limited by ") + (r.bound == "budget" ? std::string("the budget; largest term: ") +
                                                                        std::string(term_label(r.limiting_term))
                                                                  : r.bound));
+    // Lengths under the answer that do not boot (V0 above 32K): said, so a shorter pick is not taken as safe.
+    for (const Diagnostic& g : r.diagnostics) {
+        if (g.code != "solve_gap") continue;
+        text_dim("  " + g.message);
+        ui.drawn_text[std::string("solver_gap_") + hitbox] = g.message;
+    }
     // The core's safe answer: still fits when kvcalc is its whole error band too optimistic.
     if (!safe_text.empty() && r.safe_value != r.value) {
         char band[32];

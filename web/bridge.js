@@ -156,29 +156,40 @@
     area.focus();
   }
 
-  // Which path a dropped file takes: a .gguf name goes to the GGUF section (its own drop handler below),
-  // anything else is read as a start-up log (text).
+  // Which path a dropped file takes: a GGUF model (its first four bytes are the magic "GGUF", whatever its name:
+  // Ollama keeps its models as blobs named sha256-…) goes to the GGUF section, anything else is read as a
+  // start-up log (text). A file the browser cannot read at all takes the log path, which says so.
   const isGgufName = (file) => /\.gguf$/i.test(file.name);
+  const isGguf = (file) => file.slice(0, 4).arrayBuffer().then(
+    (b) => new TextDecoder('latin1').decode(b) === 'GGUF', () => isGgufName(file));
   // A file dropped on the page (desktop) is read as a start-up log. The core reads at most 32 MiB
   // (kMaxStartupLogBytes); a larger file is not loaded into the page at all.
   const maxLogBytes = 32 * 1024 * 1024;
+  function readLog(file) {
+    if (file.size > maxLogBytes) {
+      deliver('log_error', file.name + ' is ' + Math.round(file.size / 1048576) + ' MiB; kvcalc reads start-up ' +
+        'logs up to 32 MiB. Keep the part from the start to the KV cache lines.', file.name);
+      return;
+    }
+    file.text().then((text) => deliver('log', text, file.name),
+      () => deliver('log_error', 'The browser could not read ' + file.name + '.', file.name));
+  }
   function wireDrop() {
+    const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
     window.addEventListener('dragover', (e) => {
-      if (!e.dataTransfer || !Array.from(e.dataTransfer.types || []).includes('Files')) return;
+      if (!hasFiles(e)) return;
       e.preventDefault();
       e.dataTransfer.dropEffect = 'copy';
     });
     window.addEventListener('drop', (e) => {
-      const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-      if (!file || Array.from(e.dataTransfer.files).some(isGgufName)) return;
-      e.preventDefault();
-      if (file.size > maxLogBytes) {
-        deliver('log_error', file.name + ' is ' + Math.round(file.size / 1048576) + ' MiB; kvcalc reads start-up ' +
-          'logs up to 32 MiB. Keep the part from the start to the KV cache lines.', file.name);
-        return;
-      }
-      file.text().then((text) => deliver('log', text, file.name),
-        () => deliver('log_error', 'The browser could not read ' + file.name + '.', file.name));
+      const files = Array.from((e.dataTransfer && e.dataTransfer.files) || []);
+      if (!files.length) return;
+      e.preventDefault();  // the browser would otherwise open the file in place of the page
+      Promise.all(files.map(isGguf)).then((gguf) => {
+        const b = window.kvcalcBridge;
+        if (gguf.some(Boolean) && b.ggufDropped) b.ggufDropped(files);
+        else readLog(files[0]);
+      });
     });
   }
 
@@ -269,8 +280,7 @@
   }
 
   window.kvcalcBridge = { inbox: inbox, copy: copy, open: open, fetchHfModel: fetchHfModel, showPaste: showPaste,
-    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight,
-    isGgufName: isGgufName };
+    announce: announce, announceFocus: announceFocus, leaveCanvas: leaveCanvas, reportHeight: reportHeight };
   // Back / Forward between the app's own history entries (app_state.cpp write_url): the app reads the address again.
   window.addEventListener('popstate', () => deliver('location', location.search, 'history'));
   function wire() { wirePasteOverlay(); wireKeyboard(); wireDrop(); }
@@ -317,14 +327,8 @@
     send('gguf_files', JSON.stringify(picked.map((f) => ({ name: f.name, size: f.size }))), source);
   }
 
-  // A file dropped anywhere on the page takes the same path as a pick (a desktop habit; phones have the picker).
-  const hasFiles = (e) => e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
-  window.addEventListener('dragover', (e) => { if (hasFiles(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
-  window.addEventListener('drop', (e) => {
-    if (!hasFiles(e) || !Array.from(e.dataTransfer.files || []).some(bridge.isGgufName)) return;  // a log: wireDrop's
-    e.preventDefault();  // the browser would otherwise open the file in place of the page
-    take(e.dataTransfer.files, 'drop');
-  });
+  // A GGUF file dropped anywhere on the page (wireDrop tells it from a log) takes the same path as a pick.
+  function ggufDropped(files) { take(files, 'drop'); }
 
   async function ggufRead(index, bytes) {
     const file = picked[index];
@@ -349,7 +353,8 @@
     return bytes;
   }
 
-  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake, ggufTakeFiles: take });
+  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake, ggufDropped: ggufDropped,
+    ggufTakeFiles: take });
 })();
 
 // A Hub GGUF (imgui_ui/gguf_import.cpp gguf_request_hub): each part becomes a file-like object whose

@@ -97,6 +97,8 @@ TEST_SUITE("checkpoint") {
         CHECK(none.status == 2);
         CHECK(contains(none.err, "mistralai/Devstral-Small-2507"));
         CHECK(contains(none.err, "--model DIR"));
+        // The user typed no --model: the error names the link's key that named the repo.
+        CHECK(contains(none.err, "error: --from-url hf=mistralai/Devstral-Small-2507: --offline"));
     }
 
     TEST_CASE("--model with a bad repo name is refused with the snapshot hint") {

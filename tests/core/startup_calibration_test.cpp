@@ -146,6 +146,32 @@ TEST_SUITE("startup calibration") {
         CHECK_FALSE(r20.startup.refuses_to_start);
     }
 
+    TEST_CASE("V0 on an RTX 3090: the longest length that boots is above 32K, and the lengths the 29k boot refused are named") {
+        // Issue 10517's pair: 20,000 tokens boots, 29,000 refuses ("larger than the maximum number of tokens that
+        // can be stored in KV cache (23648)"). V0 turns chunked prefill on above 32,768 tokens, where the profile
+        // batch is 2048 again, so the longest length that boots lies above a range that does not.
+        const Boot b{"llama-3.1-8b", "rtx-3090"};
+        const Scenario at20k = calibrated(log_file("vllm-0.6.4-v0-llama31-8b-3090-20k.log"), b).scenario;
+        const kvcalc::SolveResult s = kvcalc::solve_max_model_len(at20k);
+        REQUIRE(s.ok);
+        CHECK(s.value > 32768);
+        CHECK(s.refused_to == 32768);
+        CHECK(s.refused_from <= 29000);  // the logged refusal lies inside the range said not to boot
+        CHECK(s.fits_below >= 20000);    // and the logged boot below it
+        CHECK(s.refused_from == s.fits_below + 1);
+        bool said = false;
+        for (const auto& d : s.diagnostics) said = said || (d.code == "solve_gap" && d.message.find("32,768") != std::string::npos);
+        CHECK(said);
+        // Each end of the ranges as predict() prices it.
+        Scenario at = at20k;
+        for (const std::int64_t len : {s.fits_below, s.refused_from, s.refused_to, s.value}) {
+            at.max_model_len = len;
+            CAPTURE(len);
+            const bool boots = !kvcalc::predict(at).startup.refuses_to_start;
+            CHECK(boots == (len == s.fits_below || len == s.value));
+        }
+    }
+
     TEST_CASE("what a change moves: the budget with gpu_memory_utilization, the torch peak with the batch") {
         const Boot b{"llama-3.1-8b", "rtx-3090"};
         const Scenario boot = calibrated(log_file("vllm-0.6.4-v0-llama31-8b-3090-20k.log"), b).scenario;

@@ -292,12 +292,13 @@ TEST_SUITE("vllm accounting") {
 
     TEST_CASE("vision towers count in vLLM's weights (encoder_parameters)") {
         // Gemma 3 27B IT (tests/data/configs/gemma-3-27b-it.json): SigLIP-So400m tower of 417M parameters (Gemma 3
-        // technical report, Table 1); the projector part of the estimate is 1152 × 5376 + 5376².
+        // technical report, Table 1); its projector is one 1152 × 5376 matrix and a 1152-wide norm (vLLM gemma3_mm.py
+        // Gemma3MultiModalProjector).
         std::ifstream in(std::string(KVCALC_TEST_DATA_DIR) + "/configs/gemma-3-27b-it.json");
         std::stringstream text;
         text << in.rdbuf();
         const std::int64_t all = kvcalc::encoder_parameters(text.str());
-        const std::int64_t tower = all - (1152LL * 5376 + 5376LL * 5376);
+        const std::int64_t tower = all - (1152LL * 5376 + 1152);
         CHECK(static_cast<double>(tower) == doctest::Approx(417e6).epsilon(0.01));
         // Mistral-Small-3.2-24B's Pixtral tower: vLLM's logged 44.76 GiB minus the 43.94 GiB text weights = 0.82 GiB
         // (tests/data/real_cases/vllm-h100-mistral-small-3.2-24b.json).

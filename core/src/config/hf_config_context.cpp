@@ -3,8 +3,8 @@
 #include "util/text.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
-#include <sstream>
 #include <vector>
 
 #include "kvcalc/base/json_safety.h"
@@ -56,10 +56,11 @@ private:
     std::vector<Row> rows_;
 };
 
+/// `x` as a stream prints it (six significant digits, %g), without pulling iostreams into the page's wasm.
 std::string num(double x) {
-    std::ostringstream os;
-    os << x;
-    return os.str();
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
 }
 
 /// One rope-parameter dict as vLLM sees it after patch_rope_parameters_dict (vllm/transformers_utils/config.py):

@@ -1,22 +1,23 @@
 #include "config/hf_config_keys.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "kvcalc/base/json_safety.h"
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace kvcalc::hf {
 
 namespace {
 std::string shown(const nlohmann::json& v) { return shown_value(v, 40); }
+/// `x` as a stream prints it (six significant digits, %g), without pulling iostreams into the page's wasm.
 std::string num_text(double x) {
-    std::ostringstream os;
-    os << x;
-    return os.str();
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", x);
+    return text;
 }
 }  // namespace
 

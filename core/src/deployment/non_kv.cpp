@@ -17,9 +17,11 @@ void resolve_non_kv(const Scenario& s, VllmEra era, const ActivationFit* fit, De
     m.era = era;
     d.settings.vllm_version = vllm_era_rules(era).id;
     if (!engine_info(d.engine).accounts_non_kv) return;  // Kind::none
-    m.dims = vllm_profile_dims(*d.model);
+    m.dims = vllm_profile_dims(*d.model, s.weights_dtype);
     // The user's checkpoint size, or one read from its tensors, already holds the tower.
     if (s.weights_gb || d.settings.weights_bytes_per_rank > 0) m.dims.encoder_weights_bytes = 0;
+    // A checkpoint placed tensor by tensor already pads the vocabulary and holds replicated tensors whole.
+    if (d.settings.weights_bytes_per_rank > 0) m.dims.load_even_split_extra_bytes_by_tp.fill(0);
     // vLLM pads mxfp4 experts at load; a given checkpoint size or another weights dtype is priced as given.
     if (s.weights_gb || (!s.weights_dtype.empty() && s.weights_dtype != "auto" && s.weights_dtype != "mxfp4"))
         m.dims.mxfp4_experts = false;

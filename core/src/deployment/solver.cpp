@@ -181,20 +181,40 @@ SolveResult solve_max_model_len(const Deployment& d, const Load& load, FitCriter
     };
     // The answer is the longest length the verdict accepts: the pieces are tried longest first, each monotone one
     // by a search from its lower end, the one where the fixed terms can fall by checking each length.
+    auto best_in = [&](const LenPiece& piece) -> std::int64_t {
+        if (!piece.monotone) return std::max<std::int64_t>(0, scan_down(piece.lo, piece.hi, pred));
+        if (!pred(piece.lo)) return 0;
+        const std::int64_t x1 = std::clamp<std::int64_t>(16384, piece.lo, piece.hi), x2 = piece.hi;
+        const double s1 = slack(x1), s2 = slack(x2);
+        const double guess = s1 == s2 ? static_cast<double>(x2)
+                                      : static_cast<double>(x1) + s1 * static_cast<double>(x2 - x1) / (s1 - s2);
+        return largest_true(piece.lo, piece.hi, to_guess(guess, piece.lo, piece.hi), pred);
+    };
+    const std::vector<LenPiece> pieces = len_pieces(d, load, hi);
     std::int64_t best = 0;
-    for (const LenPiece& piece : len_pieces(d, load, hi)) {
-        if (!piece.monotone) {
-            best = std::max<std::int64_t>(0, scan_down(piece.lo, piece.hi, pred));
-        } else if (pred(piece.lo)) {
-            const std::int64_t x1 = std::clamp<std::int64_t>(16384, piece.lo, piece.hi), x2 = piece.hi;
-            const double s1 = slack(x1), s2 = slack(x2);
-            const double guess = s1 == s2 ? static_cast<double>(x2)
-                                          : static_cast<double>(x1) + s1 * static_cast<double>(x2 - x1) / (s1 - s2);
-            best = largest_true(piece.lo, piece.hi, to_guess(guess, piece.lo, piece.hi), pred);
-        }
-        if (best > 0) break;
-    }
+    std::size_t at_piece = 0;
+    for (; at_piece < pieces.size() && best == 0; ++at_piece) best = best_in(pieces[at_piece]);
     if (best == 0) return nothing_fits("max_model_len", d, card_of(d, load), t1);
+    // The answer's piece may start above lengths that do not fit (V0 above 32K): find the longest that fits below
+    // them, so the answer does not read as "everything up to it".
+    if (at_piece < pieces.size() && !pred(pieces[at_piece - 1].lo - 1)) {
+        std::int64_t below = 0;
+        for (std::size_t i = at_piece; i < pieces.size() && below == 0; ++i) below = best_in(pieces[i]);
+        out.fits_below = below;
+        out.refused_from = below + 1;
+        out.refused_to = pieces[at_piece - 1].lo - 1;
+        const bool v0_chunked = !vllm_era_rules(d.non_kv.era).v1_engine && out.refused_to == 32768;
+        out.diagnostics.push_back(
+            {Severity::warning, "solve_gap", "max_model_len",
+             "max_model_len " + std::to_string(out.refused_from) + " to " + std::to_string(out.refused_to) +
+                 " does not boot although " + std::to_string(best) + " does" +
+                 (v0_chunked ? ": vLLM V0 turns chunked prefill on only above 32,768 tokens, and below that the "
+                               "profile run's batch is the whole length"
+                             : ": the profile run's batch grows with the length below that") +
+                 (below > 0 ? "; at " + std::to_string(out.refused_to) + " or less the longest that boots is " +
+                                  std::to_string(below)
+                            : "; nothing shorter boots")});
+    }
     out.value = best;
     // Rounded down to whole 1024-token blocks that boot too (below the settled length a shorter one may not).
     out.value_rounded = out.value / 1024 * 1024;

@@ -129,6 +129,11 @@ void to_json(json& j, const SolveResult& r) {
     j = json{{"ok", r.ok}, {"value", r.value}, {"value_rounded", r.value_rounded}, {"limiting_term", r.limiting_term},
              {"bound", r.bound}, {"safe_value", r.safe_value}, {"safe_value_rounded", r.safe_value_rounded},
              {"safe_band_bytes", r.safe_band_bytes}, {"diagnostics", r.diagnostics}};
+    if (r.refused_to > 0) {  // lengths below the answer that do not boot (solver.h)
+        j["refused_from"] = r.refused_from;
+        j["refused_to"] = r.refused_to;
+        j["fits_below"] = r.fits_below;
+    }
 }
 
 const char* reserve_check_name(ReserveCheck c) {

@@ -329,6 +329,10 @@ void read_model(const json& j, ModelSpec& m, Diagnostics& d, const std::string& 
         {"multimodal", [&](const json& v, const std::string& f) { get_bool(v, m.multimodal, d, f); }},
         {"encoder_parameters", [&](const json& v, const std::string& f) { get_int(v, m.encoder_parameters, d, f); }},
         {"mxfp4_experts", [&](const json& v, const std::string& f) { get_bool(v, m.mxfp4_experts, d, f); }},
+        {"tie_word_embeddings", [&](const json& v, const std::string& f) { get_bool(v, m.tie_word_embeddings, d, f); }},
+        {"gated_mlp", [&](const json& v, const std::string& f) { get_bool(v, m.gated_mlp, d, f); }},
+        {"linear_weight_bytes", [&](const json& v, const std::string& f) { get_int(v, m.linear_weight_bytes, d, f); }},
+        {"rope_cache_positions", [&](const json& v, const std::string& f) { get_int(v, m.rope_cache_positions, d, f); }},
         {"source", [&](const json& v, const std::string& f) { get_str(v, m.source, d, f); }},
         {"provenance", [&](const json& v, const std::string& f) {
              if (!v.is_array()) return type_error(d, f, "an array", v);
@@ -478,7 +482,9 @@ void to_json(json& j, const ModelSpec& m) {
              {"num_parameters", m.num_parameters}, {"vocab_size", m.vocab_size},
              {"intermediate_size", m.intermediate_size}, {"moe_intermediate_size", m.moe_intermediate_size},
              {"rotary_dim", m.rotary_dim}, {"multimodal", m.multimodal},
-             {"encoder_parameters", m.encoder_parameters}, {"mxfp4_experts", m.mxfp4_experts}};
+             {"encoder_parameters", m.encoder_parameters}, {"mxfp4_experts", m.mxfp4_experts},
+             {"tie_word_embeddings", m.tie_word_embeddings}, {"gated_mlp", m.gated_mlp},
+             {"linear_weight_bytes", m.linear_weight_bytes}, {"rope_cache_positions", m.rope_cache_positions}};
     if (m.measured_kv_growing_bytes_per_token_tp1_bf16)
         j["measured_kv_growing_bytes_per_token_tp1_bf16"] = *m.measured_kv_growing_bytes_per_token_tp1_bf16;
     // Engine rules key on it (llama.cpp's SWA cache, the traits table): a catalog entry posted back keeps it.

@@ -137,14 +137,12 @@ StartupCalibration calibrate_from_log(const Scenario& user, const StartupLog& lo
     if (!model_given) {
         if (const LogFact* f = find_fact(log, "model"); f && !f->detail.empty()) {
             if (const ModelSpec* m = catalog_model_for(f->detail)) {
-                s.model_id = m->id;
-                s.model.reset();
-                s.config_json.clear();
+                use_catalog_model(s, m->id);
                 filled("model " + m->id + " (" + f->detail + ")", f);
             } else {
                 out.diagnostics.push_back({Severity::warning, "log_model_unknown", "log",
                                            "the log serves '" + f->detail.substr(0, 64) +
-                                               "', which is not in kvcalc's catalog: give the model (--model, --config)"});
+                                               "', which is not in kvcalc's catalog: give the model itself (its catalog id, or its config.json)"});
             }
         }
     }

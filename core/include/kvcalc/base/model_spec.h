@@ -219,6 +219,17 @@ struct ModelSpec {
     std::int64_t encoder_parameters = 0;
     /// The routed experts ship as mxfp4 (quantization_config.quant_method "mxfp4", gpt-oss).
     bool mxfp4_experts = false;
+    /// config.json `tie_word_embeddings`: the lm_head is the embedding tensor (vLLM allocates one).
+    bool tie_word_embeddings = false;
+    /// The MLP has gate + up + down projections (vLLM's fused gate_up_proj); false for up + down MLPs.
+    bool gated_mlp = true;
+    /// Bytes per linear-layer weight as vLLM holds it: 2 for bf16 / fp16 (also float32 checkpoints, run as
+    /// 16-bit), 1 for fp8 / int8 checkpoints; 0 = a packed layout (int4, nvfp4) whose tensor shapes kvcalc does not
+    /// model (vllm/accounting.h vllm_load_layout then prices no rounding for the linear layers).
+    int linear_weight_bytes = 0;
+    /// Rows of vLLM's rotary cos/sin caches, summed over the model's distinct ropes (vllm/accounting.h
+    /// vllm_rope_cache_positions); 0 = one cache of max_position_embeddings rows.
+    std::int64_t rope_cache_positions = 0;
 
     /// Field-wise equality (resolve()'s cache compares inline models with it).
     bool operator==(const ModelSpec&) const = default;

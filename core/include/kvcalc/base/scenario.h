@@ -132,4 +132,14 @@ struct Scenario {
     bool operator==(const Scenario&) const = default;
 };
 
+/// Copies the model half of a scenario (every member under "--- model ---": catalog id, inline spec, config.json,
+/// weights dtype, checkpoint index and headers, Hub repo, Hub GGUF, preset, weights variant and size) from `from` into `to`,
+/// leaving the hardware and serving settings of `to` alone. A front end that rebuilds a scenario (for example around
+/// a start-up log) keeps the user's model with it, so no model field is forgotten when one is added.
+void copy_model_fields(const Scenario& from, Scenario& to);
+
+/// Makes `id` the scenario's model: sets model_id and clears every other source of the model (inline spec,
+/// config.json, checkpoint files, Hub repo, preset, weights variant, dtype and size), which described another model.
+void use_catalog_model(Scenario& s, const std::string& id);
+
 }  // namespace kvcalc

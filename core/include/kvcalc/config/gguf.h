@@ -136,4 +136,19 @@ bool gguf_arch_is_encoder(const std::string& architecture);
 /// llama-model.cpp create_memory) get NoCache layers.
 GgufModel read_gguf_model(const std::vector<GgufHeader>& parts);
 
+/// A split GGUF's file name, NAME-0000K-of-0000N.gguf (llama.cpp's gguf-split writes it with llama_split_path,
+/// src/llama.cpp: "%s-%05d-of-%05d.gguf"): NAME, K and N.
+struct GgufSplitName {
+    std::string stem;  ///< NAME (with any folder in front of it)
+    int part = 0;      ///< K (1-based); 0 = not a split name
+    int count = 0;     ///< N
+};
+
+/// Reads a split-file name: five digits each for K and N, 1 <= K <= N, ".gguf" in any case. `part` is 0 when
+/// `name` is not one (a plain file name, a K of 0 or above N, other digit counts).
+GgufSplitName parse_gguf_split_name(std::string_view name);
+
+/// "STEM-0000K-of-0000N.gguf": the name of part `part` of `count`, as gguf-split names it.
+std::string gguf_split_part_name(const std::string& stem, int part, int count);
+
 }  // namespace kvcalc

@@ -34,6 +34,13 @@ struct SolveResult {
     std::int64_t safe_value = 0;
     std::int64_t safe_value_rounded = 0;
     std::int64_t safe_band_bytes = 0;  ///< the band the safe answer allows for, per card, at the answer
+    /// max_model_len only: lengths below `value` that do not fit, [refused_from, refused_to] (0, 0 = none), and the
+    /// longest length under them that does (`fits_below`, 0 = none). vLLM V0 turns chunked prefill on only above
+    /// 32,768 tokens (vllm/engine/arg_utils.py create_engine_config), and without it the profile run's batch is the
+    /// whole length, so 32,769 tokens can boot where 29,000 does not. A warning "solve_gap" says it in words.
+    std::int64_t refused_from = 0;
+    std::int64_t refused_to = 0;
+    std::int64_t fits_below = 0;
     Diagnostics diagnostics;
 };
 

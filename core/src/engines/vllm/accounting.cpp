@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "kvcalc/base/units.h"
+#include "kvcalc/config/param_count.h"
 #include "kvcalc/model/layer_kinds.h"
 #include "engines/deploy_internal.h"
 
@@ -94,7 +95,14 @@ std::int64_t round_up(std::int64_t x, std::int64_t to) { return (x + to - 1) / t
 
 }  // namespace
 
-VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
+VllmProfileDims vllm_profile_dims(const ModelSpec& model, std::string_view weights_dtype) {
+    const bool override = !weights_dtype.empty() && weights_dtype != "auto";
+    ModelSpec changed;
+    if (override) {  // the scenario's weights_dtype decides the linear layers' bytes, so the layout is the changed spec's
+        changed = model;
+        changed.linear_weight_bytes = vllm_linear_weight_bytes(weights_dtype);
+    }
+    const ModelSpec& m = override ? changed : model;
     VllmProfileDims d;
     d.hidden_size = m.hidden_size;
     d.intermediate_size = m.intermediate_size;
@@ -114,10 +122,18 @@ VllmProfileDims vllm_profile_dims(const ModelSpec& m) {
     // max_position_embeddings × rotary_dim in the model dtype, shared by every layer through get_rope's cache).
     // Counted in vLLM's "weights memory" because it is allocated during load: Llama-3.1-8B 131072 × 128 × 2 B
     // = 32 MiB is the gap between 8.03 B params × 2 B = 14.96 GiB and the logged 14.99 GiB.
+    // Scaled ropes (linear, dynamic, yarn) and Gemma 3's second rope make more rows (vllm_rope_cache_positions).
     const int rotary = m.rotary_dim > 0 ? m.rotary_dim : head_dim;
-    d.rope_cache_bytes = bytes(static_cast<double>(m.max_position_embeddings) * rotary * d.activation_bytes);
+    const std::int64_t rows = m.rope_cache_positions > 0 ? m.rope_cache_positions : m.max_position_embeddings;
+    d.rope_cache_bytes = bytes(static_cast<double>(rows) * rotary * d.activation_bytes);
     d.encoder_weights_bytes = bytes(static_cast<double>(m.encoder_parameters) * d.activation_bytes);
     d.mxfp4_experts = m.mxfp4_experts && m.num_experts > 0;
+    for (int tp = 1; tp <= kMaxTensorParallel; ++tp) {
+        const VllmLoadLayout layout = vllm_load_layout(m, tp);
+        d.load_rounding_bytes_by_tp[static_cast<std::size_t>(tp - 1)] = layout.allocator_rounding_bytes;
+        d.load_even_split_extra_bytes_by_tp[static_cast<std::size_t>(tp - 1)] =
+            layout.vocab_padding_bytes + layout.replicated_extra_bytes;
+    }
     return d;
 }
 
@@ -146,6 +162,11 @@ void copy_profile_widths(const HfArchitecture& a, std::string_view config_json, 
     m.moe_intermediate_size = a.moe_intermediate_size;
     m.rotary_dim = a.kv_lora_rank > 0 ? a.qk_rope_head_dim : 0;
     m.mxfp4_experts = a.quant_method == "mxfp4";
+    m.rope_cache_positions = vllm_rope_cache_positions(config_json, m.max_position_embeddings);
+    m.tie_word_embeddings = a.tie_word_embeddings;
+    m.gated_mlp = a.gated_mlp;
+    // The linear layers' bytes as estimate_weights resolves the checkpoint's dtype (quantization_config, torch_dtype).
+    m.linear_weight_bytes = vllm_linear_weight_bytes(estimate_weights(ParamBreakdown{}, a, "auto").dtype);
     m.multimodal = false;
     for (const auto& name : a.architectures) {
         if (name.find("ConditionalGeneration") != std::string::npos || name.find("VL") != std::string::npos ||
@@ -195,10 +216,14 @@ VllmAccounting detail::vllm_account_worded(const VllmProfileDims& m, const VllmD
     a.requested_bytes = static_cast<std::int64_t>(
         std::ceil(a.gpu_memory_utilization * static_cast<double>(device.cuda_total_bytes)));
     // Weights: DeviceMemoryProfiler around load_model = torch-allocated bytes after load, buffers included.
-    // mxfp4 experts load padded (vllm_mxfp4_padding_bytes).
+    // mxfp4 experts load padded (vllm_mxfp4_padding_bytes); every tensor is an allocator block, and an even share
+    // misses the vocab padding and the replicated tensors (vllm_load_layout).
+    const auto layout_at = static_cast<std::size_t>(std::min<std::int64_t>(tp, kMaxTensorParallel) - 1);
     a.weights_bytes = bytes(static_cast<double>(weights_bytes_per_rank) + static_cast<double>(m.rope_cache_bytes) +
                             static_cast<double>(m.encoder_weights_bytes) / static_cast<double>(tp) +
-                            static_cast<double>(vllm_mxfp4_padding_bytes(m, device, static_cast<int>(tp))));
+                            static_cast<double>(vllm_mxfp4_padding_bytes(m, device, static_cast<int>(tp))) +
+                            static_cast<double>(m.load_rounding_bytes_by_tp[layout_at]) +
+                            static_cast<double>(m.load_even_split_extra_bytes_by_tp[layout_at]));
 
     // Sampler: _dummy_sampler_run computes logits for one row per dummy request, R = min(max_num_seqs, T)
     // (_dummy_run splits T tokens into min(T, max_num_seqs) requests), all-gathered to the full vocabulary on every

@@ -1,5 +1,6 @@
 // Vision-tower parameters from config.json's vision_config (vllm/accounting.h encoder_parameters).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -38,8 +39,9 @@ std::int64_t text_hidden(const json& cfg) {
     return text_h;
 }
 
-/// A ViT-style tower from `vc` plus a two-layer projector into `text_h`.
-double vision_tower(const json& vc, std::int64_t text_h) {
+/// A ViT-style tower from `vc` plus a two-layer projector into `text_h` (one matrix and a norm when
+/// `single_projection`: Gemma 3).
+double vision_tower(const json& vc, std::int64_t text_h, bool single_projection = false) {
     const std::int64_t layers = int_of(vc, {"num_hidden_layers", "depth", "layers"});
     const std::int64_t h = int_of(vc, {"hidden_size", "embed_dim", "width"});
     if (layers <= 0 || h <= 0) return 0.0;
@@ -59,7 +61,7 @@ double vision_tower(const json& vc, std::int64_t text_h) {
     const double tower = static_cast<double>(layers) * (4 * hd * hd + (gated ? 3 : 2) * hd * static_cast<double>(i)) +
                          static_cast<double>(channels) * static_cast<double>(patch) * static_cast<double>(patch) * hd +
                          static_cast<double>(positions) * hd;
-    const double projector = text_h > 0 ? hd * th + th * th : 0.0;
+    const double projector = text_h <= 0 ? 0.0 : single_projection ? hd * th + hd : hd * th + th * th;
     return tower + projector;
 }
 
@@ -95,7 +97,52 @@ double audio_tower(const json& cfg, std::int64_t text_h) {
     return tower + adapter;
 }
 
+/// The config's rope_scaling (or rope_parameters) dict: the text model's first, then the top level's.
+const json* rope_dict(const json& cfg) {
+    for (const char* wrapper : {"text_config", "language_config", "llm_config"}) {
+        auto t = cfg.find(wrapper);
+        if (t == cfg.end() || !t->is_object()) continue;
+        for (const char* key : {"rope_scaling", "rope_parameters"}) {
+            auto r = t->find(key);
+            if (r != t->end() && r->is_object()) return &*r;
+        }
+    }
+    for (const char* key : {"rope_scaling", "rope_parameters"}) {
+        auto r = cfg.find(key);
+        if (r != cfg.end() && r->is_object()) return &*r;
+    }
+    return nullptr;
+}
+
+double number_of(const json& o, const char* key, double fallback) {
+    auto it = o.find(key);
+    return it != o.end() && it->is_number() && std::isfinite(it->get<double>()) ? it->get<double>() : fallback;
+}
+
 }  // namespace
+
+std::int64_t vllm_rope_cache_positions(std::string_view text, std::int64_t max_position_embeddings) {
+    const json cfg = json::parse(text.begin(), text.end(), nullptr, false, true);
+    if (cfg.is_discarded() || !cfg.is_object() || max_position_embeddings <= 0) return 0;
+    const double max_pos = static_cast<double>(max_position_embeddings);
+    double rows = max_pos;
+    if (const json* r = rope_dict(cfg)) {
+        std::string type = str_of(*r, "rope_type");
+        if (type.empty()) type = str_of(*r, "type");
+        const double factor = number_of(*r, "factor", 1.0);
+        if (factor >= 1.0 && factor <= 1e4) {
+            if (type == "linear" || type == "dynamic") rows = max_pos * factor;
+            if (type == "yarn" || type == "deepseek_yarn")
+                rows = number_of(*r, "original_max_position_embeddings", max_pos) * factor;
+        }
+    }
+    // Gemma 3's sliding layers turn an unscaled rope of their own (rope_local_base_freq): a second cache.
+    std::string type = str_of(cfg, "model_type");
+    auto t = cfg.find("text_config");
+    if (t != cfg.end() && t->is_object() && !str_of(*t, "model_type").empty()) type = str_of(*t, "model_type");
+    if (type == "gemma3" || type == "gemma3_text") rows += max_pos;
+    return static_cast<std::int64_t>(std::min(rows, 1e12));
+}
 
 std::int64_t encoder_parameters(std::string_view text) {
     const json cfg = json::parse(text.begin(), text.end(), nullptr, false, true);
@@ -104,7 +151,7 @@ std::int64_t encoder_parameters(std::string_view text) {
     double total = audio_tower(cfg, text_h);
     auto v = cfg.find("vision_config");
     if (v != cfg.end() && v->is_object()) {
-        total += vision_tower(*v, text_h);
+        total += vision_tower(*v, text_h, str_of(cfg, "model_type") == "gemma3");
     } else if (const json named = named_vision_config(cfg); named.is_object()) {
         total += vision_tower(named, text_h);
     }

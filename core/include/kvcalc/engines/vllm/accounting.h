@@ -3,6 +3,7 @@
 // and the `vllm serve` flags; no I/O. Formulas, their vLLM sources and the logs that check them:
 // docs/ENGINE_RULES.md "Start-up accounting".
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,7 @@
 #include "kvcalc/base/gpu_catalog.h"
 #include "kvcalc/config/hf_config.h"
 #include "kvcalc/base/model_spec.h"
+#include "kvcalc/model/layer_cache.h"
 
 namespace kvcalc {
 
@@ -74,10 +76,50 @@ struct VllmProfileDims {
     /// Routed experts stored as mxfp4 (gpt-oss): vLLM pads their shapes at load (vllm_mxfp4_padding_bytes).
     bool mxfp4_experts = false;
     int activation_bytes = 2;                ///< model dtype bytes (bf16 / fp16)
+    /// vllm_load_layout of the model at tensor_parallel_size 1..kMaxTensorParallel (index tp − 1): the caching
+    /// allocator's rounding of each rank's parameter tensors, added to the weights at every TP.
+    std::array<std::int64_t, kMaxTensorParallel> load_rounding_bytes_by_tp{};
+    /// The same layout's vocab padding and replicated tensors beyond an even share of the checkpoint: added when the
+    /// weights per rank are total / TP, 0 when they come from the checkpoint's own tensor placement (which holds them).
+    std::array<std::int64_t, kMaxTensorParallel> load_even_split_extra_bytes_by_tp{};
 };
 
-/// Dimensions from a ModelSpec (ModelSpec::vocab_size and friends; zeros when the spec lacks them).
-VllmProfileDims vllm_profile_dims(const ModelSpec& model);
+/// Bytes per linear-layer weight vLLM holds for a weights dtype of kWeightsDtypes (param_count.h): 2 for bf16 /
+/// fp16 / fp32 (run as 16-bit) and mxfp4 (only the routed experts are mxfp4; vllm_mxfp4_padding_bytes prices them),
+/// 1 for fp8 / int8, 0 for packed layouts (int4, nvfp4) and "auto" (resolve it first).
+int vllm_linear_weight_bytes(std::string_view weights_dtype);
+
+/// Dimensions from a ModelSpec (ModelSpec::vocab_size and friends; zeros when the spec lacks them). `weights_dtype`
+/// other than "auto" (a scenario's weights_dtype) replaces ModelSpec::linear_weight_bytes in the load layout.
+VllmProfileDims vllm_profile_dims(const ModelSpec& model, std::string_view weights_dtype = "auto");
+
+/// What one rank's weights take in vLLM beyond the checkpoint's bytes / TP, from the parameter tensors vLLM
+/// creates (model_executor/layers/linear.py QKVParallelLinear, MergedColumnParallelLinear, RowParallelLinear,
+/// ReplicatedLinear; vocab_parallel_embedding.py; fused_moe/layer.py FusedMoE w13 / w2) and how PyTorch's caching
+/// allocator places them. vLLM's "Model loading took X GiB" is torch.cuda.max_memory_allocated after
+/// reset_peak_memory_stats, before and after load_model (vllm/platforms/cuda.py get_current_memory_usage,
+/// vllm/utils/mem_utils.py DeviceMemoryProfiler): allocated *blocks*, not tensor bytes. c10/cuda/
+/// CUDACachingAllocator.cpp gives a request of 10 MiB or more a segment rounded up to 2 MiB (get_allocation_size)
+/// and splits off the rest only when more than 1 MiB remains (should_split), so a tensor within 1 MiB below a 2 MiB
+/// multiple holds the whole segment. Checked on the v0.19 H100 logs: Qwen2.5-72B / Kimi-Dev-72B down_proj of
+/// 231 MiB at TP 2 holds 232 (+80 MiB over 80 layers: 67.80 / 67.82 GiB logged vs 67.72 even share), at TP 4
+/// gate_up 231 and down 115.5 MiB (+0.12 GiB: 34.01 logged vs 33.89), Phi-4 +0.08 / +0.11 GiB at TP 1 / 2,
+/// Qwen2.5-7B +0.06 GiB at TP 1, Qwen2.5-32B +0.19 GiB at TP 2 (vLLM 0.7.1 on 2 × L40S).
+struct VllmLoadLayout {
+    std::int64_t allocator_rounding_bytes = 0;  ///< Σ over the rank's tensors of (allocated block − tensor bytes)
+    /// Rows VocabParallelEmbedding / ParallelLMHead add by padding the vocabulary to a multiple of 64
+    /// (pad_vocab_size, DEFAULT_VOCAB_PADDING_SIZE) before splitting it over the ranks.
+    std::int64_t vocab_padding_bytes = 0;
+    /// Tensors every rank holds whole, beyond their 1 / TP share: MoE routers (ReplicatedLinear gate, bf16) and
+    /// K/V heads replicated when TP exceeds num_key_value_heads (QKVParallelLinear num_kv_head_replicas).
+    std::int64_t replicated_extra_bytes = 0;
+};
+/// The layout of `model` on one of `tensor_parallel_size` ranks (1..kMaxTensorParallel). Counts attention
+/// (grouped-query layers), dense or routed MLPs in every layer, the embedding and an untied lm_head; MLA and
+/// recurrent mixers, shared experts and tensors under 10 MiB (served from 2 or 20 MiB segments that are split) add no
+/// rounding; mxfp4 experts are priced by vllm_mxfp4_padding_bytes; linear layers with linear_weight_bytes 0 are
+/// skipped. Zeros for a spec without hidden_size.
+VllmLoadLayout vllm_load_layout(const ModelSpec& model, int tensor_parallel_size);
 
 /// Copies the widths the profile run needs from a read config.json into its ModelSpec: vocab_size,
 /// intermediate_size, moe_intermediate_size, rotary_dim (qk_rope_head_dim for MLA), `multimodal`
@@ -90,12 +132,23 @@ void copy_profile_widths(const HfArchitecture& arch, std::string_view config_jso
 /// embedding ((image_size / patch)² × h) + projector (h × H + H², H = the text hidden size), m = 3 for gated
 /// MLPs (hidden_act silu, Pixtral, Qwen2.5-VL), else 2 (CLIP, SigLIP). Key aliases: num_hidden_layers / depth,
 /// hidden_size / embed_dim, intermediate_size / mlp_ratio × hidden. Checked on Mistral-Small-3.2's Pixtral tower
-/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB). DeepSeek-VL2's SigLIP spells them
+/// (0.82 GiB: the gap between its text weights and vLLM's logged 44.76 GiB). Gemma 3 (model_type gemma3) projects with
+/// one matrix (gemma3_mm.py Gemma3MultiModalProjector mm_input_projection_weight h × H and an RMSNorm of h). DeepSeek-VL2's SigLIP spells them
 /// `layers` / `width`. Without a vision_config, Phi-3-vision's `img_processor` naming
 /// openai/clip-vit-large-patch14-336 counts the 23 CLIP layers vLLM phi3v.py keeps. An `audio_config` of model_type
 /// voxtral_encoder / whisper adds the Whisper encoder (conv stems, positions, layers × (4 h² + 2 h × i)) and
 /// Voxtral's adapter (4 h × H + H², vLLM voxtral.py).
 std::int64_t encoder_parameters(std::string_view config_json);
+
+/// Rows of the cos/sin caches vLLM builds at load for a config.json (model_executor/layers/rotary_embedding
+/// get_rope, one cache per distinct rope): max_position_embeddings for plain, llama3, mrope and longrope ropes;
+/// max_position_embeddings × factor for rope_scaling "linear" (LinearScalingRotaryEmbedding) and "dynamic"
+/// (DynamicNTKScalingRotaryEmbedding); original_max_position_embeddings × factor for "yarn" (YaRNScalingRotaryEmbedding,
+/// DeepseekScalingRotaryEmbedding). Gemma 3 adds its sliding layers' unscaled rope (rope_local_base_freq, vLLM
+/// gemma3.py). Checked on Gemma-3-27B-it's v0.19 H100 log: 131072 × 8 + 131072 rows × 128 × 2 B = 288 MiB, which
+/// with the tower takes its weights from 51.24 to 51.46 GiB (51.45 logged). `max_position_embeddings` is the spec's
+/// (the config's key or its class default); 0 for unreadable JSON.
+std::int64_t vllm_rope_cache_positions(std::string_view config_json, std::int64_t max_position_embeddings);
 
 /// The entry point decides some defaults (arg_utils.py get_batch_defaults: UsageContext).
 enum class VllmEntryPoint { api_server, llm_class };
