@@ -89,12 +89,14 @@ const ExtraFlag kExtraFlags[] = {
      "Hugging Face config.json to describe the model (replaces --model)",
      [](Options& o, std::string_view v) { o.config_path = std::string(v); return std::string(); }},
     {"", "--offline", "", "", "",
-     "with --model ORG/NAME: read the Hub files from the cache only ($XDG_CACHE_HOME/kvcalc/hub or "
-     "~/.cache/kvcalc/hub), never the network",
+     "with --model ORG/NAME or --gguf ORG/NAME/FILE.gguf: read the Hub files from the cache only "
+     "($XDG_CACHE_HOME/kvcalc/hub or ~/.cache/kvcalc/hub), never the network",
      [](Options& o, std::string_view) { o.offline = true; return std::string(); }},
     {"", "--gguf", "", "FILE", "model",
      "GGUF file (llama.cpp's model format) to describe the model from its header; only the header is read, split "
-     "files (NAME-00001-of-0000N.gguf) part by part; --model FILE.gguf does the same (replaces --model)",
+     "files (NAME-00001-of-0000N.gguf) part by part; --model FILE.gguf does the same (replaces --model). A Hub "
+     "GGUF, ORG/NAME[@REV]/FILE.gguf or its huggingface.co URL, is read by HTTP range requests (HF_ENDPOINT, "
+     "HF_TOKEN) and its header cached",
      [](Options& o, std::string_view v) { o.gguf_path = std::string(v); return std::string(); }},
     {"llama.cpp", "--n-gpu-layers", "-ngl", "N", "",
      "llama.cpp -ngl with --gguf: layers on the GPU, counted from the last (-1 = all, the default); the per-device "
@@ -477,6 +479,10 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
                 o.checkpoint = o.scenario.hub_model;
                 o.checkpoint_named_by = "--from-url hf=";
             }
+            // gguf=ORG/NAME/FILE.gguf: the link names a Hub GGUF, read again as --gguf (a --model or --gguf wins).
+            if (!o.scenario.hub_gguf.empty() && !any_given(given, "--model") && !any_given(given, "--gguf") &&
+                !any_given(given, "--config"))
+                o.gguf_path = o.scenario.hub_gguf;
         }
     }
     for (const auto& g : given) {

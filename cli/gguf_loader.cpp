@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "hub_gguf.h"
 #include "kvcalc/config/gguf.h"
+#include "kvcalc/config/hub_gguf.h"
 
 namespace kvcli {
 
@@ -64,20 +66,46 @@ std::vector<std::string> split_parts(const std::string& path) {
 }  // namespace
 
 bool is_gguf_path(const std::string& path) {
+    if (is_hub_gguf(path)) return true;
     if (path.size() < 5) return false;
     std::string tail = path.substr(path.size() - 5);
     std::transform(tail.begin(), tail.end(), tail.begin(), [](unsigned char c) { return std::tolower(c); });
     return tail == ".gguf";
 }
 
-std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
+bool is_hub_gguf(const std::string& value) {
+    std::error_code ec;
+    return !std::filesystem::exists(value, ec) && kvcalc::parse_hub_gguf(value).has_value();
+}
+
+std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
                       std::vector<kvcalc::GgufHeader>& headers) {
     headers.clear();
-    const std::vector<std::string> parts = split_parts(path);
-    for (const auto& part : parts) {
-        kvcalc::GgufHeader h;
-        if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
-        headers.push_back(std::move(h));
+    std::string shown = path, hub_ref, first_part;
+    if (is_hub_gguf(path)) {
+        // ORG/NAME[@REV]/FILE.gguf or its URL: every part from the Hub, by range requests (hub_gguf.h).
+        kvcalc::HubGguf ref = *kvcalc::parse_hub_gguf(path);
+        const std::vector<std::string> parts = split_parts(ref.file);
+        for (const auto& part : parts) {
+            kvcalc::HubGguf one = ref;
+            one.file = part;
+            kvcalc::GgufHeader h;
+            if (std::string error = read_hub_gguf_header(one, offline, "--gguf", h); !error.empty()) return error;
+            headers.push_back(std::move(h));
+        }
+        // The command and the link name the first part: llama.cpp loads a split model from it.
+        ref.file = parts.front();
+        hub_ref = kvcalc::hub_gguf_text(ref);
+        first_part = parts.front();
+        shown = hub_ref;
+    } else {
+        const std::vector<std::string> parts = split_parts(path);
+        first_part = parts.front();
+        for (const auto& part : parts) {
+            kvcalc::GgufHeader h;
+            if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
+            headers.push_back(std::move(h));
+        }
     }
     kvcalc::GgufModel g = kvcalc::read_gguf_model(headers);
     std::string errors;
@@ -88,12 +116,13 @@ std::string load_gguf(const std::string& path, kvcalc::Scenario& scenario, kvcal
         else if (d.code == "gguf_weights_unknown" ? !scenario.weights_gb : d.severity == kvcalc::Severity::warning)
             notes.push_back(std::move(d));
     }
-    if (!errors.empty()) return "--gguf: '" + path + "': " + errors;
-    // The id is the file name without .gguf; the llama-server command's -m is the path as given, or a split
-    // model's first part (llama.cpp's loader finds the others from it).
-    g.spec.id = std::filesystem::path(path).stem().string();
-    g.spec.gguf_file = parts.front();
+    if (!errors.empty()) return "--gguf: '" + shown + "': " + errors;
+    // The id is the file name without .gguf. The llama-server command's -m is the local path as given, or a split
+    // model's first part (llama.cpp's loader finds the others from it); a Hub GGUF is downloaded by the command.
+    g.spec.id = std::filesystem::path(hub_ref.empty() ? path : hub_ref).stem().string();
+    if (hub_ref.empty()) g.spec.gguf_file = first_part;
     scenario.model = std::move(g.spec);
+    scenario.hub_gguf = hub_ref;  // the command downloads it (--hf-repo, --hf-file), a link carries it (gguf=)
     return "";
 }
 

@@ -492,7 +492,7 @@ int main(int argc, char** argv) {
     }
     if (!o.gguf_path.empty()) {
         if (!o.config_path.empty()) return bad_input("--gguf and --config both describe the model: give one of them");
-        std::string error = kvcli::load_gguf(o.gguf_path, o.scenario, o.model_notes, o.gguf_headers);
+        std::string error = kvcli::load_gguf(o.gguf_path, o.offline, o.scenario, o.model_notes, o.gguf_headers);
         if (!error.empty()) return bad_input(error);
         print_diagnostics(o.model_notes, Severity::warning);
     }

@@ -219,6 +219,8 @@ void load_from_url(App& app) {
                                             " (no network access): the catalog model is shown instead."});
             app.ui.hub_link_pending = false;
         }
+    } else if (!app.scenario.hub_gguf.empty()) {
+        gguf_open_link(app);  // gguf=ORG/NAME/FILE.gguf: its header is read again (gguf_import.cpp)
     } else if (!fragment.empty()) {
         load_fragment(app, fragment);
     }

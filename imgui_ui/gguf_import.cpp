@@ -10,6 +10,7 @@
 #include "app.h"
 #include "gguf_page.h"
 #include "kvcalc/deployment/llama_cpp_startup.h"
+#include "kvcalc/config/hub_gguf.h"
 #include "model_lookup.h"
 #include "platform.h"
 #include "text_export.h"
@@ -43,6 +44,9 @@ void fail(App& app, const std::string& message) {
     g.files.clear();
     g.status = message;
     g.status_is_error = true;
+    g.hub_reading.clear();
+    // A Hub GGUF that could not be read (a link's gguf=) names no model in use: the link leaves it out.
+    if (!gguf_model_in_use(app)) app.scenario.hub_gguf.clear();
     app.url_dirty = true;
 }
 
@@ -138,11 +142,14 @@ void finish(App& app) {
     // file's own name (an Ollama blob has no .gguf to add back).
     const std::string stem = ends_with(lower(name), ".gguf") ? name.substr(0, name.size() - 5) : name;
     model.spec.id = stem;
-    model.spec.gguf_file = name;
-    model.spec.source = "GGUF header of " + name + " (read in the browser)";
+    const std::string hub = g.hub_reading;
+    g.hub_reading.clear();
+    if (hub.empty()) model.spec.gguf_file = name;  // a Hub GGUF is downloaded by the command (--hf-repo, --hf-file)
+    model.spec.source = "GGUF header of " + (hub.empty() ? name + " (read in the browser)" : hub + " (read from the Hub)");
     Scenario& s = app.scenario;
     s.engine = "llama.cpp";  // before switch_model: the context limit is llama.cpp's
     switch_model(s, std::move(model.spec), true);
+    s.hub_gguf = hub;  // after the switch, which clears it: the command downloads it, the link carries gguf=
     app.ui.model_note.clear();  // its wording is vLLM's; the GGUF section says what happened
     app.ui.model_status.clear();
     app.ui.pasted_config.clear();
@@ -154,7 +161,11 @@ void finish(App& app) {
     g.notes = std::move(notes);
     g.buffers.reset();
     const std::string parts = g.files.size() > 1 ? std::to_string(g.files.size()) + " parts, " : std::string();
-    g.status = "Read the header of " + name + " (" + parts + file_size_text(read) + " of " +
+    if (!hub.empty())
+        g.status = "Read the header of " + hub + " from the Hub (" + parts + file_size_text(read) +
+                   " by range requests; the tensor data was not downloaded). Engine set to llama.cpp.";
+    else
+        g.status = "Read the header of " + name + " (" + parts + file_size_text(read) + " of " +
                file_size_text([&] {
                    std::int64_t total = 0;
                    for (const GgufPickedFile& f : g.files) total += f.size_bytes;
@@ -207,6 +218,7 @@ void take_files(App& app, const HostMessage& m) {
                                   std::nullopt});
         }
     if (picked.empty()) return;  // the picker was closed without a file
+    if (m.source != "hub") g.hub_reading.clear();  // a pick or drop: local files
     std::vector<GgufPickedFile> parts;
     if (const std::string why = choose_parts(picked, parts); !why.empty()) {
         fail(app, why);
@@ -219,7 +231,8 @@ void take_files(App& app, const HostMessage& m) {
         }
     g.files = std::move(parts);
     g.reading = true;
-    g.status = "Reading the header of " + g.files.front().name + "…";
+    g.status = "Reading the header of " + (g.hub_reading.empty() ? g.files.front().name : g.hub_reading) +
+               (g.hub_reading.empty() ? "…" : " from the Hub…");
     g.status_is_error = false;
     if (picked.size() > g.files.size())
         g.status += " (one model at a time: the other picked files are not read)";
@@ -231,6 +244,49 @@ void take_files(App& app, const HostMessage& m) {
 }
 
 }  // namespace
+
+void gguf_request_hub(App& app, const std::string& text) {
+    GgufPage& g = app.gguf;
+    g.open_section = true;
+    const std::optional<HubGguf> ref = parse_hub_gguf(text);
+    if (!ref) {
+        fail(app, "\"" + text + "\" is not a Hub GGUF file: type ORG/NAME/FILE.gguf (or ORG/NAME@REVISION/FILE.gguf), "
+                  "or paste its https://huggingface.co/ORG/NAME/resolve/main/FILE.gguf link (a /blob/ link works too).");
+        return;
+    }
+    // Every part of a split file, as a picked set: the same choose_parts / header reads follow.
+    std::vector<std::string> files{ref->file};
+    const GgufSplitName split = parse_gguf_split_name(ref->file);
+    if (split.part > 0) {
+        files.clear();
+        for (int k = 1; k <= split.count; ++k) files.push_back(gguf_split_part_name(split.stem, k, split.count));
+    }
+    nlohmann::json request{{"ref", hub_gguf_text(*ref)}, {"files", nlohmann::json::array()}};
+    for (const std::string& f : files) {
+        HubGguf one = *ref;
+        one.file = f;
+        request["files"].push_back({{"name", f.substr(f.rfind('/') + 1)}, {"url", hub_gguf_url(one)}});
+    }
+    HubGguf first = *ref;
+    first.file = files.front();
+    g.hub_reading = hub_gguf_text(first);
+    std::snprintf(g.hub_input, sizeof g.hub_input, "%s", hub_gguf_text(*ref).c_str());
+    if (!request_gguf_hub(request.dump())) {
+        g.hub_reading.clear();
+        fail(app, "This build cannot fetch from the Hub: read it with the CLI, kvcalc --gguf " + hub_gguf_text(*ref) +
+                      " --engine llama.cpp.");
+        return;
+    }
+    g.reading = true;
+    g.files.clear();
+    g.status = "Reading the header of " + g.hub_reading + " from the Hub…";
+    g.status_is_error = false;
+}
+
+void gguf_open_link(App& app) {
+    const std::string ref = app.scenario.hub_gguf;
+    if (!ref.empty()) gguf_request_hub(app, ref);
+}
 
 bool gguf_model_in_use(const App& app) {
     return app.scenario.model && !app.gguf.model_id.empty() && app.scenario.model->id == app.gguf.model_id;
@@ -267,6 +323,7 @@ std::string gguf_state_json(const App& app) {
     j["status_is_error"] = g.status_is_error;
     j["reading"] = g.reading;
     j["in_use"] = gguf_model_in_use(app);
+    j["hub"] = app.scenario.hub_gguf;
     j["tensors_listed"] = g.tensors_listed;
     j["notes"] = g.notes;
     nlohmann::json files = nlohmann::json::array();

@@ -45,6 +45,11 @@ struct GgufPage {
     bool tensors_listed = false;        ///< false: a vocab-only file (no tensor infos), weights unknown
     /// predict_llama_cpp_startup at the scenario's settings, refreshed by recompute_if_dirty (gguf_recompute).
     std::optional<LlamaCppBuffers> buffers;
+    /// The "Hub GGUF" box: ORG/NAME[@REV]/FILE.gguf or a huggingface.co URL (kvcalc/config/hub_gguf.h).
+    char hub_input[512] = "";
+    /// The Hub GGUF being read, canonical and naming the first part ("" = the files come from the picker); it
+    /// becomes Scenario::hub_gguf (the command's --hf-repo/--hf-file, the link's gguf=) once the header is read.
+    std::string hub_reading;
 };
 
 /// True while the scenario's model is the one read from the picked GGUF file.
@@ -52,6 +57,14 @@ bool gguf_model_in_use(const App& app);
 
 /// Asks the page for the file picker (a tap on "Open a .gguf file…"). Sets a status when the host has none.
 void gguf_request_pick(App& app);
+
+/// Reads a Hub GGUF's header (`text`: ORG/NAME[@REV]/FILE.gguf or its huggingface.co URL; every part of a split
+/// file) with range requests through the page (web/bridge.js ggufHub), the same steps as a picked file. Sets an error
+/// status when `text` is no Hub GGUF or the host cannot fetch.
+void gguf_request_hub(App& app, const std::string& text);
+
+/// A link that carries gguf=: reads that Hub GGUF again (the link holds the reference, not the header).
+void gguf_open_link(App& app);
 
 /// Handles the page's "gguf_files" (what was picked) and "gguf_bytes" (the first N bytes of a file) messages.
 /// Returns true when the message was one of these.

@@ -101,6 +101,7 @@ std::string switch_model(Scenario& s, ModelSpec model, bool inline_spec, bool ke
     }
     s.config_json.clear();
     s.hub_model.clear();  // a Hub model sets it again after the switch (config_import.cpp)
+    s.hub_gguf.clear();   // so does a Hub GGUF (gguf_import.cpp)
     s.weights_dtype.clear();
     s.weights_variant.clear();
     s.weights_gb.reset();

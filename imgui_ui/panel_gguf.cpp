@@ -155,6 +155,16 @@ bool panel_gguf(App& app) {
                         "on a desktop the files may also be dropped on the page. "
                         "The KV cache comes from the file's own keys, the weights from its tensor list, and the table "
                         "predicts the buffers llama.cpp prints per device at start.");
+    // A Hub GGUF: the same header reads, by range requests instead of Blob.slice.
+    const float em = ImGui::GetFontSize();
+    const float read_w = ImGui::CalcTextSize("Read").x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - read_w - ImGui::GetStyle().ItemSpacing.x));
+    text_field(app.ui, "##gguf_hub", "Hub GGUF: ORG/NAME/FILE.gguf or its URL", g.hub_input, sizeof g.hub_input,
+               FieldKind::url);
+    record_hitbox(app.ui, "gguf_hub");
+    ImGui::SameLine();
+    if (tap_button(app.ui, "Read")) gguf_request_hub(app, g.hub_input);
+    record_hitbox(app.ui, "gguf_hub_read");
     if (!g.status.empty()) {
         colored_wrapped(app, g.status, g.status_is_error);
         app.ui.drawn_text["gguf_status"] = g.status;

@@ -92,6 +92,11 @@ bool show_paste_overlay();
 /// when the host has no picker (desktop: the CLI's --gguf reads files).
 bool request_gguf_pick();
 
+/// Asks the page to read Hub GGUF files by range requests (web/bridge.js ggufHub): `request` is JSON
+/// {"ref", "files": [{"name", "url"}]}. They come back as a "gguf_files" message (source "hub") and are then read
+/// with request_gguf_bytes like picked files, or as "gguf_error". False when the host cannot fetch.
+bool request_gguf_hub(const std::string& request);
+
 /// Asks the page to read the first `bytes` bytes of picked file `index` (Blob.slice: nothing leaves the browser).
 /// The answer is a "gguf_bytes" message (text: the index, source: the bytes read, or kind "gguf_error").
 void request_gguf_bytes(int index, double bytes);

@@ -35,6 +35,7 @@ bool show_paste_overlay() { return false; }
 bool show_log_overlay() { return false; }
 HostMessage take_host_message() { return {}; }
 bool request_gguf_pick() { return false; }
+bool request_gguf_hub(const std::string&) { return false; }
 void request_gguf_bytes(int, double) {}
 std::string take_gguf_bytes(int) { return {}; }
 

@@ -178,6 +178,12 @@ bool request_gguf_pick() {
     return true;
 }
 
+bool request_gguf_hub(const std::string& request) {
+    if (!has_bridge()) return false;
+    call("ggufHubOpen", request);
+    return true;
+}
+
 void request_gguf_bytes(int index, double bytes) { kv_js_gguf_read(index, bytes); }
 
 std::string take_gguf_bytes(int index) {

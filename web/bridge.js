@@ -353,5 +353,98 @@
     return bytes;
   }
 
-  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake, ggufDropped: ggufDropped });
+  Object.assign(bridge, { ggufPick: ggufPick, ggufRead: ggufRead, ggufTake: ggufTake, ggufDropped: ggufDropped,
+    ggufTakeFiles: take });
+})();
+
+// A Hub GGUF (imgui_ui/gguf_import.cpp gguf_request_hub): each part becomes a file-like object whose
+// slice(0, n).arrayBuffer() is a range request (Range: bytes=A-B, appending to what was read), handed to the
+// picker's path above, so the app reads its header in the same growing steps as a picked file. Only header bytes
+// are asked for; the fetch follows the Hub's redirect to its CDN, which honours Range.
+(function ggufHub() {
+  'use strict';
+  const bridge = window.kvcalcBridge;
+  const kFirstBytes = 256 << 10;  // the first range: a size (Content-Range) and a small header at once
+
+  function send(kind, text, source) { bridge.inbox.push({ kind: kind, text: String(text), source: String(source) }); }
+
+  /** Bytes [from, to] of url: {status, bytes, size}; a 200 (no range support) is read only as far as `to`. */
+  async function rangeGet(url, from, to) {
+    const response = await fetch(url, { credentials: 'omit', headers: { Range: 'bytes=' + from + '-' + to } });
+    if (response.status === 416) return { status: 416, bytes: new Uint8Array(0) };
+    if (!response.ok) return { status: response.status };
+    const total = /\/(\d+)\s*$/.exec(response.headers.get('content-range') || '');
+    if (response.status === 206) {
+      const bytes = new Uint8Array(await response.arrayBuffer()).slice(0, to - from + 1);
+      return { status: 206, bytes: bytes, size: total ? Number(total[1]) : undefined };
+    }
+    const reader = response.body.getReader();
+    const parts = [];
+    let have = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      have += value.length;
+      if (have > to) break;
+    }
+    reader.cancel().catch(() => {});
+    const all = new Uint8Array(have);
+    let at = 0;
+    for (const p of parts) { all.set(p, at); at += p.length; }
+    return { status: 200, bytes: all.slice(from, to + 1), size: have <= to ? have : undefined };
+  }
+
+  /** A part as the picker path reads a File: name, size and slice(0, n).arrayBuffer(). */
+  function remoteFile(name, url, first, size) {
+    let have = first;
+    async function upTo(n) {
+      if (n > have.length) {
+        const more = await rangeGet(url, have.length, n - 1);
+        if (!more.bytes) throw new Error('HTTP ' + more.status + ' for ' + url);
+        const next = new Uint8Array(have.length + more.bytes.length);
+        next.set(have, 0);
+        next.set(more.bytes, have.length);
+        have = next;
+      }
+      return have.slice(0, n).buffer;
+    }
+    return { name: name, size: size, slice: (from, to) => ({ arrayBuffer: () => upTo(to) }) };
+  }
+
+  function problem(ref, url, status) {
+    const repo = ref.split('/').slice(0, 2).join('/').replace(/@.*$/, '');
+    if (status === 401 || status === 403)
+      return ref + ' is gated or private on the Hub (HTTP ' + status + ' for ' + url + '). The page reads public ' +
+        'files only: accept its terms on https://huggingface.co/' + repo + ', download the file and open it with ' +
+        '"Open a .gguf file…", or use the CLI with HF_TOKEN (kvcalc --gguf ' + ref + ').';
+    if (status === 404)
+      return 'The Hub has no ' + url.replace(/^.*\/resolve\/[^/]+\//, '') + ' in ' + repo + ' (HTTP 404 for ' + url +
+        '): check the repo, the revision and the file name on its Files tab.';
+    return 'The Hub answered HTTP ' + status + ' for ' + url + ': try again later, or download the file and open it.';
+  }
+
+  async function ggufHubOpen(json) {
+    let request;
+    try { request = JSON.parse(json); } catch (e) { return; }
+    const ref = String(request.ref || '');
+    try {
+      const parts = await Promise.all((request.files || []).map(async (f) => {
+        const first = await rangeGet(f.url, 0, kFirstBytes - 1);
+        if (!first.bytes) return { error: problem(ref, f.url, first.status) };
+        // Without a readable Content-Range a full first range says nothing of the size: assume more follows.
+        const size = first.size !== undefined ? first.size
+          : first.bytes.length < kFirstBytes ? first.bytes.length : Number.MAX_SAFE_INTEGER;
+        return { file: remoteFile(f.name, f.url, first.bytes, size) };
+      }));
+      const bad = parts.find((p) => p.error);
+      if (bad) { send('gguf_error', bad.error, 'hub'); return; }
+      bridge.ggufTakeFiles(parts.map((p) => p.file), 'hub');
+    } catch (err) {
+      send('gguf_error', 'Could not reach huggingface.co (offline, or blocked by the network), so ' + ref + ' was ' +
+        'not read. Try again when online, or download the file and open it with "Open a .gguf file…".', 'hub');
+    }
+  }
+
+  Object.assign(bridge, { ggufHubOpen: ggufHubOpen });
 })();

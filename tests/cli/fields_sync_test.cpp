@@ -129,7 +129,7 @@ TEST_SUITE("fields") {
             kvcalc::decode_query(std::string("v=2&") + f.url_key + "=" + bad, ud);
             REQUIRE(ud.size() == 1);
             CHECK(contains(ud[0].message, list));
-            if (*f.cli_flag) {  // hub_model has none: the CLI's --model ORG/NAME sets it
+            if (*f.cli_flag) {  // hub_model and hub_gguf have none: --model ORG/NAME and --gguf ORG/NAME/FILE.gguf set them
                 const kvcli::ParseResult r = kvcli::parse_args({f.cli_flag, bad});
                 CHECK(contains(r.error, bad));
                 CHECK(contains(r.error, list));
@@ -144,7 +144,7 @@ TEST_SUITE("fields") {
             for (const auto& x : d) listed = listed || (x.severity == kvcalc::Severity::error && contains(x.message, list));
             CHECK(listed);
         }
-        CHECK(rows == 11);
+        CHECK(rows == 12);  // hub_gguf (gguf=) is the twelfth
     }
 
     TEST_CASE("the engines' own kv_cache_dtype spellings, in any case, read the same in JSON, links and flags") {

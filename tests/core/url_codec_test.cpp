@@ -3,6 +3,7 @@
 #include <string>
 
 #include "kvcalc/catalog/catalog.h"
+#include "kvcalc/config/hub_gguf.h"
 #include "kvcalc/io/url_codec.h"
 
 using namespace kvcalc;
@@ -111,6 +112,42 @@ TEST_SUITE("url_codec") {
         // #cfg= fragment opened that other model.
         CHECK(encode_query(s).find("m=") == std::string::npos);
         CHECK(url_unrepresentable(Scenario{}).empty());
+    }
+
+    TEST_CASE("a Hub GGUF travels as gguf=ORG/NAME[@REV]/FILE.gguf, never with m=; its URLs are read to that form") {
+        Scenario s;
+        s.model = ModelSpec{};  // the model read from the header travels as the reference, not inline
+        s.hub_gguf = "TheBloke/Llama-2-7B-GGUF/llama-2-7b.Q4_K_M.gguf";
+        s.engine = "llama.cpp";
+        const std::string q = encode_query(s);
+        CHECK(q == "v=2&e=llama.cpp&gguf=TheBloke%2FLlama-2-7B-GGUF%2Fllama-2-7b.Q4_K_M.gguf");
+        CHECK(url_unrepresentable(s).empty());
+        Diagnostics d;
+        CHECK(decode_query(q, d).hub_gguf == s.hub_gguf);
+        CHECK(d.empty());
+        // The forms a user pastes: the file's Hub page (/blob/), its download link (/resolve/, ?download=true).
+        for (const char* url : {"https://huggingface.co/TheBloke/Llama-2-7B-GGUF/blob/main/llama-2-7b.Q4_K_M.gguf",
+                                "https://huggingface.co/TheBloke/Llama-2-7B-GGUF/resolve/main/llama-2-7b.Q4_K_M.gguf?download=true",
+                                "TheBloke/Llama-2-7B-GGUF@main/llama-2-7b.Q4_K_M.gguf"}) {
+            CAPTURE(url);
+            const auto r = parse_hub_gguf(url);
+            REQUIRE(r);
+            CHECK(hub_gguf_text(*r) == s.hub_gguf);
+            CHECK(hub_gguf_url(*r) == "https://huggingface.co/TheBloke/Llama-2-7B-GGUF/resolve/main/llama-2-7b.Q4_K_M.gguf");
+        }
+        const auto sub = parse_hub_gguf("unsloth/Qwen3-235B-A22B-GGUF@a1b2c3/Q4_K_M/Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf");
+        REQUIRE(sub);
+        CHECK(sub->repo == "unsloth/Qwen3-235B-A22B-GGUF");
+        CHECK(sub->revision == "a1b2c3");
+        CHECK(sub->file == "Q4_K_M/Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf");
+        for (const char* bad : {"gguf=a/b", "gguf=a/b/c.txt", "gguf=a/b/../c.gguf", "gguf=a/b/x//y.gguf",
+                                "gguf=https%3A%2F%2Fexample.com%2Fa%2Fb%2Fresolve%2Fmain%2Fc.gguf", "gguf=a/b@/c.gguf"}) {
+            CAPTURE(bad);
+            Diagnostics e;
+            CHECK(decode_query(bad, e).hub_gguf.empty());
+            REQUIRE(e.size() == 1);
+            CHECK(e[0].field == "url.gguf");
+        }
     }
 
     TEST_CASE("a Hub model travels as hf=ORG/NAME[@REV], never with m=") {

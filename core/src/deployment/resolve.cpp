@@ -201,6 +201,10 @@ std::optional<VllmEra> check_fields(const Scenario& s, const Deployment& r, Diag
         error(d, "hub_model_invalid", "hub_model",
               "hub_model " + text::quoted(s.hub_model) + " is not a Hub repo; expected " +
                   field_valid_text(*find_scenario_field("hub_model")));
+    if (!s.hub_gguf.empty() && !find_scenario_field("hub_gguf")->choices.canonical(s.hub_gguf))
+        error(d, "hub_gguf_invalid", "hub_gguf",
+              "hub_gguf " + text::quoted(s.hub_gguf) + " is not a Hub GGUF file; expected " +
+                  field_valid_text(*find_scenario_field("hub_gguf")));
     return era;
 }
 
@@ -449,7 +453,7 @@ std::optional<Deployment> resolve_uncached(const Scenario& s, Diagnostics& diags
     resolve_engine(s, r, d);
     r.model = scenario_model(s, d);
     r.allow_long_max_model_len = s.allow_long_max_model_len;
-    r.llama_cpp = {s.swa_full, s.n_ubatch, s.llama_cpp_build};
+    r.llama_cpp = {s.swa_full, s.n_ubatch, s.llama_cpp_build, s.hub_gguf};
     const bool kv_auto = resolve_kv_format(s, r, d);
     const std::optional<VllmEra> era = check_fields(s, r, d);
 

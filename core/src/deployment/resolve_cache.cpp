@@ -81,7 +81,7 @@ bool all_same(const Tuple& x, const Tuple& y, std::index_sequence<I...>) {
 // field: a field added to Scenario fails to compile here until it is made part of the key.
 bool same_but_load(const Scenario& key, const Scenario& s) {
     const auto fields = [](const Scenario& c) {
-        const auto& [model_id, model, config_json, weights_dtype, safetensors_index_json, safetensors_headers, hub_model, compose, weights_variant, weights_gb, gpu, vram_gb,
+        const auto& [model_id, model, config_json, weights_dtype, safetensors_index_json, safetensors_headers, hub_model, hub_gguf, compose, weights_variant, weights_gb, gpu, vram_gb,
                      vram_gib, gpus, engine, tensor_parallel_size, kv_cache_dtype, max_model_len, max_num_seqs,
                      gpu_memory_utilization, max_num_batched_tokens, allow_long_max_model_len, vllm_version,
                      vllm_sampler, vllm_usage_context, enforce_eager, block_size, kv_cache_memory_bytes, data_parallel_size,
@@ -98,7 +98,7 @@ bool same_but_load(const Scenario& key, const Scenario& s) {
                         llama_cpp_build, num_speculative_tokens, weights_gb,
                         include_draft_kv, draft_kv_gb, compressed_layers, compression_ratio, compressed_head_dim,
                         indexer_ratio_layers, indexer_compress_ratio, indexer_head_dim, model_id, gpu, kv_cache_dtype,
-                        engine, weights_dtype, hub_model, compose, weights_variant, vllm_version, vllm_sampler, vllm_usage_context, drafter,
+                        engine, weights_dtype, hub_model, hub_gguf, compose, weights_variant, vllm_version, vllm_sampler, vllm_usage_context, drafter,
                         indexer_format, measured, config_json, safetensors_index_json, safetensors_headers, model);
     };
     const auto x = fields(key), y = fields(s);

@@ -15,6 +15,7 @@
 #include "kvcalc/config/param_count.h"
 #include "kvcalc/engines/vllm/accounting.h"
 #include "kvcalc/engines/vllm/sampler.h"
+#include "kvcalc/config/hub_gguf.h"
 
 #include "config/served_model.h"
 #include "engines/deploy_internal.h"
@@ -101,6 +102,15 @@ const FieldChoices kWeightsDtypeChoices{[](std::string_view t) {
 // A Hub reference; the front end reads its files (served_model.h hub_repo_of).
 const FieldChoices kHubModels{[](std::string_view t) { return identity_if(!detail::hub_repo_of(t).empty(), t); },
                               [] { return std::string("a Hugging Face repo ORG/NAME or ORG/NAME@REVISION"); }};
+// A Hub GGUF reference, kept in its canonical spelling (hub_gguf.h): a URL typed in becomes ORG/NAME/FILE.
+const FieldChoices kHubGgufs{[](std::string_view t) -> std::optional<std::string> {
+                                 if (auto r = parse_hub_gguf(t)) return hub_gguf_text(*r);
+                                 return std::nullopt;
+                             },
+                             [] {
+                                 return std::string("a Hub GGUF file ORG/NAME/FILE.gguf or ORG/NAME@REVISION/FILE.gguf "
+                                                    "(or its https://huggingface.co/ORG/NAME/resolve/REVISION/FILE URL)");
+                             }};
 const FieldChoices kVllmVersions{[](std::string_view t) { return identity_if(parse_vllm_version(t).has_value(), t); },
                                  [] { return "a release such as 0.19 or 0.11.1, or an era: " + vllm_era_ids(); }};
 const FieldChoices kVllmSamplers{[](std::string_view t) {
@@ -307,6 +317,12 @@ const std::vector<ScenarioField> kFields = {
      .metavar = "", .help = "the Hub repo config_json and the safetensors files were read from (CLI --model "
                             "ORG/NAME); the command serves it, and a link carries it instead of the files",
      .choices = kHubModels},
+    {.name = "hub_gguf", .group = "Model", .type = FieldType::choice, .member = &Scenario::hub_gguf,
+     .unit = "Hub GGUF file ORG/NAME[@REVISION]/FILE.gguf", .default_text = "none", .url_key = "gguf",
+     .cli_flag = "", .metavar = "", .help = "the Hub GGUF file the model's header was read from (CLI --gguf "
+                                         "ORG/NAME/FILE.gguf); the llama-server command downloads it, and a link "
+                                         "carries it instead of the header",
+     .choices = kHubGgufs},
     // JSON only: too large for a link, read from a file by the CLI (--config PATH).
     {.name = "config_json", .group = "Model", .type = FieldType::text, .member = &Scenario::config_json,
      .unit = "text of a Hugging Face config.json", .default_text = "\"\"", .url_key = "", .cli_flag = "",

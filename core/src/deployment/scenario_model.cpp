@@ -11,6 +11,7 @@ void copy_model_fields(const Scenario& from, Scenario& to) {
     to.safetensors_index_json = from.safetensors_index_json;
     to.safetensors_headers = from.safetensors_headers;
     to.hub_model = from.hub_model;
+    to.hub_gguf = from.hub_gguf;
     to.compose = from.compose;
     to.weights_variant = from.weights_variant;
     to.weights_gb = from.weights_gb;

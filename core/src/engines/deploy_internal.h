@@ -128,6 +128,9 @@ LlamaCppSettings llama_cpp_load_settings(const Deployment& d, const LlamaCppPlan
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
 void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);
+/// The first words of the llama-server command, naming the model: a comment line and `llama-server -m X.gguf`,
+/// or `llama-server --hf-repo ORG/NAME --hf-file FILE` for a Hub GGUF (Deployment::LlamaCppFlags::hub_gguf).
+std::string llama_cpp_model_args(const Deployment& d);
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load);
 EngineBucket bucket(const Deployment& d, const LlamaCppPlan& p, const Load& load, std::size_t group);
 EngineKvSpelling llama_cpp_spelling(KvFormatId id);

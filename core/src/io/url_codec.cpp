@@ -135,7 +135,7 @@ std::string encode_query(const Scenario& s) {
         if (std::string_view(f->name) == "compose" && !is_preset_label(s)) continue;
         // A Hub model (hf=) or a pasted config.json is not the catalog model model_id still names: a stale m= would
         // open another model where the fragment or the Hub files are not read.
-        if (std::string_view(f->name) == "model_id" && (s.model || !s.config_json.empty() || !s.hub_model.empty()))
+        if (std::string_view(f->name) == "model_id" && (s.model || !s.config_json.empty() || !s.hub_model.empty() || !s.hub_gguf.empty()))
             continue;
         if (auto v = field_text(*f, s)) out += std::string("&") + f->url_key + "=" + percent_encode(*v);
     }
@@ -334,7 +334,7 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
 
 Diagnostics url_unrepresentable(const Scenario& s) {
     Diagnostics d;
-    if ((s.model || !s.config_json.empty()) && s.hub_model.empty()) {
+    if ((s.model || !s.config_json.empty()) && s.hub_model.empty() && s.hub_gguf.empty()) {
         warn(d, "url_inline_model", s.model ? "model" : "config_json",
              "an inline model (from a config.json) cannot travel in a link, and it names no Hub repo (hf=): the "
              "link opens the default model unless it carries the file (the page's #cfg= fragment)");

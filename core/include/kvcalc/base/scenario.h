@@ -36,6 +36,11 @@ struct Scenario {
     /// ORG/NAME, the page's Hub box): the command serves it, and a link carries it (`hf=`) instead of the files,
     /// which the front end reads again on open. The core does no I/O: without config_json it prices nothing by itself.
     std::string hub_model;
+    /// The Hub GGUF file the model was read from, "ORG/NAME[@REVISION]/FILE.gguf" (kvcalc/config/hub_gguf.h; CLI --gguf
+    /// ORG/NAME/FILE.gguf, the page's Hub GGUF box): the llama-server command downloads it (--hf-repo, --hf-file),
+    /// and a link carries it (`gguf=`) instead of the header, which the front end reads again on open. The core
+    /// does no I/O: the model itself comes with `model`, built from the header by read_gguf_model.
+    std::string hub_gguf;
     std::string compose;                       ///< preset id it came from (informational; JSON applies it)
     std::string weights_variant;               ///< variant id or alias; empty = model default
     std::optional<double> weights_gb;          ///< override total checkpoint size, decimal GB (> 0)
@@ -128,7 +133,7 @@ struct Scenario {
 };
 
 /// Copies the model half of a scenario (every member under "--- model ---": catalog id, inline spec, config.json,
-/// weights dtype, checkpoint index and headers, Hub repo, preset, weights variant and size) from `from` into `to`,
+/// weights dtype, checkpoint index and headers, Hub repo, Hub GGUF, preset, weights variant and size) from `from` into `to`,
 /// leaving the hardware and serving settings of `to` alone. A front end that rebuilds a scenario (for example around
 /// a start-up log) keeps the user's model with it, so no model field is forgotten when one is added.
 void copy_model_fields(const Scenario& from, Scenario& to);

@@ -197,10 +197,12 @@ struct Deployment {
     /// Scenario::allow_long_max_model_len: a length past the engine's derived maximum is priced with a warning.
     bool allow_long_max_model_len = false;
     /// Scenario::swa_full, n_ubatch (0 = 512) and llama_cpp_build (0 = newest): llama.cpp's KV rules read them.
+    /// Scenario::hub_gguf: the command downloads that file (--hf-repo, --hf-file) instead of naming a local -m.
     struct LlamaCppFlags {
         bool swa_full = false;
         int n_ubatch = 0;
         int build = 0;
+        std::string hub_gguf;
     } llama_cpp;
     ResolvedSettings settings;             ///< the scenario's own load is in here too (see load())
     std::shared_ptr<const DeploymentNames> names;  ///< owns the text settings' views point into

@@ -2,6 +2,7 @@
 // KV terms, spread evenly over the cards (layer split), and the same numbers are the start-up lines.
 #include "engines/deploy_internal.h"
 #include "kvcalc/base/units.h"
+#include "kvcalc/config/hub_gguf.h"
 
 namespace kvcalc::detail {
 
@@ -99,19 +100,30 @@ void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const
     if (!s.exact) out.notes.insert(out.notes.begin(), stand_in_note("llama.cpp", *d.format, s));
 }
 
+std::string llama_cpp_model_args(const Deployment& d) {
+    // A Hub GGUF: llama.cpp's own Hub flags (common/arg.cpp: -hfr/--hf-repo REPO, -hff/--hf-file FILE, which
+    // "will override the quant in --hf-repo"), so the file run is the one whose header was read. llama.cpp
+    // downloads from <HF_ENDPOINT>/REPO/resolve/main/FILE (common/arg.cpp), and HF_TOKEN for a gated repo.
+    if (const std::optional<HubGguf> hub = parse_hub_gguf(d.llama_cpp.hub_gguf)) {
+        std::string out = "# --hf-repo / --hf-file: llama-server downloads " + hub->file + " from " + hub->repo;
+        if (hub->revision != "main")
+            out += " (from its main branch: llama.cpp has no revision flag; kvcalc read revision " + hub->revision + ")";
+        return out + "\nllama-server --hf-repo " + hub->repo + " --hf-file " + hub->file;
+    }
+    // A local GGUF file: the one the model was read from (ModelSpec::gguf_file).
+    if (!d.model->gguf_file.empty()) return "llama-server -m " + d.model->gguf_file;
+    // -m takes a local GGUF file; the Hub repo names the checkpoint it is made from, not a file that exists.
+    const std::string repo = served_repo(d);
+    return "# -m: a GGUF file of " + repo + " (convert_hf_to_gguf.py, or a GGUF repo's file of the same model)\n" +
+           "llama-server -m " + repo.substr(repo.rfind('/') + 1) + ".gguf";
+}
+
 std::string command(const Deployment& d, const LlamaCppPlan& p, const Load& load) {
     const EngineKvSpelling s = llama_cpp_spelling(d.format->id);
     std::string out;
     if (!s.exact) out += "# kvcalc: " + stand_in_note("llama.cpp", *d.format, s) + "\n";
-    // -m takes a local GGUF file: the one the model was read from, else a file to make from the checkpoint (the
-    // Hub repo names the checkpoint, not a file that exists).
-    std::string file = d.model->gguf_file;
-    if (file.empty()) {
-        const std::string repo = served_repo(d);
-        out += "# -m: a GGUF file of " + repo + " (convert_hf_to_gguf.py, or a GGUF repo's file of the same model)\n";
-        file = repo.substr(repo.rfind('/') + 1) + ".gguf";
-    }
-    out += "llama-server -m " + file + " \\\n  -c " +
+    out += llama_cpp_model_args(d);
+    out += " \\\n  -c " +
            std::to_string((load.max_model_len + d.kv_extra_tokens) * load.max_num_seqs) + " \\\n  -np " +
            std::to_string(load.max_num_seqs) + " \\\n  -ctk " + s.k + " -ctv " + s.v + " \\\n  -ub " +
            std::to_string(p.settings.n_ubatch) + " \\\n  -fa " + (p.settings.flash_attn ? "on" : "off") +
