@@ -1,6 +1,7 @@
 // --model DIR / ORG/NAME[@REV]: file and network I/O live here; the core's read_hf_config and price_checkpoint read
 // what is fetched.
 #include "checkpoint_loader.h"
+#include "hub_http.h"
 
 #include <curl/curl.h>
 
@@ -110,18 +111,15 @@ long http_get(const std::string& url, std::string& body, std::string& error) {
         return -1;
     }
     char err[CURL_ERROR_SIZE] = {0};
+    curl_slist* headers = set_hub_request_options(c, err, 60L);  // HF_TOKEN too: a gated repo's config.json
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "kvcalc");
     const CURLcode rc = curl_easy_perform(c);
     long status = -1;
     if (rc == CURLE_OK) curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     else error = err[0] ? err : curl_easy_strerror(rc);
+    curl_slist_free_all(headers);
     curl_easy_cleanup(c);
     return status;
 }

@@ -10,6 +10,7 @@
 
 #include "checkpoint_loader.h"
 #include "gguf_loader.h"
+#include "hub_http.h"
 
 namespace kvcli {
 
@@ -51,21 +52,11 @@ RangeAnswer get_range(const std::string& url, std::size_t from, std::size_t to) 
     body.limit = to + 1;  // a 200 carries the file from byte 0
     char err[CURL_ERROR_SIZE] = {0};
     const std::string range = std::to_string(from) + "-" + std::to_string(to);
-    curl_slist* headers = nullptr;
-    const char* token = std::getenv("HF_TOKEN");
-    const std::string auth = token && *token ? std::string("Authorization: Bearer ") + token : std::string();
-    if (!auth.empty()) headers = curl_slist_append(headers, auth.c_str());
+    curl_slist* headers = set_hub_request_options(c, err, 120L);
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
     curl_easy_setopt(c, CURLOPT_RANGE, range.c_str());
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append_range);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "kvcalc");
     const CURLcode rc = curl_easy_perform(c);
     long status = -1;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);

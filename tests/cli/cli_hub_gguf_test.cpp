@@ -215,4 +215,26 @@ TEST_SUITE("hub_gguf") {
         CHECK(contains(down.err, "cannot reach http://127.0.0.1:1/test-org/fixtures-GGUF/resolve/main/ggml-vocab-phi-3.gguf"));
 
     }
+
+    TEST_CASE("--model ORG/NAME of a gated repo: HF_TOKEN goes with the config.json and index requests too") {
+        // Meta's and Mistral's repos are gated: without the token the Hub answers 401. The checkpoint fetch used to
+        // send no token at all (only the GGUF reader did), so a gated checkpoint could not be read with one.
+        const std::string ckpt = std::string(KVCALC_TEST_DATA_DIR) + "/checkpoints/devstral-small-2507/";
+        RangeServer server({{"gated-org/Devstral-Small-2507/config.json", ckpt + "config.json"},
+                            {"gated-org/Devstral-Small-2507/model.safetensors.index.json", ckpt + "model.safetensors.index.json"}},
+                           "gated-org/Devstral-Small-2507", "hf_secret");
+        const Run refused = clitest::kvcalc_env(env_for(server, clitest::temp_path("hub_cache_gated_ckpt")),
+                                                "--model gated-org/Devstral-Small-2507 --gpu h100-80gb");
+        CHECK(refused.status == 2);
+        CHECK(contains(refused.err, "HTTP 401"));
+        server.clear_requests();
+        const Run r = clitest::kvcalc_env(env_for(server, clitest::temp_path("hub_cache_gated_ckpt2"), "HF_TOKEN=hf_secret"),
+                                          "--model gated-org/Devstral-Small-2507 --gpu h100-80gb --json");
+        INFO(r.err);
+        REQUIRE(r.status != 2);
+        REQUIRE_FALSE(server.requests().empty());
+        for (const auto& q : server.requests()) CHECK(q.authorization == "Bearer hf_secret");
+        // The index's total_size, as the local snapshot prices it (cli_checkpoint_test.cpp).
+        CHECK(nlohmann::json::parse(r.out)["settings"]["weights_bytes_total"] == 47144806400LL);
+    }
 }
