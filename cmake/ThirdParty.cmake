@@ -49,8 +49,23 @@ if(KVCALC_UI)
   if(NOT EXISTS "${_imgui_sdl_backend}")
     set(_imgui_sdl_backend "${KVCALC_IMGUI_SRC}/backends/imgui_impl_sdl.cpp")
   endif()
+  set(_imgui_draw "${KVCALC_IMGUI_SRC}/imgui_draw.cpp")
+  if(EMSCRIPTEN)
+    # The page adds its own font (imgui_ui/ui_font.h) before the atlas is built, so ImFontAtlas::Build never takes
+    # its fallback to the built-in ProggyClean font; that one call keeps 12 KB of base85 font data in the wasm. The
+    # web build compiles a copy of imgui_draw.cpp without it (the linker then drops AddFontDefault and the data).
+    file(READ "${_imgui_draw}" _draw_text)
+    string(REPLACE "    if (ConfigData.Size == 0)\n        AddFontDefault();\n" "" _draw_cut "${_draw_text}")
+    if(_draw_cut STREQUAL _draw_text)
+      message(STATUS "imgui_draw.cpp: ImFontAtlas::Build's AddFontDefault() fallback not found; the built-in font stays")
+    else()
+      file(WRITE "${CMAKE_BINARY_DIR}/imgui_draw_web.cpp.new" "${_draw_cut}")
+      configure_file("${CMAKE_BINARY_DIR}/imgui_draw_web.cpp.new" "${CMAKE_BINARY_DIR}/imgui_draw_web.cpp" COPYONLY)
+      set(_imgui_draw "${CMAKE_BINARY_DIR}/imgui_draw_web.cpp")
+    endif()
+  endif()
   add_library(kvcalc_imgui STATIC
-    "${KVCALC_IMGUI_SRC}/imgui.cpp" "${KVCALC_IMGUI_SRC}/imgui_draw.cpp" "${KVCALC_IMGUI_SRC}/imgui_tables.cpp"
+    "${KVCALC_IMGUI_SRC}/imgui.cpp" "${_imgui_draw}" "${KVCALC_IMGUI_SRC}/imgui_tables.cpp"
     "${KVCALC_IMGUI_SRC}/imgui_widgets.cpp"
     "${_imgui_sdl_backend}" "${KVCALC_IMGUI_SRC}/backends/imgui_impl_opengl3.cpp"
     "${KVCALC_IMGUI_SRC}/misc/cpp/imgui_stdlib.cpp")

@@ -62,17 +62,18 @@ void load_fonts(Runtime& rt, float dpr) {
     ImFontConfig cfg;
     cfg.OversampleH = 1;  // DPR-sized atlas already; keeps the atlas small
 #ifdef __EMSCRIPTEN__
+    // The font is compiled into the binary, so it is always there: no fallback to ImGui's built-in font, whose data
+    // the web build leaves out (cmake/ThirdParty.cmake).
     cfg.FontDataOwnedByAtlas = false;  // the bytes are the binary's own (ui_font.h), not a heap copy
-    const bool loaded = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kvcalc::ui::kUiFontTtf),
-                                                       static_cast<int>(kvcalc::ui::kUiFontTtfBytes),
-                                                       kFontSizePx * dpr, &cfg, kvcalc::ui::kUiGlyphRanges);
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kvcalc::ui::kUiFontTtf),
+                                   static_cast<int>(kvcalc::ui::kUiFontTtfBytes), kFontSizePx * dpr, &cfg,
+                                   kvcalc::ui::kUiGlyphRanges);
 #else
-    const bool loaded = io.Fonts->AddFontFromFileTTF(KVCALC_FONT_PATH, kFontSizePx * dpr, &cfg, kvcalc::ui::kUiGlyphRanges);
-#endif
-    if (!loaded) {
+    if (!io.Fonts->AddFontFromFileTTF(KVCALC_FONT_PATH, kFontSizePx * dpr, &cfg, kvcalc::ui::kUiGlyphRanges)) {
         std::fprintf(stderr, "kvcalc: the UI font did not load, using ImGui's built-in font\n");
         io.Fonts->AddFontDefault();
     }
+#endif
     io.FontGlobalScale = 1.0f / dpr;
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
