@@ -76,8 +76,9 @@ void buffers_table(App& app, const LlamaCppBuffers& b) {
         }
         ImGui::EndTable();
     }
-    text_dim("MiB, as llama.cpp prints them at start-up (-ngl all). The compute buffer is a band: llama.cpp sizes it "
-             "from the graph it reserves, which kvcalc does not build tensor by tensor.");
+    text_dim("MiB, as llama.cpp prints them at start-up (-ngl all). The compute buffer is the peak of the tensors "
+             "alive at once in the graph llama.cpp reserves at start; its allocator may place them up to one hidden "
+             "state (n_embd x n_ubatch x 4 B) apart, which kvcalc's offload fit counts too.");
     if (ImGui::TreeNode("The lines as llama.cpp logs them")) {
         for (const LlamaCppBufferLine& l : b.lines) ImGui::TextUnformatted(l.log_line.c_str());
         ImGui::TreePop();
