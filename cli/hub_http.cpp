@@ -19,6 +19,9 @@ curl_slist* set_hub_request_options(CURL* c, char* error, long timeout_s) {
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
     curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_s);
+    // A server that accepts the connection and then sends nothing: give up after 20 s below 1 byte per second.
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 20L);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "kvcalc");
     return headers;
 }

@@ -6,7 +6,7 @@
 namespace kvcli {
 
 /// Sets the options both requests share on `c`: redirects followed (the Hub sends files from a CDN), a 10 s
-/// connect and `timeout_s` whole-transfer limit, kvcalc's user agent, libcurl's error text into `error`
+/// connect and `timeout_s` whole-transfer limit, 20 s without a byte ends it (a stalled server), kvcalc's user agent, libcurl's error text into `error`
 /// (CURL_ERROR_SIZE bytes), and, when HF_TOKEN is set, "Authorization: Bearer <token>" (gated and private repos,
 /// as huggingface_hub sends it). Returns the header list to free with curl_slist_free_all after the transfer
 /// (nullptr when there is none).
