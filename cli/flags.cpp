@@ -481,8 +481,10 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
             }
             // gguf=ORG/NAME/FILE.gguf: the link names a Hub GGUF, read again as --gguf (a --model or --gguf wins).
             if (!o.scenario.hub_gguf.empty() && !any_given(given, "--model") && !any_given(given, "--gguf") &&
-                !any_given(given, "--config"))
+                !any_given(given, "--config")) {
                 o.gguf_path = o.scenario.hub_gguf;
+                o.gguf_named_by = "--from-url gguf=";
+            }
         }
     }
     for (const auto& g : given) {

@@ -79,7 +79,8 @@ bool is_hub_gguf(const std::string& value) {
 }
 
 std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
-                      std::vector<kvcalc::GgufHeader>& headers) {
+                      std::vector<kvcalc::GgufHeader>& headers, const std::string& who) {
+    const std::string flag = who.substr(0, who.find_last_not_of(" ") + 1);  // "--gguf", "--from-url gguf="
     headers.clear();
     std::string shown = path, hub_ref, first_part;
     if (is_hub_gguf(path)) {
@@ -90,7 +91,7 @@ std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& s
             kvcalc::HubGguf one = ref;
             one.file = part;
             kvcalc::GgufHeader h;
-            if (std::string error = read_hub_gguf_header(one, offline, "--gguf", h); !error.empty()) return error;
+            if (std::string error = read_hub_gguf_header(one, offline, flag, h); !error.empty()) return error;
             headers.push_back(std::move(h));
         }
         // The command and the link name the first part: llama.cpp loads a split model from it.
@@ -103,7 +104,7 @@ std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& s
         first_part = parts.front();
         for (const auto& part : parts) {
             kvcalc::GgufHeader h;
-            if (std::string error = read_header(part, h); !error.empty()) return "--gguf: " + error;
+            if (std::string error = read_header(part, h); !error.empty()) return flag + ": " + error;
             headers.push_back(std::move(h));
         }
     }
@@ -116,7 +117,7 @@ std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& s
         else if (d.code == "gguf_weights_unknown" ? !scenario.weights_gb : d.severity == kvcalc::Severity::warning)
             notes.push_back(std::move(d));
     }
-    if (!errors.empty()) return "--gguf: '" + shown + "': " + errors;
+    if (!errors.empty()) return flag + ": '" + shown + "': " + errors;
     // The id is the file name without .gguf. The llama-server command's -m is the local path as given, or a split
     // model's first part (llama.cpp's loader finds the others from it); a Hub GGUF is downloaded by the command.
     g.spec.id = std::filesystem::path(hub_ref.empty() ? path : hub_ref).stem().string();

@@ -25,9 +25,9 @@ bool is_hub_gguf(const std::string& value);
 /// core's GGUF reader (kvcalc/config/gguf.h) and sets scenario.model to the ModelSpec it builds. A Hub GGUF
 /// (is_hub_gguf) is read with range requests or from the cache (hub_gguf.h; `offline`: the cache only) and is also
 /// set as scenario.hub_gguf, naming its first part. Returns "" on success, with the reader's warnings in `notes`
-/// and the parts' headers in `headers` (for llama.cpp's buffer lines); otherwise an error naming --gguf, the path
-/// or URL and the problem.
+/// and the parts' headers in `headers` (for llama.cpp's buffer lines); otherwise an error naming `who` (how the
+/// user named the file: "--gguf ", or "--from-url gguf=" for a link's key), the path or URL and the problem.
 std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& scenario, kvcalc::Diagnostics& notes,
-                      std::vector<kvcalc::GgufHeader>& headers);
+                      std::vector<kvcalc::GgufHeader>& headers, const std::string& who = "--gguf ");
 
 }  // namespace kvcli

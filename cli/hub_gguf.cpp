@@ -123,6 +123,8 @@ std::string hub_gguf_cache_path(const kvcalc::HubGguf& ref) {
 
 std::string read_hub_gguf_header(const kvcalc::HubGguf& ref, bool offline, const std::string& flag,
                                  kvcalc::GgufHeader& out) {
+    // How the user named it: "--gguf ORG/NAME/FILE.gguf", or a link's "--from-url gguf=ORG/NAME/FILE.gguf".
+    const std::string named = flag + (flag.back() == '=' ? "" : " ") + kvcalc::hub_gguf_text(ref);
     const fs::path cached = hub_gguf_cache_path(ref);
     const std::string url = kvcalc::hub_gguf_url(ref, endpoint());
     std::string bytes;
@@ -134,19 +136,19 @@ std::string read_hub_gguf_header(const kvcalc::HubGguf& ref, bool offline, const
         }
     }
     if (offline)
-        return flag + " " + kvcalc::hub_gguf_text(ref) + ": --offline, and its header is not in the cache (" +
-               cached.string() + "): run once without --offline to cache it, or download the file and pass " + flag +
+        return named + ": --offline, and its header is not in the cache (" +
+               cached.string() + "): run once without --offline to cache it, or download the file and pass --gguf" +
                " FILE";
     bytes.clear();
     std::size_t want = kFirstRangeBytes;
     for (;;) {
         RangeAnswer a = get_range(url, bytes.size(), want - 1);
         if (a.status < 0)
-            return flag + " " + kvcalc::hub_gguf_text(ref) + ": cannot reach " + url + " (" + a.error +
+            return named + ": cannot reach " + url + " (" + a.error +
                    "); check the network (and HF_ENDPOINT), use --offline when the header is cached (" +
-                   cached.string() + "), or download the file and pass " + flag + " FILE";
+                   cached.string() + "), or download the file and pass --gguf" + " FILE";
         if (a.status != 206 && a.status != 200 && a.status != 416)
-            return flag + " " + kvcalc::hub_gguf_text(ref) + ": " + url + " answered HTTP " +
+            return named + ": " + url + " answered HTTP " +
                    std::to_string(a.status) + ": " + status_problem(ref, a.status);
         bytes += a.bytes;
         kvcalc::GgufReadResult r = kvcalc::read_gguf_header(bytes);
@@ -172,7 +174,7 @@ std::string read_hub_gguf_header(const kvcalc::HubGguf& ref, bool offline, const
                       " MiB, the most kvcalc reads (" + why + ")";
             else if (r.truncated)
                 why = "the file ends inside its header (" + why + "): is the upload cut short?";
-            return flag + " " + kvcalc::hub_gguf_text(ref) + " (" + url + "): " + why;
+            return named + " (" + url + "): " + why;
         }
         want = std::min(want * 2, kMaxGgufHeaderBytes);
     }

@@ -162,6 +162,16 @@ std::optional<kvcalc::LlamaCppFit> gguf_fit(const kvcli::Options& o, std::string
         why = "--fit-free-mib needs --gguf FILE: llama.cpp's fit places a GGUF file's tensors";
         return std::nullopt;
     }
+    // llama.cpp's fit stops when the user placed the tensors (common/fit.cpp: "n_gpu_layers already set by user",
+    // "tensor_buft_overrides already set by user") and runs with that placement; a predicted fit would be a choice
+    // llama.cpp never makes.
+    if (o.placement.n_gpu_layers >= 0 || o.placement.n_cpu_moe > 0) {
+        const std::string flag = o.placement.n_gpu_layers >= 0 ? "-ngl " + std::to_string(o.placement.n_gpu_layers)
+                                                               : "--n-cpu-moe " + std::to_string(o.placement.n_cpu_moe);
+        why = "--fit-free-mib with " + flag + ": llama.cpp's fit does not run when the placement is given (it keeps " +
+              flag + "); drop " + flag + " to see the fit's choice, or --fit-free-mib to price " + flag;
+        return std::nullopt;
+    }
     bool tensors = false;
     for (const auto& h : o.gguf_headers) tensors = tensors || !h.tensors.empty();
     if (!tensors) {
@@ -485,6 +495,17 @@ int main(int argc, char** argv) {
         std::string error = kvcli::load_config(o.config_path, o.scenario);
         if (!error.empty()) return bad_input(error);
     }
+    // One source of the model: --fit MODEL, --config, --model ORG/NAME (or a link's hf=) and --gguf (or gguf=)
+    // each name one, and a second would silently replace the first.
+    if (!o.fit_target.empty() && (!o.config_path.empty() || !o.checkpoint.empty() || !o.gguf_path.empty()))
+        return bad_input("--fit " + o.fit_target + " and " +
+                         (!o.gguf_path.empty() ? o.gguf_named_by + o.gguf_path
+                          : !o.checkpoint.empty() ? o.checkpoint_named_by + o.checkpoint
+                                                  : "--config " + o.config_path) +
+                         " both describe the model: give one of them");
+    if (!o.checkpoint.empty() && !o.gguf_path.empty())
+        return bad_input(o.checkpoint_named_by + o.checkpoint + " and " + o.gguf_named_by + o.gguf_path +
+                         " both describe the model: give one of them");
     if (!o.checkpoint.empty()) {
         if (!o.config_path.empty()) return bad_input("--model " + o.checkpoint + " and --config both describe the model: give one of them");
         std::string error = kvcli::load_checkpoint(o.checkpoint, o.offline, o.scenario, o.checkpoint_named_by);
@@ -492,7 +513,8 @@ int main(int argc, char** argv) {
     }
     if (!o.gguf_path.empty()) {
         if (!o.config_path.empty()) return bad_input("--gguf and --config both describe the model: give one of them");
-        std::string error = kvcli::load_gguf(o.gguf_path, o.offline, o.scenario, o.model_notes, o.gguf_headers);
+        std::string error = kvcli::load_gguf(o.gguf_path, o.offline, o.scenario, o.model_notes, o.gguf_headers,
+                                             o.gguf_named_by);
         if (!error.empty()) return bad_input(error);
         print_diagnostics(o.model_notes, Severity::warning);
     }

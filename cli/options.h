@@ -29,6 +29,7 @@ struct Options {
     std::string config_path;     ///< --config PATH: Hugging Face config.json
     std::string checkpoint;      ///< --model DIR or ORG/NAME[@REV]: a snapshot folder or a Hub repo
     std::string checkpoint_named_by = "--model ";  ///< how the user named it, for errors: "--model " or "--from-url hf="
+    std::string gguf_named_by = "--gguf ";  ///< how the user named the GGUF, for errors: "--gguf " or "--from-url gguf="
     bool offline = false;        ///< --offline: Hub repos come from the cache only
     std::string gguf_path;       ///< --gguf FILE (or --model FILE.gguf): a GGUF file whose header describes the model
     kvcalc::Diagnostics model_notes;  ///< warnings from reading --gguf, also put into the report

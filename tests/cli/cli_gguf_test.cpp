@@ -264,4 +264,21 @@ TEST_SUITE("gguf") {
         CHECK(contains(r.out, "llama-server -m " + file + " \\\n"));
         CHECK_FALSE(contains(r.out, "convert_hf_to_gguf.py"));
     }
+
+    TEST_CASE("--gguf with a second model source, or -ngl with the fit, is refused by name (bugs)") {
+        const std::string tiny = data("llama-2-tiny-random.gguf");
+        // --fit MODEL used to print "Fit: llama-3.1-8b" and price the GGUF.
+        const Run fit = clitest::kvcalc("--gguf " + tiny + " --fit llama-3.1-8b");
+        CHECK(fit.status == 2);
+        CHECK(contains(fit.err, "--fit llama-3.1-8b and --gguf "));
+        CHECK(contains(fit.err, "both describe the model"));
+        // llama.cpp's fit stops when -ngl or --n-cpu-moe is given (common/fit.cpp "n_gpu_layers already set by
+        // user"); kvcalc used to print a fit choice that ignored the user's -ngl.
+        const Run ngl = clitest::kvcalc("--gguf " + tiny + " --engine llama.cpp -ngl 0 --fit-free-mib 24000");
+        CHECK(ngl.status == 2);
+        CHECK(contains(ngl.err, "--fit-free-mib with -ngl 0: llama.cpp's fit does not run"));
+        const Run moe = clitest::kvcalc("--gguf " + tiny + " --engine llama.cpp --n-cpu-moe 3 --fit-free-mib 24000");
+        CHECK(moe.status == 2);
+        CHECK(contains(moe.err, "--n-cpu-moe 3"));
+    }
 }

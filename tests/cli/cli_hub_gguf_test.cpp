@@ -237,4 +237,16 @@ TEST_SUITE("hub_gguf") {
         // The index's total_size, as the local snapshot prices it (cli_checkpoint_test.cpp).
         CHECK(nlohmann::json::parse(r.out)["settings"]["weights_bytes_total"] == 47144806400LL);
     }
+
+    TEST_CASE("a link's gguf= is named as the link's key, and gguf= with hf= is refused, not one dropped (bugs)") {
+        const std::string cache = clitest::temp_path("hub_cache_link_keys");
+        const Run gone = clitest::kvcalc_env("HF_ENDPOINT=http://127.0.0.1:1 XDG_CACHE_HOME=" + clitest::shell_quote(cache),
+                                             "--from-url 'http://x/?v=2&gguf=test-org/fixtures-GGUF/tiny.gguf' --offline");
+        CHECK(gone.status == 2);
+        CHECK(contains(gone.err, "error: --from-url gguf=test-org/fixtures-GGUF/tiny.gguf: --offline"));
+        const Run both = clitest::kvcalc_env("HF_ENDPOINT=http://127.0.0.1:1 XDG_CACHE_HOME=" + clitest::shell_quote(cache),
+                                             "--from-url 'http://x/?v=2&gguf=test-org/fixtures-GGUF/tiny.gguf&hf=A/B' --offline");
+        CHECK(both.status == 2);
+        CHECK(contains(both.err, "--from-url hf=A/B and --from-url gguf=test-org/fixtures-GGUF/tiny.gguf both describe the model"));
+    }
 }
