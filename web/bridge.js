@@ -157,11 +157,12 @@
   }
 
   // Which path a dropped file takes: a GGUF model (its first four bytes are the magic "GGUF", whatever its name:
-  // Ollama keeps its models as blobs named sha256-…) goes to the GGUF section, anything else is read as a
-  // start-up log (text). A file the browser cannot read at all takes the log path, which says so.
+  // Ollama keeps its models as blobs named sha256-…) or a file named .gguf (the GGUF reader says what is wrong with
+  // it) goes to the GGUF section, anything else is read as a start-up log (text). A file the browser cannot read at
+  // all takes the log path, which says so.
   const isGgufName = (file) => /\.gguf$/i.test(file.name);
   const isGguf = (file) => file.slice(0, 4).arrayBuffer().then(
-    (b) => new TextDecoder('latin1').decode(b) === 'GGUF', () => isGgufName(file));
+    (b) => new TextDecoder('latin1').decode(b) === 'GGUF' || isGgufName(file), () => isGgufName(file));
   // A file dropped on the page (desktop) is read as a start-up log. The core reads at most 32 MiB
   // (kMaxStartupLogBytes); a larger file is not loaded into the page at all.
   const maxLogBytes = 32 * 1024 * 1024;
@@ -365,12 +366,15 @@
   'use strict';
   const bridge = window.kvcalcBridge;
   const kFirstBytes = 256 << 10;  // the first range: a size (Content-Range) and a small header at once
+  const kTimeoutMs = 30000;        // per request: the Hub answers a range in well under a second
 
   function send(kind, text, source) { bridge.inbox.push({ kind: kind, text: String(text), source: String(source) }); }
 
   /** Bytes [from, to] of url: {status, bytes, size}; a 200 (no range support) is read only as far as `to`. */
   async function rangeGet(url, from, to) {
-    const response = await fetch(url, { credentials: 'omit', headers: { Range: 'bytes=' + from + '-' + to } });
+    // A Hub that accepts the connection and never answers would leave the page "Reading…" for ever.
+    const response = await fetch(url, { credentials: 'omit', headers: { Range: 'bytes=' + from + '-' + to },
+      signal: AbortSignal.timeout(kTimeoutMs) });
     if (response.status === 416) return { status: 416, bytes: new Uint8Array(0) };
     if (!response.ok) return { status: response.status };
     const total = /\/(\d+)\s*$/.exec(response.headers.get('content-range') || '');
@@ -399,9 +403,11 @@
   function remoteFile(name, url, first, size) {
     let have = first;
     async function upTo(n) {
-      if (n > have.length) {
+      // A server may answer a range with fewer bytes than asked: ask again from where it stopped.
+      while (n > have.length) {
         const more = await rangeGet(url, have.length, n - 1);
         if (!more.bytes) throw new Error('HTTP ' + more.status + ' for ' + url);
+        if (!more.bytes.length) break;  // the file ends here
         const next = new Uint8Array(have.length + more.bytes.length);
         next.set(have, 0);
         next.set(more.bytes, have.length);
@@ -441,8 +447,11 @@
       if (bad) { send('gguf_error', bad.error, 'hub'); return; }
       bridge.ggufTakeFiles(parts.map((p) => p.file), 'hub');
     } catch (err) {
-      send('gguf_error', 'Could not reach huggingface.co (offline, or blocked by the network), so ' + ref + ' was ' +
-        'not read. Try again when online, or download the file and open it with "Open a .gguf file…".', 'hub');
+      const why = err && err.name === 'TimeoutError'
+        ? 'huggingface.co did not answer within ' + kTimeoutMs / 1000 + ' s'
+        : 'Could not reach huggingface.co (offline, or blocked by the network)';
+      send('gguf_error', why + ', so ' + ref + ' was not read. Try again when online, or download the file and ' +
+        'open it with "Open a .gguf file…".', 'hub');
     }
   }
 

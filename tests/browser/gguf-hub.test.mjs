@@ -61,8 +61,9 @@ async function cliJson(ref, scenario) {
   }
 }
 
-/** A phone page with huggingface.co routed to the fixtures; `asked` logs each path and Range. */
-async function openRouted(url) {
+/** A phone page with huggingface.co routed to the fixtures; `asked` logs each path and Range. `maxBytes` caps each
+ * 206 answer (a server may send fewer bytes than a range asks for; HTTP lets it). */
+async function openRouted(url, maxBytes = Infinity) {
   const context = await env.browser.newContext(phone);
   const asked = [];
   await context.route('https://huggingface.co/**', async (route) => {
@@ -73,6 +74,11 @@ async function openRouted(url) {
     const file = fileOf(u.pathname);
     if (!file) return route.fulfill({ status: 404, body: 'Entry not found', headers: cors });
     const a = rangeAnswer(file, range);
+    if (a.status === 206 && a.body.length > maxBytes) {
+      const from = Number(/bytes=(\d+)/.exec(range)[1]);
+      a.body = a.body.subarray(0, maxBytes);
+      a.headers['content-range'] = a.headers['content-range'].replace(/^bytes \d+-\d+/, `bytes ${from}-${from + maxBytes - 1}`);
+    }
     return route.fulfill({ status: a.status, body: a.body, headers: { ...cors, ...a.headers } });
   });
   const page = await context.newPage();
@@ -189,6 +195,21 @@ test('phone: a Hub GGUF that is not there, and text that is no Hub GGUF, each ge
   await waitState(page, (x) => /is not a Hub GGUF file/.test(x.gguf.status));
   s = await appState(page);
   assert.match(s.gguf.status, /type ORG\/NAME\/FILE\.gguf/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('phone: a Hub that answers each range with fewer bytes than asked is asked again, and the model reads the same', async () => {
+  // The page used to stitch a short answer in as if it were whole: "general.name is 5116089176692883464 bytes long".
+  const { context, page, errors, asked } = await openRouted(env.server.url, 100000);
+  const ref = `${repo}/llama-2-tiny-random.gguf`;
+  await readHub(page, ref);
+  await waitState(page, (s) => s.gguf.in_use && s.gguf.buffers && s.gguf.buffers.lines.length > 0, undefined, 30000);
+  const s = await appState(page);
+  const j = await cliJson(ref, s.scenario);
+  assert.equal(s.gguf.terms.weights_bytes, j.terms.weights_bytes);
+  assert.deepEqual(s.gguf.buffers.lines.map((l) => l.bytes), j.llama_cpp_buffers.lines.map((l) => l.bytes));
+  assert.ok(asked.length > 3, 'the short answers were followed by more range requests');
   assert.deepEqual(errors, []);
   await context.close();
 });

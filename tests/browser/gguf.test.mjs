@@ -193,3 +193,20 @@ for (const name of ['llama-2-tiny-random.gguf', ollamaBlob]) test(`desktop: a GG
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('desktop: a file named .gguf that is not one, dropped on the page, gets the GGUF reader\'s message, not the log reader\'s', async () => {
+  const { context, page, errors } = await openApp(env.browser, env.server.url, desktop);
+  // ELF bytes, as a binary renamed to .gguf would start (the breaker's /bin/ls named x.gguf).
+  const dt = await page.evaluateHandle(() => {
+    const t = new DataTransfer();
+    t.items.add(new File([new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0])], 'x.gguf'));
+    return t;
+  });
+  await page.dispatchEvent('#canvas', 'drop', { dataTransfer: dt });
+  await waitState(page, (s) => /^x\.gguf/.test(s.gguf.status));
+  const s = await appState(page);
+  assert.match(s.gguf.status, /^x\.gguf is not a GGUF file/);
+  assert.ok(!s.log || !s.log.status || !/start-up line/.test(s.log.status), 'the log reader was not asked');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
