@@ -472,7 +472,19 @@ std::string apply_base(const std::vector<Given>& given, Options& o) {
     }
     for (const auto& g : given) {
         if (std::string_view(g.flag->name) == "--from-url") {
+            const std::size_t before = o.warnings.size();
             o.scenario = kvcalc::decode_link(g.value, o.warnings);  // the query, and a #cfg= config.json
+            // The page opens a link whose model key it cannot read on the default model, with a notice; a script
+            // would get numbers for a model it never named. Unless a model is typed too, that is an error here.
+            const bool model_typed = any_given(given, "--model") || any_given(given, "--config") ||
+                                     any_given(given, "--gguf") || any_given(given, "--fit");
+            for (std::size_t i = before; i < o.warnings.size() && !model_typed; ++i) {
+                const std::string& f = o.warnings[i].field;
+                if (f == "url.m" || f == "url.hf" || f == "url.gguf")
+                    return "--from-url: " + o.warnings[i].message +
+                           "; the link's model cannot be read, so no model is priced (give --model, --gguf or "
+                           "--config to choose one)";
+            }
             if (model_hint.empty()) model_hint = o.scenario.model_id;
             // hf=ORG/NAME[@REV]: the link names a Hub model, read as --model ORG/NAME (a --model typed with it wins).
             if (!o.scenario.hub_model.empty() && !any_given(given, "--model") && !any_given(given, "--config")) {

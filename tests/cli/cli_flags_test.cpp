@@ -135,6 +135,21 @@ TEST_SUITE("bad_input") {
         CHECK(fixed.status != 2);
     }
 
+    TEST_CASE("--from-url whose model key cannot be read is an error, not the default model priced") {
+        // Each of the link's three model sources, with a value no catalog id, repo or GGUF path can be.
+        for (const char* link : {"v=1&m=nonexist", "v=1&gguf=foo", "v=1&hf=bad%20repo"}) {
+            INFO(link);
+            const Run r = cli(std::string("--from-url '") + link + "' --gpu rtx-4090");
+            CHECK(r.status == 2);
+            CHECK(contains(r.err, "no model is priced"));
+            CHECK_FALSE(contains(r.out, "Qwen 3.6 27B"));  // the default model
+        }
+        // A model typed beside the link chooses it: the bad key is only a warning then.
+        const Run typed = cli("--from-url 'v=1&m=nonexist' --model llama-3.1-8b --gpu rtx-4090 --max-ctx 4096");
+        CHECK(typed.status != 2);
+        CHECK(contains(typed.out, "Llama 3.1 8B"));
+    }
+
     TEST_CASE("--gpu '' and --engine '' are errors, not the 24 GB / vllm defaults; --mtp with --no-mtp too") {
         for (const char* args : {"--model llama-3.1-8b --gpu ''", "--model llama-3.1-8b --engine ''",
                                  "--model qwen3.6-27b --mtp --no-mtp"}) {
