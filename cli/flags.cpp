@@ -370,6 +370,7 @@ std::string apply_compose(Options& o, std::string_view name, std::string_view mo
 }  // namespace
 
 std::string flag_for_field(std::string_view field) {
+    if (field == "model.gguf_file") return "--gguf";  // the model's file, which --gguf and --model FILE.gguf read
     for (const Flag& f : flags()) {
         if (f.field.empty() || field != f.field) continue;
         std::string out = f.name;

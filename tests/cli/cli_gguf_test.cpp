@@ -50,6 +50,14 @@ TEST_SUITE("gguf") {
         CHECK(j["settings"]["weights_known"] == true);
     }
 
+    TEST_CASE("--gguf with --url: the warning names --gguf and the file, not --config") {
+        const Run r = clitest::kvcalc("--gguf " + data("llama-2-tiny-random.gguf") +
+                                      " --engine llama.cpp --url https://example.org/kvcalc/");
+        CHECK(contains(r.err, "--gguf (model.gguf_file): a model read from a local GGUF file"));
+        CHECK(contains(r.err, "llama-2-tiny-random.gguf"));
+        CHECK_FALSE(contains(r.err, "--config"));
+    }
+
     TEST_CASE("--gguf --engine llama.cpp: the model and KV buffer lines per device, placed by -ngl") {
         const std::string f = data("llama-2-tiny-random.gguf");
         const auto j = json_run("--gguf " + f + " --engine llama.cpp --max-model-len 4096");

@@ -334,7 +334,12 @@ Scenario decode_query(std::string_view text, Diagnostics& diagnostics) {
 
 Diagnostics url_unrepresentable(const Scenario& s) {
     Diagnostics d;
-    if ((s.model || !s.config_json.empty()) && s.hub_model.empty() && s.hub_gguf.empty()) {
+    if (s.model && !s.model->gguf_file.empty() && s.hub_model.empty() && s.hub_gguf.empty()) {
+        warn(d, "url_inline_model", "model.gguf_file",
+             "a model read from a local GGUF file ('" + s.model->gguf_file +
+                 "') cannot travel in a link: only a Hub GGUF does (gguf=ORG/NAME/FILE.gguf); the link opens the "
+                 "default model");
+    } else if ((s.model || !s.config_json.empty()) && s.hub_model.empty() && s.hub_gguf.empty()) {
         warn(d, "url_inline_model", s.model ? "model" : "config_json",
              "an inline model (from a config.json) cannot travel in a link, and it names no Hub repo (hf=): the "
              "link opens the default model unless it carries the file (the page's #cfg= fragment)");
