@@ -100,6 +100,14 @@ std::string load_gguf(const std::string& path, bool offline, kvcalc::Scenario& s
         first_part = parts.front();
         shown = hub_ref;
     } else {
+        // A web address that is not a Hub GGUF reference would otherwise be looked for as a local file.
+        std::error_code ec;
+        const bool web = path.rfind("https://", 0) == 0 || path.rfind("http://", 0) == 0;
+        if (web && !std::filesystem::exists(path, ec))
+            return flag + ": '" + path + "' is not a Hub GGUF URL kvcalc reads: give " +
+                   "https://huggingface.co/ORG/NAME/resolve/REVISION/FILE.gguf (or /blob/), whose file path has only "
+                   "letters, digits and . _ + - / (%XX escapes are decoded first, a revision's '/' as %2F), or "
+                   "download the file and give its path";
         const std::vector<std::string> parts = split_parts(path);
         first_part = parts.front();
         for (const auto& part : parts) {

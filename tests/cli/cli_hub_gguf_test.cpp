@@ -131,6 +131,24 @@ TEST_SUITE("hub_gguf") {
         CHECK(contains(tagged.at("command"), "llama.cpp has no revision flag; kvcalc read revision v1.0"));
     }
 
+    TEST_CASE("a pull request's revision (refs%2Fpr%2F1) is read from the Hub; a URL that is no Hub GGUF says why") {
+        RangeServer server(served());
+        const std::string env = env_for(server, clitest::temp_path("hub_cache_pr"));
+        const auto plain = json_of(clitest::kvcalc_env(env, "--gguf test-org/fixtures-GGUF/llama-2-tiny-random.gguf" + kSettings));
+        server.clear_requests();
+        const auto pr = json_of(clitest::kvcalc_env(
+            env, "--gguf https://huggingface.co/test-org/fixtures-GGUF/resolve/refs%2Fpr%2F1/llama-2-tiny-random.gguf" + kSettings));
+        CHECK(pr.at("terms") == plain.at("terms"));
+        const auto asked = server.requests();
+        REQUIRE_FALSE(asked.empty());
+        CHECK(asked.front().path == "/test-org/fixtures-GGUF/resolve/refs%2Fpr%2F1/llama-2-tiny-random.gguf");
+        // A space in the file name is not a name kvcalc reads: the error says what a Hub GGUF URL is, not "no such file".
+        const Run spaced = clitest::kvcalc_env(env, "--gguf 'https://huggingface.co/test-org/fixtures-GGUF/resolve/main/a%20b.gguf'");
+        CHECK(spaced.status == 2);
+        CHECK(contains(spaced.err, "is not a Hub GGUF URL kvcalc reads"));
+        CHECK_FALSE(contains(spaced.err, "no such file"));
+    }
+
     TEST_CASE("a link carries gguf= and --from-url reads the same model again") {
         RangeServer server(served());
         const std::string env = env_for(server, clitest::temp_path("hub_cache_link"));

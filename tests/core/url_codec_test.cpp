@@ -135,6 +135,25 @@ TEST_SUITE("url_codec") {
             CHECK(hub_gguf_text(*r) == s.hub_gguf);
             CHECK(hub_gguf_url(*r) == "https://huggingface.co/TheBloke/Llama-2-7B-GGUF/resolve/main/llama-2-7b.Q4_K_M.gguf");
         }
+        // A pull request's revision is refs/pr/N, which the Hub's own URLs write %2F-escaped (one path segment);
+        // any %XX in the file is decoded too. The reference and the URL keep the revision as one segment.
+        for (const char* url : {"https://huggingface.co/TheBloke/Llama-2-7B-GGUF/resolve/refs%2Fpr%2F1/llama-2-7b.Q4_K_M.gguf",
+                                "https://huggingface.co/TheBloke/Llama-2-7B-GGUF/blob/refs%2fpr%2f1/llama-2-7b.Q4%5FK%5FM.gguf",
+                                "TheBloke/Llama-2-7B-GGUF@refs%2Fpr%2F1/llama-2-7b.Q4_K_M.gguf"}) {
+            CAPTURE(url);
+            const auto r = parse_hub_gguf(url);
+            REQUIRE(r);
+            CHECK(r->revision == "refs/pr/1");
+            CHECK(r->file == "llama-2-7b.Q4_K_M.gguf");
+            CHECK(hub_gguf_text(*r) == "TheBloke/Llama-2-7B-GGUF@refs%2Fpr%2F1/llama-2-7b.Q4_K_M.gguf");
+            CHECK(hub_gguf_url(*r) == "https://huggingface.co/TheBloke/Llama-2-7B-GGUF/resolve/refs%2Fpr%2F1/llama-2-7b.Q4_K_M.gguf");
+            CHECK(parse_hub_gguf(hub_gguf_text(*r))->revision == "refs/pr/1");
+        }
+        for (const char* bad : {"https://huggingface.co/a/b/resolve/main/x%2.gguf", "https://huggingface.co/a/b/resolve/%2Fmain/x.gguf",
+                                "https://huggingface.co/a/b/resolve/main/a%20b.gguf", "a/b@x%2F%2Fy/c.gguf"}) {
+            CAPTURE(bad);
+            CHECK_FALSE(parse_hub_gguf(bad));
+        }
         const auto sub = parse_hub_gguf("unsloth/Qwen3-235B-A22B-GGUF@a1b2c3/Q4_K_M/Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf");
         REQUIRE(sub);
         CHECK(sub->repo == "unsloth/Qwen3-235B-A22B-GGUF");

@@ -17,11 +17,44 @@ bool file_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '+' || c == '/';
 }
 
+/// A branch, tag or commit. A branch may hold '/' (a pull request's is "refs/pr/N"), never an empty segment or "..".
 bool revision_ok(std::string_view r) {
     if (r.empty() || r.size() > kMaxRevisionChars || r.find("..") != std::string_view::npos) return false;
+    if (r.front() == '/' || r.back() == '/' || r.find("//") != std::string_view::npos) return false;
     return std::all_of(r.begin(), r.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '/';
     });
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// `%XX` escapes as the Hub writes them in its URLs (a revision's '/' is %2F); nullopt for a broken escape.
+std::optional<std::string> percent_decoded(std::string_view t) {
+    std::string out;
+    out.reserve(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i] != '%') {
+            out += t[i];
+            continue;
+        }
+        const int hi = i + 1 < t.size() ? hex_digit(t[i + 1]) : -1, lo = i + 2 < t.size() ? hex_digit(t[i + 2]) : -1;
+        if (hi < 0 || lo < 0) return std::nullopt;
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+    }
+    return out;
+}
+
+/// The revision as a URL path segment or in ORG/NAME@REV/FILE: its '/' as %2F, so it stays one segment.
+std::string revision_segment(const std::string& r) {
+    std::string out;
+    for (char c : r) out += c == '/' ? std::string("%2F") : std::string(1, c);
+    return out;
 }
 
 bool file_ok(std::string_view f) {
@@ -41,9 +74,11 @@ bool file_ok(std::string_view f) {
     return true;
 }
 
-std::optional<HubGguf> make(std::string_view repo, std::string_view rev, std::string_view file) {
-    if (detail::hub_repo_of(repo) != repo || !revision_ok(rev) || !file_ok(file)) return std::nullopt;
-    return HubGguf{std::string(repo), std::string(rev), std::string(file)};
+std::optional<HubGguf> make(std::string_view repo, std::string_view rev_text, std::string_view file_text) {
+    const std::optional<std::string> rev = percent_decoded(rev_text), file = percent_decoded(file_text);
+    if (!rev || !file || detail::hub_repo_of(repo) != repo || !revision_ok(*rev) || !file_ok(*file))
+        return std::nullopt;
+    return HubGguf{std::string(repo), *rev, *file};
 }
 
 /// The part after the n-th '/' (and that part's start), or npos.
@@ -94,11 +129,11 @@ std::optional<HubGguf> parse_hub_gguf(std::string_view t) {
 }
 
 std::string hub_gguf_text(const HubGguf& r) {
-    return r.repo + (r.revision == "main" ? std::string() : "@" + r.revision) + "/" + r.file;
+    return r.repo + (r.revision == "main" ? std::string() : "@" + revision_segment(r.revision)) + "/" + r.file;
 }
 
 std::string hub_gguf_url(const HubGguf& r, std::string_view endpoint) {
-    return std::string(endpoint) + "/" + r.repo + "/resolve/" + r.revision + "/" + r.file;
+    return std::string(endpoint) + "/" + r.repo + "/resolve/" + revision_segment(r.revision) + "/" + r.file;
 }
 
 }  // namespace kvcalc

@@ -18,10 +18,13 @@ struct HubGguf {
 /// Reads `ORG/NAME/FILE.gguf`, `ORG/NAME@REVISION/FILE.gguf`, or a Hub URL
 /// `https://huggingface.co/ORG/NAME/resolve/REVISION/FILE.gguf` (also `/blob/` — the page a file has on the Hub —
 /// and `hf.co`; a `?download=true` query is dropped). FILE may sit in folders; it must end in .gguf, have no ".."
-/// segment and only [A-Za-z0-9._+-/] characters; a revision has [A-Za-z0-9._-] (no '/'). nullopt when it is none.
+/// segment and only [A-Za-z0-9._+-/] characters; a revision has [A-Za-z0-9._-/] with no empty segment (a pull
+/// request's "refs/pr/1", written %2F-escaped as the Hub's URLs do: "refs%2Fpr%2F1"). `%XX` escapes in the revision
+/// and the file are decoded first, then checked. nullopt when it is none.
 std::optional<HubGguf> parse_hub_gguf(std::string_view text);
 
-/// The canonical reference: "ORG/NAME/FILE" at revision main, else "ORG/NAME@REVISION/FILE" (what gguf= carries).
+/// The canonical reference: "ORG/NAME/FILE" at revision main, else "ORG/NAME@REVISION/FILE" (what gguf= carries),
+/// a '/' in the revision as %2F.
 std::string hub_gguf_text(const HubGguf& ref);
 
 /// "https://huggingface.co/ORG/NAME/resolve/REVISION/FILE" with `endpoint` in place of https://huggingface.co
