@@ -128,13 +128,19 @@ std::string read_hub_gguf_header(const kvcalc::HubGguf& ref, bool offline, const
     const fs::path cached = hub_gguf_cache_path(ref);
     const std::string url = kvcalc::hub_gguf_url(ref, endpoint());
     std::string bytes;
+    std::string damaged;  // why a cached copy that exists cannot be read (cut short by a full disk, edited)
     if (read_cached(cached, bytes)) {
         kvcalc::GgufReadResult r = kvcalc::read_gguf_header(bytes);
         if (r.header) {
             out = std::move(*r.header);
             return "";
         }
+        damaged = r.truncated ? "it ends inside the header, after " + std::to_string(bytes.size()) + " bytes"
+                              : "it is not a GGUF header";
     }
+    if (offline && !damaged.empty())
+        return named + ": --offline, and its cached header (" + cached.string() + ") cannot be read: " + damaged +
+               "; run once without --offline to read it again from the Hub";
     if (offline)
         return named + ": --offline, and its header is not in the cache (" +
                cached.string() + "): run once without --offline to cache it, or download the file and pass --gguf" +

@@ -101,6 +101,18 @@ TEST_SUITE("hub_gguf") {
         CHECK(std::filesystem::file_size(cached) > 700000);
         server.clear_requests();
         const std::string again_env = "HF_ENDPOINT=http://127.0.0.1:1 XDG_CACHE_HOME=" + clitest::shell_quote(cache);
+        {   // A cached header cut short (a full disk, a killed run) is named as such, not as "not in the cache".
+            const std::string whole = clitest::read_file(cached.string());
+            const std::string cut_cache = clitest::temp_path("hub_cache_cut");
+            const auto cut = std::filesystem::path(cut_cache) / "kvcalc/hub/test-org--fixtures-GGUF/main/gguf-headers/llama-2-tiny-random.gguf";
+            std::filesystem::create_directories(cut.parent_path());
+            std::ofstream(cut, std::ios::binary) << whole.substr(0, 4096);
+            const Run r = clitest::kvcalc_env("HF_ENDPOINT=http://127.0.0.1:1 XDG_CACHE_HOME=" + clitest::shell_quote(cut_cache),
+                                              "--gguf test-org/fixtures-GGUF/llama-2-tiny-random.gguf --offline");
+            CHECK(r.status == 2);
+            CHECK(contains(r.err, "cannot be read: it ends inside the header, after 4096 bytes"));
+            CHECK_FALSE(contains(r.err, "not in the cache"));
+        }
         const auto again = json_of(clitest::kvcalc_env(again_env, "--gguf test-org/fixtures-GGUF/llama-2-tiny-random.gguf --offline" + kSettings));
         const auto local = json_of(clitest::kvcalc("--gguf " + clitest::shell_quote(fixture("llama-2-tiny-random.gguf")) + kSettings));
         CHECK(again.at("terms") == local.at("terms"));
