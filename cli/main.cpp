@@ -464,6 +464,15 @@ int run_log(const kvcli::Options& o, bool scenario_given) {
         const kvcalc::Report predicted = kvcalc::predict(own);
         return run_predict(o, {&log, &c, &predicted});
     }
+    // A solver needs the model's layers, which a log does not print: no answer is better than the log alone.
+    const kvcalc::LogFact* served = kvcalc::find_fact(log, "model");
+    if (o.mode == kvcli::Mode::solve_max_ctx || o.mode == kvcli::Mode::solve_max_seqs)
+        return bad_input(std::string(o.mode == kvcli::Mode::solve_max_ctx ? "--solve-max-ctx" : "--solve-max-seqs") +
+                         " with --log needs the model's layers, which the log does not print, and " +
+                         (served && !served->detail.empty() ? "the model it serves, '" + served->detail.substr(0, 64) +
+                                                                  "', is not a catalog model"
+                                                            : "it names no model") +
+                         ": give --model, --config or --gguf beside --log");
     if (o.json) {
         std::cout << kvcalc::dump_safe(kvcalc::startup_log_document(log), 2) << "\n";
     } else {

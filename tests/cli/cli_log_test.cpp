@@ -67,6 +67,13 @@ TEST_SUITE("log") {
         const clitest::Run shop = clitest::kvcalc("--log " + clitest::shell_quote(kV1) + " --shop");
         CHECK(shop.status == 2);
         CHECK(shop.err.find("--log goes alone, with a plain prediction") != std::string::npos);
+
+        // A solver with a log and no model: the log alone was printed and the solver dropped without a word.
+        const std::string l40s = kLogs + "vllm-0.8.5-v1-llama31-8b-l40s.log";
+        const clitest::Run solve = clitest::kvcalc("--log " + clitest::shell_quote(l40s) + " --solve-max-ctx");
+        CHECK(solve.status == 2);
+        CHECK(solve.err.find("--solve-max-ctx with --log needs the model's layers") != std::string::npos);
+        CHECK(solve.out.empty());
     }
 
     TEST_CASE("--log with a solver answers on the boot's measured terms") {
