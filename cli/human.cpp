@@ -64,6 +64,7 @@ void print_report(std::ostream& out, const kvcalc::Report& r) {
 
     out << fmt("  %-34s %9s %9s\n", "Per card", "GB", "GiB");
     row(out, "weights", t.weights_bytes);
+    if (r.engine == "llama.cpp") row(out, "compute buffer", t.activation_bytes);  // its only non-KV term
     if (non_kv_priced) {  // other engines: not modelled (the note says so), not a measured zero
         row(out, "activation peak", t.activation_bytes);
         if (t.gdn_scratch_delta_bytes) row(out, "  of which prefill scratch change", t.gdn_scratch_delta_bytes);

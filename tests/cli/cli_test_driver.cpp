@@ -346,7 +346,7 @@ TEST_SUITE("help") {
 }
 
 TEST_SUITE("engine") {
-    TEST_CASE("--engine llama.cpp prices weights + KV only and says so") {
+    TEST_CASE("--engine llama.cpp prices weights, KV and the compute buffer, and says so") {
         // Llama 3.1 8B bf16 KV: 32 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 131,072 B per token.
         const Run r = kvcalc("--model llama-3.1-8b --gpu rtx-3090 --max-ctx 32768 --kv-format bf16 --engine llama.cpp --json");
         CHECK_MESSAGE(r.status == 0, r.err);

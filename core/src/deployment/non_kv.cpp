@@ -137,6 +137,7 @@ void non_kv_terms(const Deployment& d, const Load& load, BudgetTerms& t) {
             break;
         }
     }
+    if (const auto* llama = std::get_if<LlamaCppPlan>(&d.plan)) price_non_kv(d, *llama, load, t);
     if (d.non_kv.measured) apply_measured(d, load, t);  // a calibrated scenario: the boot's terms, scaled
 }
 

@@ -118,7 +118,12 @@ void add_notes(bool breakdown_estimates, const Deployment& r, const Load& load, 
         notes.push_back("no KV cache; weights only: " + m.id +
                         " keeps nothing between requests (encoder-only / embedding model), so max_model_len and "
                         "max_num_seqs change only its activations");
-    if (!engine_info(r.engine).accounts_non_kv)
+    if (r.engine == EngineId::llama_cpp)
+        notes.push_back(cat("engine llama.cpp: weights, KV cache and the GPU compute buffer (",
+                            gib_text(t.activation_bytes),
+                            " per card: the graph llama.cpp reserves at start, with every layer on the GPU) are "
+                            "modelled; the CUDA context and the host buffers are not, so leave room for them"));
+    else if (!engine_info(r.engine).accounts_non_kv)
         notes.push_back(std::string("engine ") + engine_info(r.engine).name +
                         ": only weights and KV cache are modelled (activation, CUDA graphs and runtime buffers are "
                         "not); the verdict covers what is modelled");

@@ -245,7 +245,7 @@ const std::vector<ScenarioField> kFields = {
      .choices = kIndexerFormats},
     {.name = "engine", .group = "Model", .type = FieldType::choice, .member = &Scenario::engine,
      .unit = "serving engine", .default_text = "vllm", .url_key = "e", .cli_flag = "--engine", .metavar = "NAME",
-     .help = "whose allocation rules price the KV cache; llama.cpp and sglang: weights + KV only (a note says so)",
+     .help = "whose allocation rules price the KV cache; llama.cpp: weights + KV + its GPU compute buffer; sglang: weights + KV only (a note says so)",
      .choices = kEngines},
     {.name = "weights_dtype", .group = "Model", .type = FieldType::choice, .member = &Scenario::weights_dtype,
      .unit = "weights dtype", .default_text = "auto", .url_key = "wd", .cli_flag = "--weights-dtype",

@@ -125,6 +125,9 @@ std::int64_t vllm_batched_tokens(const Deployment& d, const Load& load);
 LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags);
 /// The settings llama.cpp runs at `load`: -c = (max_model_len + MTP positions) × max_num_seqs over -np sequences.
 LlamaCppSettings llama_cpp_load_settings(const Deployment& d, const LlamaCppPlan& p, const Load& load);
+/// llama.cpp's non-KV term at `load`: the GPU compute buffer (llama_cpp_compute_band's upper bound) as
+/// activation_bytes. Weights are the deployment's; CUDA context and runtime buffers are not priced.
+void price_non_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t);
 void startup(const Deployment& d, const LlamaCppPlan& p, const Load& load, const BudgetTerms& t, bool explain,
              StartupPrediction& out);

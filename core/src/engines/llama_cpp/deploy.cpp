@@ -3,6 +3,7 @@
 #include "engines/deploy_internal.h"
 #include "kvcalc/base/units.h"
 #include "kvcalc/config/hub_gguf.h"
+#include "kvcalc/engines/llama_cpp_buffers.h"
 
 namespace kvcalc::detail {
 
@@ -40,6 +41,15 @@ LlamaCppPlan make_llama_cpp(const Deployment& d, Diagnostics& diags) {
     for (const auto& x : probe.diagnostics)
         if (x.severity == Severity::error) diags.push_back(x);
     return p;
+}
+
+void price_non_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t) {
+    // Full offload, as the verdict prices the weights: the GPU's compute buffer at this -c and -np, its upper bound
+    // (the point the log prints plus ggml-alloc's fragmentation, llama_cpp_buffers.h). In a layer split each card
+    // reserves its own; kvcalc gives each the whole graph's, logits included (only the last card makes them).
+    const LlamaCppComputeBand c =
+        llama_cpp_compute_band(llama_cpp_compute_shape(*d.model, llama_cpp_load_settings(d, p, load), true));
+    t.activation_bytes = c.upper_bytes;
 }
 
 void price_kv(const Deployment& d, const LlamaCppPlan& p, const Load& load, BudgetTerms& t) {
