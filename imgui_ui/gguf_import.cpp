@@ -59,7 +59,7 @@ std::string errors_of(const Diagnostics& d) {
 }
 
 /// What the user is told when a file's header cannot be read: not a GGUF at all, cut short, or too large.
-std::string header_problem(const GgufPickedFile& f, const std::string& bytes, const GgufReadResult& r) {
+std::string header_problem(const GgufPickedFile& f, const std::string& bytes, const GgufReadResult& r, bool hub) {
     const std::string& name = f.name;
     const std::size_t head = std::min<std::size_t>(bytes.size(), 4);
     if (std::string_view(bytes).substr(0, head) != std::string_view("GGUF").substr(0, head)) {
@@ -75,11 +75,17 @@ std::string header_problem(const GgufPickedFile& f, const std::string& bytes, co
         return name + " is not a GGUF file: a GGUF file starts with the 4 bytes \"GGUF\", this one does not." + hint;
     }
     if (r.truncated) {
-        if (f.read_bytes >= kGgufMaxHeaderBytes && f.size_bytes > f.read_bytes)
+        if (f.read_bytes >= kGgufMaxHeaderBytes && f.size_bytes > f.read_bytes &&
+            static_cast<std::int64_t>(bytes.size()) >= f.read_bytes)
             return name + ": its header is larger than " + std::to_string(kGgufMaxHeaderBytes >> 20) +
                    " MiB, the most kvcalc reads.";
-        return name + " ends inside its GGUF header (the file is " + file_size_text(f.size_bytes) +
-               " and the header goes on past its end): is the file cut short, or still downloading? (" +
+        // Fewer bytes than asked: the file ends there. A Hub that hides Content-Range gives no size, so that end
+        // is the only size known; a Hub file is not being downloaded, so only "cut short" can be asked.
+        return name + " ends inside its GGUF header (the file ends after " +
+               file_size_text(static_cast<std::int64_t>(bytes.size())) +
+               " and the header goes on past it): " +
+               (hub ? "is the file on the Hub cut short (an upload that did not finish)? ("
+                    : "is the file cut short, or still downloading? (") +
                errors_of(r.diagnostics) + ")";
     }
     return name + ": not a GGUF header llama.cpp would read: " + errors_of(r.diagnostics);
@@ -196,13 +202,16 @@ void take_bytes(App& app, const HostMessage& m) {
         if (all) finish(app);
         return;
     }
-    const bool more_left = static_cast<std::int64_t>(bytes.size()) < f.size_bytes;
+    // Fewer bytes than asked: the file ends there, whatever size was given (a Hub that hides Content-Range gives
+    // none, and the page then asked for ever larger ranges up to the 256 MiB cap and blamed the header's size).
+    const auto got = static_cast<std::int64_t>(bytes.size());
+    const bool more_left = got < f.size_bytes && got >= f.read_bytes;
     if (r.truncated && more_left && f.read_bytes < kGgufMaxHeaderBytes) {
         f.read_bytes = std::min({f.read_bytes * 2, kGgufMaxHeaderBytes, f.size_bytes});
         request_gguf_bytes(f.page_index, static_cast<double>(f.read_bytes));
         return;
     }
-    fail(app, header_problem(f, bytes, r));
+    fail(app, header_problem(f, bytes, r, !g.hub_reading.empty()));
 }
 
 void take_files(App& app, const HostMessage& m) {

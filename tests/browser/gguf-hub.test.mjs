@@ -21,7 +21,10 @@ const repo = 'test-org/fixtures-GGUF';
 
 /** Bytes [from, to] of a fixture for a Range header, as a CDN answers it: {status, body, headers}. */
 function rangeAnswer(file, range) {
-  const all = fs.readFileSync(path.join(fixtures, file));
+  // cut-<N>-<file>: the fixture's first N bytes, a Hub upload that did not finish.
+  const cut = /^cut-(\d+)-(.+)$/.exec(file);
+  const whole = fs.readFileSync(path.join(fixtures, cut ? cut[2] : file));
+  const all = cut ? whole.subarray(0, Number(cut[1])) : whole;
   const m = /bytes=(\d+)-(\d+)/.exec(range || '');
   if (!m) return { status: 200, body: all, headers: {} };
   const from = Number(m[1]), to = Math.min(Number(m[2]), all.length - 1);
@@ -31,7 +34,8 @@ function rangeAnswer(file, range) {
 /** The file a Hub resolve URL names in the routed repo, or null. */
 function fileOf(pathname) {
   const m = new RegExp(`^/${repo}/resolve/[^/]+/(.+)$`).exec(pathname);
-  return m && fs.existsSync(path.join(fixtures, m[1])) ? m[1] : null;
+  const real = m && m[1].replace(/^cut-\d+-/, '');
+  return m && fs.existsSync(path.join(fixtures, real)) ? m[1] : null;
 }
 
 /** A loopback Hub for the CLI (HF_ENDPOINT), serving the same fixtures with Range. */
@@ -63,14 +67,16 @@ async function cliJson(ref, scenario) {
 
 /** A phone page with huggingface.co routed to the fixtures; `asked` logs each path and Range. `maxBytes` caps each
  * 206 answer (a server may send fewer bytes than a range asks for; HTTP lets it). */
-async function openRouted(url, maxBytes = Infinity) {
+async function openRouted(url, maxBytes = Infinity, { hideRange = false } = {}) {
   const context = await env.browser.newContext(phone);
   const asked = [];
   await context.route('https://huggingface.co/**', async (route) => {
     const u = new URL(route.request().url());
     const range = route.request().headers().range || '';
     asked.push({ path: u.pathname, range });
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Content-Range' };
+    // hideRange: a CDN that does not expose Content-Range to scripts (the page then knows no file size).
+    const cors = hideRange ? { 'access-control-allow-origin': '*' }
+      : { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Content-Range' };
     const file = fileOf(u.pathname);
     if (!file) return route.fulfill({ status: 404, body: 'Entry not found', headers: cors });
     const a = rangeAnswer(file, range);
@@ -210,6 +216,19 @@ test('phone: a Hub that answers each range with fewer bytes than asked is asked 
   assert.equal(s.gguf.terms.weights_bytes, j.terms.weights_bytes);
   assert.deepEqual(s.gguf.buffers.lines.map((l) => l.bytes), j.llama_cpp_buffers.lines.map((l) => l.bytes));
   assert.ok(asked.length > 3, 'the short answers were followed by more range requests');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Hub file cut inside its header, from a CDN that hides Content-Range: the page names where it ends, not "still downloading?"', async () => {
+  const { context, page, errors } = await openRouted(env.server.url, Infinity, { hideRange: true });
+  await readHub(page, `${repo}/cut-300000-llama-2-tiny-random.gguf`);
+  await waitState(page, (s) => s.gguf.status_is_error, undefined, 30000);
+  const s = await appState(page);
+  assert.match(s.gguf.status, /^cut-300000-llama-2-tiny-random\.gguf ends inside its GGUF header \(the file ends after 300\.0 kB/);
+  assert.match(s.gguf.status, /on the Hub cut short/);
+  assert.doesNotMatch(s.gguf.status, /still downloading/);
+  assert.equal(s.gguf.in_use, false);
   assert.deepEqual(errors, []);
   await context.close();
 });
